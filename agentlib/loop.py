@@ -1,0 +1,100 @@
+"""The agent loop: call the model, run the tools it asks for, feed the results back, repeat.
+
+It stops when the model answers without calling a tool, or after `max_steps`
+model calls. Whatever goes wrong inside a tool becomes text the model can
+read; whatever goes wrong with the model itself (an API error, Ctrl-C) ends
+the run with one plain sentence and keeps everything recorded so far.
+
+Deliberately left out: parallel execution, streaming, memory across runs.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+from .tools import TOOLS, call_tool
+from .trace import Trace
+
+SYSTEM_PROMPT = (
+    "You are a help assistant for the Python HTTP client library httpx. "
+    "You can consult the official httpx documentation with the tools you are given. "
+    "First find evidence with the tools, then answer. "
+    "Cite the file and line numbers you used, e.g. (advanced/timeouts.md, lines 10-20). "
+    "If the documentation does not answer the question, say so honestly instead of guessing. "
+    "Answer in the language of the question.")
+MAX_OBSERVATION = 3000  # characters; longer tool results are cut, with a note saying so
+
+
+@dataclass
+class Stats:
+    steps: int = 0  # model calls that returned
+    tool_calls: int = 0  # tool calls executed, failed ones included
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    trace: Trace = field(default=None, repr=False)
+
+
+def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
+    """Let `model` answer `question` with `tools`; return (answer, stats).
+
+    The answer is None when the run stopped without one; `stats.trace`
+    says why and holds every step.
+    """
+    messages = [{"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": question}]
+    stats = Stats(trace=Trace(messages))
+    schemas = [tool.schema for tool in tools.values()]
+    say = print if verbose else lambda *_: None
+    try:
+        while stats.steps < max_steps:
+            started = time.perf_counter()
+            message, usage = model(messages, schemas)
+            stats.steps += 1
+            if usage:
+                stats.prompt_tokens += usage.prompt_tokens
+                stats.completion_tokens += usage.completion_tokens
+            messages.append(message.model_dump(exclude_none=True))
+            stats.trace.record(usage, time.perf_counter() - started, message.finish_reason)
+            if not message.tool_calls:
+                return finish(stats, message.content or "", "answer", "the model answered", say)
+            for call in message.tool_calls:  # every call gets exactly one result, in order
+                observation = observe(call, tools, message.finish_reason)
+                stats.tool_calls += 1
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
+                say(preview(stats.steps, call, observation))
+        return finish(stats, None, "max_steps",
+                      f"the step limit ({max_steps}) was reached before the model answered", say)
+    except KeyboardInterrupt:
+        return finish(stats, None, "interrupted", "you interrupted the run", say)
+    except Exception as error:  # raised by the model: a rejected key, a lost connection, ...
+        return finish(stats, None, "error", str(error), say)
+
+
+def observe(call, tools, finish_reason):
+    """Run one tool call; return its result, or its failure, as text for the model."""
+    try:
+        result = str(call_tool(call.function.name, call.function.arguments, tools))
+    except Exception as error:
+        result = f"Error: {type(error).__name__}: {error}"
+        if finish_reason == "length":
+            result += (" Your reply was cut off by the output token limit, which left the"
+                       " arguments unfinished; send a shorter call.")
+    if len(result) > MAX_OBSERVATION:
+        result = (result[:MAX_OBSERVATION] + f"\n[cut: the result had {len(result)} characters, "
+                  f"only the first {MAX_OBSERVATION} are shown; ask for less, e.g. a narrower "
+                  f"keyword or a smaller line range]")
+    return result
+
+
+def preview(step, call, observation):
+    """One line per tool call, e.g. '[step 1] grep_docs({"keyword": "x"}) → No line contains ...'."""
+    shown = observation[:90].replace("\n", " | ")
+    return f"[step {step}] {call.function.name}({call.function.arguments}) → {shown}"
+
+
+def finish(stats, answer, reason, explanation, say):
+    stats.trace.stop(reason, explanation)
+    say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped: {explanation.rstrip('.')}.")
+    estimated = " (estimated)" if stats.trace.estimated else ""
+    say(f"[{stats.steps} steps, {stats.tool_calls} tool calls, {stats.prompt_tokens:,} prompt "
+        f"+ {stats.completion_tokens:,} completion tokens{estimated}]")
+    return answer, stats

@@ -1,0 +1,125 @@
+"""Turn plain Python functions into tools a model can call.
+
+`@tool` reads a function's signature and writes the JSON description that the
+OpenAI function-calling API expects, so nobody has to keep a dozen lines of
+JSON in step with the code by hand. `call_tool` runs one tool call as a model
+sent it and checks the arguments against that description first.
+
+Deliberately left out: nested types (lists, dicts, Optional), enums and
+`*args`. Four annotations cover every tool in this lesson.
+"""
+
+import inspect
+import json
+
+TOOLS = {}  # name -> Tool; the registry run_agent offers to the model
+
+JSON_TYPES = {int: "integer", float: "number", bool: "boolean", str: "string",
+              inspect.Parameter.empty: "string"}
+
+
+class Tool:
+    """A registered function and the schema the model sees for it."""
+
+    def __init__(self, function, schema):
+        self.function, self.schema = function, schema
+
+    def __repr__(self):
+        return f"<Tool {self.schema['function']['name']}>"
+
+
+def tool(description, **param_descriptions):
+    """Register the decorated function in TOOLS; return it unchanged.
+
+    Example:
+        @tool("Read a file.", path="file to read")
+        def read(path: str): ...
+        TOOLS["read"].schema["function"]["parameters"]
+        -> {"type": "object", "properties": {"path": {"type": "string",
+            "description": "file to read"}}, "required": ["path"]}
+    """
+    def register(function):
+        properties, required = {}, []
+        for name, param in inspect.signature(function).parameters.items():
+            if param.annotation not in JSON_TYPES:
+                raise TypeError(f"@tool cannot describe {name}: {param.annotation!r} to a model; "
+                                f"annotate it as str, int, float or bool")
+            if name not in param_descriptions:
+                raise TypeError(f"@tool needs a description of parameter {name!r}; "
+                                f"add {name}='...' to the decorator")
+            properties[name] = {"type": JSON_TYPES[param.annotation],
+                                "description": param_descriptions[name]}
+            if param.default is inspect.Parameter.empty:
+                required.append(name)
+        unknown = set(param_descriptions) - set(properties)
+        if unknown:
+            raise TypeError(f"@tool describes {sorted(unknown)}, which {function.__name__} does not take")
+        TOOLS[function.__name__] = Tool(function, {
+            "type": "function",
+            "function": {"name": function.__name__, "description": description,
+                         "parameters": {"type": "object", "properties": properties,
+                                        "required": required}}})
+        return function
+    return register
+
+
+def call_tool(name, arguments, tools=TOOLS):
+    """Run the tool call `name(arguments)` as a model sent it, checking the arguments first.
+
+    `arguments` is the JSON text from the model; "" means no arguments.
+    Every mistake raises ValueError or TypeError with a sentence the model
+    can act on. A quoted whole number ("5") is accepted for an integer
+    parameter: models quote numbers now and then, and refusing would only
+    cost a step.
+
+    Example: call_tool("read_doc", '{"path": "api.md", "end": "5"}') -> read_doc(path="api.md", end=5)
+    """
+    if name not in tools:
+        raise ValueError(f"no tool called {name!r}; the tools are: {', '.join(tools)}")
+    try:
+        kwargs = json.loads(arguments or "{}")
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the arguments are not valid JSON ({error}); "
+                         f"send one JSON object such as {example(tools[name])}") from None
+    if not isinstance(kwargs, dict):
+        raise TypeError(f"the arguments must be a JSON object such as {example(tools[name])}, "
+                        f"not {type(kwargs).__name__}")
+    parameters = tools[name].schema["function"]["parameters"]
+    missing = [p for p in parameters["required"] if p not in kwargs]
+    unknown = [k for k in kwargs if k not in parameters["properties"]]
+    if missing or unknown:
+        problem = f"missing {missing}" if missing else f"unknown {unknown}"
+        raise TypeError(f"{name}() got {problem} arguments; it takes "
+                        f"{list(parameters['properties'])}, e.g. {example(tools[name])}")
+    for key, value in kwargs.items():
+        kwargs[key] = coerce(name, key, value, parameters["properties"][key]["type"])
+    return tools[name].function(**kwargs)
+
+
+def coerce(tool_name, key, value, json_type):
+    """Return `value` as the Python type the schema promises, or raise TypeError.
+
+    Example: coerce("read_doc", "start", "12", "integer") -> 12
+    """
+    if json_type == "integer" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    expected = {"integer": int, "number": (int, float), "boolean": bool, "string": str}[json_type]
+    # bool is a subclass of int in Python, but true is no line number
+    if isinstance(value, expected) and not (isinstance(value, bool) and json_type != "boolean"):
+        return value
+    raise TypeError(f"{tool_name}() argument {key!r} must be of type {json_type}, "
+                    f"got {json.dumps(value)}; send e.g. {{{json.dumps(key)}: "
+                    f"{json.dumps(EXAMPLE_VALUES[json_type])}}}")
+
+
+EXAMPLE_VALUES = {"integer": 1, "number": 1.5, "boolean": True, "string": "text"}
+
+
+def example(tool):
+    """An example argument object for `tool`, built from its required parameters.
+
+    Example: example(TOOLS["read_doc"]) -> '{"path": "text"}'
+    """
+    parameters = tool.schema["function"]["parameters"]
+    return json.dumps({p: EXAMPLE_VALUES[parameters["properties"][p]["type"]]
+                       for p in parameters["required"]})
