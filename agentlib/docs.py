@@ -56,7 +56,7 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
         return f"Error: {problem}"
     text, _ = read_text(root() / path)
     if text is None:
-        return f"Error: {path!r} is not UTF-8 text and cannot be shown; pick another file."
+        return f"Error: {path!r} is not readable UTF-8 text; pick another file."
     lines = text.splitlines()
     if start < 1:
         return f"Error: start={start}, but lines are counted from 1; ask for start=1 or more."
@@ -98,12 +98,16 @@ def refusal(path):
         return f"{path!r} is an absolute path; pass a path relative to the docs folder, as list_docs prints it."
     if ".." in Path(path).parts:
         return "paths may not contain '..'; pass a path as list_docs prints it."
-    file = (root() / path).resolve()
-    if not file.is_relative_to(root()):  # a symbolic link that leads out of the folder
+    try:
+        file = (root() / path).resolve()
+        outside, folder, missing = not file.is_relative_to(root()), file.is_dir(), not file.is_file()
+    except OSError as error:  # e.g. a name too long for the file system
+        return f"{path!r} cannot be opened ({error.strerror}); pass a path as list_docs prints it."
+    if outside:  # a symbolic link that leads out of the folder
         return f"{path!r} leads outside the docs folder; pass a path as list_docs prints it."
-    if file.is_dir():
+    if folder:
         return f"{path!r} is a folder, not a file; call list_docs to see the files in it."
-    if not file.is_file():
+    if missing:
         close = difflib.get_close_matches(path, [relative(p) for p in doc_paths()], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"no such file {path!r}{hint}; call list_docs to see which files exist."
@@ -114,16 +118,16 @@ _texts = {}  # path -> (mtime, size, text, lowered); agents grep the same folder
 
 
 def read_text(path):
-    """The text of `path` and its lower-case copy, or (None, "") when it is not UTF-8.
+    """The text of `path` and its lower-case copy, or (None, "") when it is not readable UTF-8.
 
     Cached until the file's modification time or size changes.
     """
-    stat = path.stat()
-    cached = _texts.get(path)
-    if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
-        try:
+    try:
+        stat = path.stat()
+        cached = _texts.get(path)
+        if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
             text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = None
-        cached = _texts[path] = (stat.st_mtime_ns, stat.st_size, text, text.lower() if text else "")
-    return cached[2:]
+            cached = _texts[path] = (stat.st_mtime_ns, stat.st_size, text, text.lower())
+        return cached[2:]
+    except (OSError, UnicodeDecodeError):  # vanished, unreadable, or not UTF-8
+        return None, ""
