@@ -41,7 +41,7 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     """
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": question}]
-    stats = Stats(trace=Trace(messages))
+    stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__)))
     schemas = [tool.schema for tool in tools.values()]
     say = print if verbose else lambda *_: None
     try:
