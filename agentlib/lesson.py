@@ -12,7 +12,7 @@ QUESTION = {
 }
 
 # Where advanced/timeouts.md defines the four kinds; tests/test_lesson.py proves it.
-TIMEOUT_LINES = (0, 0)
+TIMEOUT_LINES = (15, 20)
 
 ANSWER = {
     "en": ("httpx has four timeouts, each 5 seconds by default:\n"
