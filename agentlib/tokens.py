@@ -1,0 +1,135 @@
+"""What a run cost in tokens, step by step, as a table.
+
+Every step sends the whole conversation again, so the prompt tokens of a
+step grow with every tool result before it, and an agent's cost grows faster
+than a chat's. `token_frame` gives the numbers per step, `token_table` shows
+them with a totals row and bars, `compare_runs` puts whole runs side by side.
+Each takes a `Trace`, the `Stats` of a run, or the path of a saved trace.
+
+Deliberately left out: prices (they change too often) and charts (they
+would need matplotlib; the bars are plain HTML).
+"""
+
+from .viewer import as_trace
+
+HEADINGS = {
+    "de": {"step": "Schritt", "tool_calls": "Werkzeugaufrufe", "prompt_tokens": "Prompt-Tokens",
+           "completion_tokens": "Antwort-Tokens", "cumulative_prompt_tokens": "Prompt-Tokens bisher",
+           "observation_chars": "Zeichen der Beobachtungen", "cached_tokens": "davon aus dem Cache",
+           "total": "Summe", "run": "Lauf", "steps": "Schritte", "stop_reason": "Ende",
+           "estimated": "geschätzt?", "per_step": "Tokens pro Schritt", "runs": "Läufe im Vergleich"},
+    "en": {"step": "step", "tool_calls": "tool calls", "prompt_tokens": "prompt tokens",
+           "completion_tokens": "completion tokens", "cumulative_prompt_tokens": "prompt tokens so far",
+           "observation_chars": "observation characters", "cached_tokens": "of them cached",
+           "total": "total", "run": "run", "steps": "steps", "stop_reason": "end",
+           "estimated": "estimated?", "per_step": "Tokens per step", "runs": "Runs compared"},
+}
+SOURCES = {
+    "de": {"estimated": "geschätzt (≈ 4 Zeichen pro Token)", "reported": "vom Anbieter gemeldet",
+           "none": "keine Angaben"},
+    "en": {"estimated": "estimated (≈ 4 characters per token)", "reported": "reported by the provider",
+           "none": "no figures"},
+}
+ENDS = {
+    "de": {"answer": "Antwort", "max_steps": "Schrittlimit", "error": "Fehler", "interrupted": "unterbrochen"},
+    "en": {"answer": "answer", "max_steps": "step limit", "error": "error", "interrupted": "interrupted"},
+}
+YES_NO = {"de": ("ja", "nein"), "en": ("yes", "no")}
+BAR = "#9ecae1"
+
+
+def token_frame(trace):
+    """One row per step: step, tool_calls, prompt_tokens, completion_tokens,
+    cumulative_prompt_tokens, observation_chars (and cached_tokens when any step reports them).
+    Token counts are <NA> for a step whose model reported none.
+
+    Example: steps of 409 and 486 prompt tokens -> cumulative_prompt_tokens 409, 895
+    """
+    import pandas as pd  # imported here: `import agentlib` stays free of pandas
+
+    steps = as_trace(trace).steps
+    counts = lambda key: pd.array([(s.usage or {}).get(key) for s in steps], dtype="Int64")
+    frame = pd.DataFrame({
+        "step": [s.number for s in steps],
+        "tool_calls": [len(s.calls) for s in steps],
+        "prompt_tokens": counts("prompt_tokens"),
+        "completion_tokens": counts("completion_tokens"),
+        "observation_chars": [sum(len(c.observation or "") for c in s.calls) for s in steps],
+    })
+    frame.insert(4, "cumulative_prompt_tokens", frame["prompt_tokens"].cumsum())
+    if any((s.usage or {}).get("cached_tokens") is not None for s in steps):
+        frame["cached_tokens"] = counts("cached_tokens")
+    return frame
+
+
+def origin(trace):
+    """Where the token counts of `trace` come from: 'estimated', 'reported' or 'none'."""
+    if not any(record["usage"] for record in trace.records):
+        return "none"
+    return "estimated" if trace.estimated else "reported"
+
+
+def token_table(trace, language="de"):
+    """`token_frame` with a totals row, bars that show the growth and a caption that says
+    whether the numbers are estimated. A pandas Styler; `.data` holds the numbers.
+    """
+    import pandas as pd
+
+    trace, heading = as_trace(trace), HEADINGS[checked(language)]
+    frame = token_frame(trace).set_index("step")
+    total = frame.sum(min_count=1)
+    total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
+    steps = list(frame.index)
+    frame.loc[heading["total"]] = total
+    frame = frame.rename(columns=heading)
+    frame.index.name, frame.columns.name = None, heading["step"]  # shows "Schritt" above the step numbers
+    bars = [heading[c] for c in ("prompt_tokens", "cumulative_prompt_tokens", "observation_chars")]
+    return (frame.style
+            .bar(subset=pd.IndexSlice[steps, bars], color=BAR, vmin=0)
+            .set_properties(subset=pd.IndexSlice[[heading["total"]], :], **{"font-weight": "bold"})
+            .format(na_rep="–", thousands=thousands(language))
+            .set_caption(f"{heading['per_step']}: {SOURCES[language][origin(trace)]}"))
+
+
+def compare_runs(runs, language="de"):
+    """One row per run: steps, tool calls, prompt and completion tokens, how the run ended
+    and whether the numbers are estimated. `runs` maps a label to a Trace, Stats or path.
+
+    Example: compare_runs({"max_steps=2": stats_2, "max_steps=8": stats_8})
+    """
+    import pandas as pd
+
+    heading, ends, (yes, no) = HEADINGS[checked(language)], ENDS[language], YES_NO[language]
+    if not runs:
+        raise ValueError("runs is empty; pass a dict such as {'max_steps=2': stats_2, 'max_steps=8': stats_8}")
+    rows = {}
+    for label, run in runs.items():
+        trace = as_trace(run)
+        frame = token_frame(trace)
+        rows[label] = {"steps": len(frame), "tool_calls": int(frame["tool_calls"].sum()),
+                       "prompt_tokens": frame["prompt_tokens"].sum(min_count=1),
+                       "completion_tokens": frame["completion_tokens"].sum(min_count=1),
+                       "cached_tokens": frame["cached_tokens"].sum() if "cached_tokens" in frame else pd.NA,
+                       "stop_reason": ends.get(trace.stop_reason, trace.stop_reason or "–"),
+                       "estimated": {"estimated": yes, "reported": no, "none": "–"}[origin(trace)]}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    for column in ("prompt_tokens", "completion_tokens", "cached_tokens"):
+        table[column] = table[column].astype("Int64")
+    if table["cached_tokens"].isna().all():
+        table = table.drop(columns="cached_tokens")
+    table = table.rename(columns=heading)
+    table.columns.name = heading["run"]
+    return (table.style
+            .bar(subset=[heading["prompt_tokens"]], color=BAR, vmin=0)
+            .format(na_rep="–", thousands=thousands(language))
+            .set_caption(heading["runs"]))
+
+
+def thousands(language):
+    return "." if language == "de" else ","
+
+
+def checked(language):
+    if language not in HEADINGS:
+        raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
+    return language

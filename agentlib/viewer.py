@@ -1,0 +1,292 @@
+"""Step through a run's trace: what the model decided, what it saw, what it cost.
+
+`TraceViewer` is a small ipywidgets panel (previous/next, a slider, play)
+that shows one step at a time and, on demand, the whole message list the
+model was given at that step, so you can watch the context grow.
+`print_trace` prints the same information as plain text, for terminals
+and static pages. Both take a `Trace`, the `Stats` of a run, or the path
+of a saved trace.
+
+Deliberately left out: editing or re-running a step, and diffs between
+runs (compare runs with `agentlib.tokens.compare_runs`).
+"""
+
+from html import escape
+from pathlib import Path
+
+from .trace import Trace
+
+TEXT = {
+    "de": {"question": "Frage", "step": "Schritt {n} von {total}", "prev": "◀ zurück",
+           "next": "weiter ▶", "context": "Nachrichtenliste zeigen",
+           "no_trace": "Noch kein Lauf: starte einen oder lade einen gespeicherten Trace.",
+           "no_steps": "Der Lauf endete vor dem ersten Schritt.",
+           "says": "Das Modell schreibt:", "answers": "Das Modell antwortet:", "calls": "Das Modell ruft auf:",
+           "error": "Fehler", "cut": "gekürzt", "not_run": "(nicht ausgeführt: der Lauf endete vorher)",
+           "tokens": "{prompt} Prompt + {completion} Antwort = {step} Tokens{note}, bisher {total}",
+           "cached": ", davon {cached} aus dem Cache", "estimated": " (geschätzt)",
+           "no_usage": "keine Token-Angaben",
+           "length": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
+           "context_title": "Was das Modell in Schritt {n} bekam: {count} Nachrichten, {chars} Zeichen",
+           "new": "neu", "more_lines": "… {n} weitere Zeilen",
+           "stop": {"answer": "Ende: Das Modell hat geantwortet.",
+                    "max_steps": "Ende: Schrittlimit erreicht ({n} Schritte), keine Antwort.",
+                    "error": "Ende: Abbruch wegen eines Fehlers: {message}",
+                    "interrupted": "Ende: Du hast den Lauf unterbrochen.",
+                    None: "Der Lauf wurde nicht bis zum Ende aufgezeichnet."}},
+    "en": {"question": "Question", "step": "Step {n} of {total}", "prev": "◀ previous",
+           "next": "next ▶", "context": "Show message list",
+           "no_trace": "No run yet: start one or load a saved trace.",
+           "no_steps": "The run ended before its first step.",
+           "says": "The model writes:", "answers": "The model answers:", "calls": "The model calls:",
+           "error": "error", "cut": "cut", "not_run": "(not run: the run ended first)",
+           "tokens": "{prompt} prompt + {completion} completion = {step} tokens{note}, {total} so far",
+           "cached": ", {cached} of them from the cache", "estimated": " (estimated)",
+           "no_usage": "no token counts",
+           "length": "The reply was cut off at the token limit (finish_reason=length).",
+           "context_title": "What the model was given at step {n}: {count} messages, {chars} characters",
+           "new": "new", "more_lines": "… {n} more lines",
+           "stop": {"answer": "End: the model answered.",
+                    "max_steps": "End: step limit reached ({n} steps), no answer.",
+                    "error": "End: stopped by an error: {message}",
+                    "interrupted": "End: you interrupted the run.",
+                    None: "The run was not recorded to its end."}},
+}
+
+
+def labels(language):
+    """The labels for `language`; ValueError for a language we have no labels for."""
+    if language not in TEXT:
+        raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
+    return TEXT[language]
+
+
+def number(n, language):
+    """Example: number(2946, "de") -> "2.946"; number(2946, "en") -> "2,946"."""
+    return f"{n:,}".replace(",", "." if language == "de" else ",")
+
+
+def seconds(value, language):
+    """Example: seconds(0.5, "de") -> "0,50 s"."""
+    text = f"{value:.2f} s"
+    return text.replace(".", ",") if language == "de" else text
+
+
+def as_trace(run):
+    """The `Trace` inside `run`: a Trace, the Stats of a run, or the path of a saved trace."""
+    if isinstance(run, (str, Path)):
+        return Trace.load(run)
+    trace = getattr(run, "trace", run)
+    if not isinstance(trace, Trace):
+        raise TypeError(f"expected a Trace, the Stats of a run or a path to a trace file, "
+                        f"got {type(run).__name__}")
+    return trace
+
+
+def usage_line(step, so_far, language):
+    """Example: '409 Prompt + 44 Antwort = 453 Tokens (geschätzt), bisher 453'."""
+    label, usage = labels(language), step.usage
+    if not usage:
+        return label["no_usage"]
+    note = (label["cached"].format(cached=number(usage["cached_tokens"], language))
+            if usage.get("cached_tokens") else "") + (label["estimated"] if usage.get("estimated") else "")
+    return label["tokens"].format(prompt=number(usage["prompt_tokens"], language),
+                              completion=number(usage["completion_tokens"], language),
+                              step=number(step.tokens, language), note=note,
+                              total=number(so_far, language))
+
+
+def stop_line(trace, language):
+    """Why the run ended, e.g. 'Ende: Schrittlimit erreicht (2 Schritte), keine Antwort.'"""
+    template = labels(language)["stop"].get(trace.stop_reason, "{message}")
+    return template.format(n=len(trace.records), message=trace.stop_message)
+
+
+def mark(call, language):
+    """How an observation is flagged: 'Fehler', 'gekürzt' or ''."""
+    label = labels(language)
+    return label["error"] if call.error else label["cut"] if call.cut else ""
+
+
+def running_totals(steps):
+    """Tokens used up to and including each step. Example: tokens 453, 538 -> [453, 991]."""
+    totals, total = [], 0
+    for step in steps:
+        total += step.tokens
+        totals.append(total)
+    return totals
+
+
+def shorten(text, lines, language):
+    """`text` with at most `lines` lines (None: all), saying how many were left out."""
+    shown = text.splitlines() or [""]
+    if lines is None or len(shown) <= lines:
+        return shown
+    return shown[:lines] + [labels(language)["more_lines"].format(n=len(shown) - lines)]
+
+
+def message_summary(message):
+    """A message as (who, text), tool calls written out. Example: ('tool call_1_1', 'No line ...')."""
+    text = message.get("content") or ""
+    if message["role"] == "tool":
+        return f"tool {message['tool_call_id']}", text
+    calls = [f"→ {c['function']['name']}({c['function']['arguments']})" for c in message.get("tool_calls", [])]
+    return message["role"], "\n".join(filter(None, [text, *calls]))
+
+
+def print_trace(trace, step=None, context=False, language="de", lines=6):
+    """Print the trace as plain text: every step, or only `step`; `context=True` adds the message
+    list the model was given. Observations longer than `lines` lines are shortened (None: never).
+    """
+    trace, label = as_trace(trace), labels(language)
+    steps, out = trace.steps, [f"{label['question']}: {trace.question}"]
+    if step is not None and not 1 <= step <= len(steps):
+        raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(steps)}")
+    for current, so_far in zip(steps, running_totals(steps)):
+        if step not in (None, current.number):
+            continue
+        out.append(f"\n── {label['step'].format(n=current.number, total=len(steps))} · "
+                   f"{usage_line(current, so_far, language)} · {seconds(current.seconds, language)}")
+        if context:
+            out.append(label["context_title"].format(n=current.number, count=len(current.context),
+                                                 chars=number(context_chars(current), language)))
+            for message in current.context:
+                role, text = message_summary(message)
+                out += [f"  [{role}]"] + [f"    {line}" for line in shorten(text, lines, language)]
+        if current.finish_reason == "length":
+            out.append(label["length"])
+        if current.text:
+            out.append(f"{label['says'] if current.calls else label['answers']}\n{current.text}")
+        for call in current.calls:
+            flag = mark(call, language)
+            out.append(f"{label['calls']} {call.name}({call.arguments})" + (f"  [{flag}]" if flag else ""))
+            out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]
+    if step in (None, len(steps)):
+        out.append(f"\n{stop_line(trace, language) if steps else label['no_steps']}")
+    print("\n".join(out))
+
+
+def context_chars(step):
+    return sum(len(message_summary(m)[1]) for m in step.context)
+
+
+# Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet.
+PRE = ("white-space:pre-wrap;margin:2px 0 8px;padding:4px 8px;max-height:16em;overflow:auto;"
+       "background:rgba(127,127,127,.08);border-left:4px solid {color};font-size:90%")
+COLORS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ef6c00", "new": "#2e7d32"}
+BADGE = "<span style='background:{color};color:white;padding:0 6px;border-radius:3px'>{text}</span>"
+
+
+def badge(text, kind=""):
+    return BADGE.format(color=COLORS[kind], text=escape(text))
+
+
+def pre(text, kind=""):
+    return f"<pre style='{PRE.format(color=COLORS[kind])}'>{escape(text)}</pre>"
+
+
+class TraceViewer:
+    """A panel that shows one step of a trace at a time.
+
+    Example: TraceViewer(stats) shows step 1; `.go(3)` jumps to step 3,
+    `.show(other_trace)` replaces the trace and goes back to step 1.
+    """
+
+    def __init__(self, trace=None, language="de"):
+        import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
+
+        self.label, self.language, self.trace, self.steps = labels(language), language, None, []
+        self.question = w.HTML()
+        self.prev = w.Button(description=self.label["prev"], layout=w.Layout(width="auto"))
+        self.next = w.Button(description=self.label["next"], layout=w.Layout(width="auto"))
+        self.slider = w.IntSlider(min=1, max=1, value=1, readout=True, continuous_update=False)
+        self.play = w.Play(min=1, max=1, value=1, interval=1500)
+        w.link((self.play, "value"), (self.slider, "value"))
+        self.header = w.HTML()
+        self.body = w.HTML()
+        self.context = w.ToggleButton(description=self.label["context"], layout=w.Layout(width="auto"))
+        self.messages = w.HTML()
+        self.prev.on_click(lambda _: self.go(self.step - 1))
+        self.next.on_click(lambda _: self.go(self.step + 1))
+        self.slider.observe(lambda _: self.render(), "value")
+        self.context.observe(lambda _: self.render(), "value")
+        for widget, name in [(self.prev, "trace-prev"), (self.next, "trace-next"),
+                             (self.slider, "trace-slider"), (self.play, "trace-play"),
+                             (self.header, "trace-step"), (self.body, "trace-body"),
+                             (self.context, "trace-context"), (self.messages, "trace-messages")]:
+            widget.add_class(name)
+        self.widget = w.VBox([self.question, w.HBox([self.play, self.prev, self.slider, self.next]),
+                              self.header, self.body, self.context, self.messages])
+        self.widget.add_class("trace-viewer")
+        self.show(trace)
+
+    @property
+    def step(self):
+        """The step shown now, counting from 1; 0 when there is none."""
+        return self.slider.value if self.steps else 0
+
+    def show(self, trace):
+        """Show `trace` (a Trace, Stats or path; None for none) from step 1."""
+        self.trace = None if trace is None else as_trace(trace)
+        self.steps = self.trace.steps if self.trace else []
+        self.totals = running_totals(self.steps)
+        for widget in (self.slider, self.play):
+            widget.value = widget.min = 1  # value first, so max can shrink without clamping
+            widget.max = max(len(self.steps), 1)
+        self.question.value = (f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)}"
+                               if self.trace else "")
+        self.render()
+
+    def go(self, step):
+        """Show `step` (1 to the number of steps)."""
+        if not 1 <= step <= len(self.steps):
+            raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(self.steps)}")
+        self.slider.value = step  # the slider's observer renders
+
+    def render(self):
+        n, total = self.step, len(self.steps)
+        for widget in (self.slider, self.play, self.context):
+            widget.disabled = total == 0
+        self.prev.disabled, self.next.disabled = n <= 1, n >= total
+        if not self.steps:
+            self.header.value = f"<b>{escape(self.label['no_trace'] if self.trace is None else self.label['no_steps'])}</b>"
+            self.body.value = f"<p>{escape(stop_line(self.trace, self.language))}</p>" if self.trace else ""
+            self.messages.value = ""
+            return
+        step = self.steps[n - 1]
+        self.header.value = f"<b>{escape(self.label['step'].format(n=n, total=total))}</b>"
+        self.body.value = self.step_html(step, self.totals[n - 1], last=n == total)
+        self.messages.value = self.context_html(n) if self.context.value else ""
+
+    def step_html(self, step, so_far, last):
+        label, parts = self.label, []
+        parts.append(f"<p>{escape(usage_line(step, so_far, self.language))} · "
+                     f"{seconds(step.seconds, self.language)}</p>")
+        if step.finish_reason == "length":
+            parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
+        if step.text:
+            parts.append(f"<b>{escape(label['says'] if step.calls else label['answers'])}</b>{pre(step.text)}")
+        for call in step.calls:
+            kind = "error" if call.error else "cut" if call.cut else ""
+            flag = f" {badge(mark(call, self.language), kind)}" if kind else ""
+            parts.append(f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"
+                         f"({escape(call.arguments)})</code>{flag}</div>"
+                         f"{pre(call.observation or label['not_run'], kind)}")
+        if last:
+            parts.append(f"<p><b>{escape(stop_line(self.trace, self.language))}</b></p>")
+        return "\n".join(parts)
+
+    def context_html(self, n):
+        """The message list of step `n`; messages added since the step before are marked new."""
+        step, seen = self.steps[n - 1], len(self.steps[n - 2].context) if n > 1 else 0
+        title = self.label["context_title"].format(
+            n=n, count=len(step.context), chars=number(context_chars(step), self.language))
+        rows = [f"<p><b>{escape(title)}</b></p>"]
+        for index, message in enumerate(step.context):
+            role, text = message_summary(message)
+            new = f" {badge(self.label['new'], 'new')}" if index >= seen else ""
+            rows.append(f"<div><code>{escape(role)}</code>{new}</div>{pre(text)}")
+        return "\n".join(rows)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
