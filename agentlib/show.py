@@ -1,0 +1,58 @@
+"""Show the source of anything in agentlib, highlighted, straight from the file.
+
+The notebooks call `show(run_agent)` instead of pasting a copy of the code,
+so what a student reads is always the code that runs.
+
+Deliberately left out: editing, diffing, folding. Outside Jupyter it prints
+plain text.
+"""
+
+import inspect
+from pathlib import Path
+
+
+def show(obj):
+    """Display the source of a function, class or module, with its file and line numbers.
+
+    Example: show(read_doc) -> agentlib/docs.py, lines 49-70, highlighted
+    """
+    lines, first = inspect.getsourcelines(obj)
+    if inspect.ismodule(obj):
+        first = 1  # getsourcelines answers 0 for a whole module
+    source = "".join(lines)
+    where = f"{location(obj)}, lines {first}-{first + len(lines) - 1}"
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        get_ipython = None
+    if get_ipython is None or get_ipython() is None:
+        print(f"# {where}\n{source}")
+        return
+    display({"text/plain": f"# {where}\n{source}", "text/html": html(source, first, where)}, raw=True)
+
+
+def location(obj):
+    """The source file of `obj`, relative to the folder that holds agentlib.
+
+    Example: location(run_agent) -> "agentlib/loop.py"
+    """
+    file = Path(inspect.getsourcefile(obj)).resolve()
+    package = Path(__file__).resolve().parent.parent
+    return file.relative_to(package).as_posix() if file.is_relative_to(package) else file.name
+
+
+def html(source, first, where):
+    """Highlighted HTML with inline colours, so it looks the same in JupyterLab, Notebook and VS Code."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    # Inline styles and our own light background: no stylesheet of the front end can interfere.
+    formatter = HtmlFormatter(noclasses=True, linenos="inline", linenostart=first, style="default",
+                              prestyles="margin: 0; line-height: 1.35; background: #f8f8f8; color: #1f1f1f")
+    code = highlight(source, PythonLexer(), formatter)
+    return (f'<div style="border: 1px solid #ddd; border-radius: 4px; overflow-x: auto; '
+            f'background: #f8f8f8; padding: 6px 8px;">'
+            f'<div style="font: 12px sans-serif; color: #666; margin-bottom: 4px;">{where}</div>'
+            f'{code}</div>')
