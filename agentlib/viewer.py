@@ -17,7 +17,7 @@ from pathlib import Path
 from .trace import Trace
 
 TEXT = {
-    "de": {"question": "Frage", "step": "Schritt {n} von {total}", "prev": "◀ zurück",
+    "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "◀ zurück",
            "next": "weiter ▶", "context": "Nachrichtenliste zeigen",
            "no_trace": "Noch kein Lauf: starte einen oder lade einen gespeicherten Trace.",
            "no_steps": "Der Lauf endete vor dem ersten Schritt.",
@@ -34,7 +34,7 @@ TEXT = {
                     "error": "Ende: Abbruch wegen eines Fehlers: {message}",
                     "interrupted": "Ende: Du hast den Lauf unterbrochen.",
                     None: "Der Lauf wurde nicht bis zum Ende aufgezeichnet."}},
-    "en": {"question": "Question", "step": "Step {n} of {total}", "prev": "◀ previous",
+    "en": {"question": "Question", "model": "model", "step": "Step {n} of {total}", "prev": "◀ previous",
            "next": "next ▶", "context": "Show message list",
            "no_trace": "No run yet: start one or load a saved trace.",
            "no_steps": "The run ended before its first step.",
@@ -139,7 +139,7 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
     list the model was given. Observations longer than `lines` lines are shortened (None: never).
     """
     trace, label = as_trace(trace), labels(language)
-    steps, out = trace.steps, [f"{label['question']}: {trace.question}"]
+    steps, out = trace.steps, [f"{label['question']}: {trace.question}  ({label['model']}: {trace.model or '?'})"]
     if step is not None and not 1 <= step <= len(steps):
         raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(steps)}")
     for current, so_far in zip(steps, running_totals(steps)):
@@ -233,7 +233,8 @@ class TraceViewer:
         for widget in (self.slider, self.play):
             widget.value = widget.min = 1  # value first, so max can shrink without clamping
             widget.max = max(len(self.steps), 1)
-        self.question.value = (f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)}"
+        self.question.value = (f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
+                               f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>"
                                if self.trace else "")
         self.render()
 

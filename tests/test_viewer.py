@@ -1,0 +1,205 @@
+import pytest
+
+import agentlib.docs
+from agentlib import QUESTION, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
+from agentlib.viewer import TraceViewer, print_trace
+
+LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
+
+
+@pytest.fixture(autouse=True)
+def lesson_docs(tmp_path, monkeypatch):
+    """advanced/timeouts.md of 120 long lines: the lesson's 80-line read is also cut at 3000 characters."""
+    folder = tmp_path / "docs" / "advanced"
+    folder.mkdir(parents=True)
+    (folder / "timeouts.md").write_text("".join(f"{LINE} {n}\n" for n in range(1, 121)), encoding="utf-8")
+    monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")
+
+
+def lesson_run(max_steps=8):
+    model = ScriptedModel(lesson_script(), estimate_usage=True)
+    return run_agent(model, QUESTION["de"], max_steps=max_steps, verbose=False)[1]
+
+
+def test_next_button_shows_the_following_step():
+    viewer = TraceViewer(lesson_run())
+    assert viewer.step == 1 and "Schritt 1 von 4" in viewer.header.value
+    assert "grep_docs" in viewer.body.value and "read_doc" not in viewer.body.value
+    viewer.next.click()
+    assert viewer.step == 2 and "Schritt 2 von 4" in viewer.header.value
+    assert "read_doc" in viewer.body.value and "grep_docs" not in viewer.body.value
+
+
+def test_slider_and_previous_button_change_the_step_shown():
+    viewer = TraceViewer(lesson_run())
+    viewer.slider.value = 3
+    assert "Schritt 3 von 4" in viewer.header.value
+    assert "advanced/timeout.md" in viewer.body.value
+    viewer.prev.click()
+    assert viewer.step == 2 and "Schritt 2 von 4" in viewer.header.value
+
+
+def test_play_drives_the_slider():
+    viewer = TraceViewer(lesson_run())
+    viewer.play.value = 4
+    assert viewer.slider.value == 4 and "Schritt 4 von 4" in viewer.header.value
+
+
+def test_buttons_are_disabled_at_either_end():
+    viewer = TraceViewer(lesson_run())
+    assert viewer.prev.disabled and not viewer.next.disabled
+    viewer.go(4)
+    assert viewer.next.disabled and not viewer.prev.disabled
+
+
+def test_cut_and_failed_observations_are_marked():
+    viewer = TraceViewer(lesson_run())
+    assert "gekürzt" not in viewer.body.value and "Fehler" not in viewer.body.value
+    viewer.go(2)
+    assert "gekürzt" in viewer.body.value and "[cut: the result had" in viewer.body.value
+    viewer.go(3)
+    assert "Fehler" in viewer.body.value and "Error: no such file" in viewer.body.value
+
+
+def test_observations_are_shown_as_escaped_text():
+    viewer = TraceViewer(lesson_run())
+    viewer.go(2)
+    assert "&lt;script&gt;x&lt;/script&gt;" in viewer.body.value
+    assert "<script>" not in viewer.body.value
+
+
+def test_tokens_of_the_step_and_so_far_come_from_the_trace():
+    stats = lesson_run()
+    first, second = (record["usage"] for record in stats.trace.records[:2])
+    viewer = TraceViewer(stats)
+    viewer.go(2)
+    so_far = sum(u["prompt_tokens"] + u["completion_tokens"] for u in (first, second))
+    assert (f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Antwort"
+            in viewer.body.value.replace(".", ""))
+    assert f"bisher {so_far:,}".replace(",", ".") in viewer.body.value
+    assert "(geschätzt)" in viewer.body.value
+
+
+def test_message_list_shows_the_context_growing():
+    viewer = TraceViewer(lesson_run())
+    assert viewer.messages.value == ""
+    viewer.context.value = True
+    assert "Schritt 1 bekam: 2 Nachrichten" in viewer.messages.value
+    viewer.next.click()
+    assert "Schritt 2 bekam: 4 Nachrichten" in viewer.messages.value
+    assert viewer.messages.value.count(">neu<") == 2  # the model's call and the tool's result
+    viewer.next.click()
+    assert "Schritt 3 bekam: 6 Nachrichten" in viewer.messages.value
+    viewer.context.value = False
+    assert viewer.messages.value == ""
+
+
+def test_last_step_says_the_step_limit_stopped_the_run():
+    viewer = TraceViewer(lesson_run(max_steps=2))
+    assert "Schrittlimit" not in viewer.body.value
+    viewer.go(2)
+    assert "Ende: Schrittlimit erreicht (2 Schritte), keine Antwort." in viewer.body.value
+
+
+def test_last_step_shows_the_answer_and_why_the_run_ended():
+    viewer = TraceViewer(lesson_run())
+    viewer.go(4)
+    assert "Das Modell antwortet:" in viewer.body.value and "ConnectTimeout" in viewer.body.value
+    assert "Ende: Das Modell hat geantwortet." in viewer.body.value
+
+
+def test_show_replaces_the_trace_and_returns_to_step_1():
+    viewer = TraceViewer(lesson_run())
+    viewer.go(4)
+    viewer.show(lesson_run(max_steps=2))
+    assert viewer.step == 1 and viewer.slider.max == 2
+    assert "Schritt 1 von 2" in viewer.header.value
+
+
+def test_viewer_opens_a_saved_trace_file(tmp_path):
+    lesson_run().trace.save(tmp_path / "run.json")
+    for path in (tmp_path / "run.json", str(tmp_path / "run.json")):
+        viewer = TraceViewer(path)
+        viewer.go(3)
+        assert "Schritt 3 von 4" in viewer.header.value and "Fehler" in viewer.body.value
+
+
+def test_go_outside_the_trace_is_refused():
+    viewer = TraceViewer(lesson_run())
+    with pytest.raises(ValueError, match="steps 1 to 4"):
+        viewer.go(5)
+    with pytest.raises(TypeError, match="Trace"):
+        TraceViewer(42)
+
+
+def test_empty_viewer_and_a_run_without_steps():
+    viewer = TraceViewer()
+    assert viewer.step == 0 and "Noch kein Lauf" in viewer.header.value
+    assert viewer.prev.disabled and viewer.next.disabled and viewer.slider.disabled
+    _, stats = run_agent(ScriptedModel([RuntimeError("the key was rejected")]), "Q?", verbose=False)
+    viewer.show(stats)
+    assert viewer.step == 0 and "vor dem ersten Schritt" in viewer.header.value
+    assert "Abbruch wegen eines Fehlers: the key was rejected" in viewer.body.value
+
+
+def test_calls_that_never_ran_and_interrupted_runs_are_shown(clean_registry):
+    @tool("Pretend the user pressed Ctrl-C.")
+    def interrupt() -> str:
+        raise KeyboardInterrupt
+
+    model = ScriptedModel([Message("Let me look.", [Call("interrupt"), Call("interrupt")])])
+    viewer = TraceViewer(run_agent(model, "Q?", verbose=False)[1])
+    assert "Das Modell schreibt:" in viewer.body.value and "Let me look." in viewer.body.value
+    assert viewer.body.value.count("nicht ausgeführt") == 2
+    assert "Du hast den Lauf unterbrochen" in viewer.body.value
+
+
+def test_reported_usage_is_not_called_an_estimate():
+    def model(messages, tools):
+        return Message("done"), Usage(1200, 30, cached_tokens=1000)
+
+    viewer = TraceViewer(run_agent(model, "Q?", verbose=False)[1], language="en")
+    assert "1,200 prompt + 30 completion = 1,230 tokens, 1,000 of them from the cache" in viewer.body.value
+    assert "estimated" not in viewer.body.value
+
+
+def test_english_labels_and_unknown_language():
+    viewer = TraceViewer(lesson_run(max_steps=2), language="en")
+    viewer.go(2)
+    assert "Step 2 of 2" in viewer.header.value and "cut" in viewer.body.value
+    assert "End: step limit reached (2 steps), no answer." in viewer.body.value
+    with pytest.raises(ValueError, match="'fr'"):
+        TraceViewer(language="fr")
+
+
+def test_widgets_carry_the_css_classes_and_the_viewer_displays_itself():
+    viewer = TraceViewer(lesson_run())
+    assert "trace-viewer" in viewer.widget._dom_classes
+    parts = {"trace-prev": viewer.prev, "trace-next": viewer.next, "trace-slider": viewer.slider,
+             "trace-play": viewer.play, "trace-step": viewer.header, "trace-body": viewer.body,
+             "trace-context": viewer.context}
+    for name, widget in parts.items():
+        assert name in widget._dom_classes, name
+    assert "application/vnd.jupyter.widget-view+json" in viewer._repr_mimebundle_()
+
+
+def test_print_trace_prints_every_step_and_the_end(capsys):
+    stats = lesson_run()
+    print_trace(stats)
+    out = capsys.readouterr().out
+    assert [f"Schritt {n} von 4" in out for n in (1, 2, 3, 4)] == [True] * 4
+    assert "[gekürzt]" in out and "[Fehler]" in out and "<script>x</script>" in out
+    cut = stats.trace.steps[1].calls[0].observation.splitlines()
+    assert f"│ {cut[5]}\n    │ … {len(cut) - 6} weitere Zeilen" in out  # 6 lines per observation
+    assert out.rstrip().endswith("Ende: Das Modell hat geantwortet.")
+
+
+def test_print_trace_of_one_step_with_its_message_list(capsys):
+    stats = lesson_run()
+    print_trace(stats, step=2, context=True, lines=None, language="en")
+    out = capsys.readouterr().out
+    assert "Step 2 of 4" in out and "Step 1 of 4" not in out and "End:" not in out
+    assert "What the model was given at step 2: 4 messages" in out
+    assert "[tool call_1_1]" in out and "more lines" not in out
+    with pytest.raises(ValueError, match="step=0"):
+        print_trace(stats, step=0)
