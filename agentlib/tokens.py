@@ -48,13 +48,14 @@ def token_frame(trace):
     import pandas as pd  # imported here: `import agentlib` stays free of pandas
 
     steps = as_trace(trace).steps
-    counts = lambda key: pd.array([(s.usage or {}).get(key) for s in steps], dtype="Int64")
+    column = lambda values: pd.array(list(values), dtype="Int64")  # Int64 has a gap value: <NA>
+    counts = lambda key: column((s.usage or {}).get(key) for s in steps)
     frame = pd.DataFrame({
-        "step": [s.number for s in steps],
-        "tool_calls": [len(s.calls) for s in steps],
+        "step": column(s.number for s in steps),
+        "tool_calls": column(len(s.calls) for s in steps),
         "prompt_tokens": counts("prompt_tokens"),
         "completion_tokens": counts("completion_tokens"),
-        "observation_chars": [sum(len(c.observation or "") for c in s.calls) for s in steps],
+        "observation_chars": column(sum(len(c.observation or "") for c in s.calls) for s in steps),
     })
     frame.insert(4, "cumulative_prompt_tokens", frame["prompt_tokens"].cumsum())
     if any((s.usage or {}).get("cached_tokens") is not None for s in steps):
@@ -83,7 +84,8 @@ def token_table(trace, language="de"):
     frame.loc[heading["total"]] = total
     frame = frame.rename(columns=heading)
     frame.index.name, frame.columns.name = None, heading["step"]  # shows "Schritt" above the step numbers
-    bars = [heading[c] for c in ("prompt_tokens", "cumulative_prompt_tokens", "observation_chars")]
+    bars = filled(frame.loc[steps], [heading[c] for c in ("prompt_tokens", "cumulative_prompt_tokens",
+                                                          "observation_chars")])
     return (frame.style
             .bar(subset=pd.IndexSlice[steps, bars], color=BAR, vmin=0)
             .set_properties(subset=pd.IndexSlice[[heading["total"]], :], **{"font-weight": "bold"})
@@ -120,9 +122,14 @@ def compare_runs(runs, language="de"):
     table = table.rename(columns=heading)
     table.columns.name = heading["run"]
     return (table.style
-            .bar(subset=[heading["prompt_tokens"]], color=BAR, vmin=0)
+            .bar(subset=filled(table, [heading["prompt_tokens"]]), color=BAR, vmin=0)
             .format(na_rep="–", thousands=thousands(language))
             .set_caption(heading["runs"]))
+
+
+def filled(frame, columns):
+    """The `columns` of `frame` that hold at least one number: Styler.bar fails on empty ones."""
+    return [c for c in columns if frame[c].notna().any()]
 
 
 def thousands(language):

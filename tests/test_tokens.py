@@ -1,0 +1,130 @@
+import re
+from itertools import accumulate
+
+import pandas as pd
+import pytest
+
+import agentlib.docs
+from agentlib import QUESTION, Message, ScriptedModel, Usage, lesson_script, run_agent
+from agentlib.tokens import compare_runs, token_frame, token_table
+
+
+@pytest.fixture(autouse=True)
+def lesson_docs(tmp_path, monkeypatch):
+    """advanced/timeouts.md of 120 lines, enough for the lesson's script."""
+    folder = tmp_path / "docs" / "advanced"
+    folder.mkdir(parents=True)
+    (folder / "timeouts.md").write_text("".join(f"timeout line {n}\n" for n in range(1, 121)), encoding="utf-8")
+    monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")
+
+
+def lesson_run(max_steps=8, estimate_usage=True):
+    model = ScriptedModel(lesson_script(), estimate_usage=estimate_usage)
+    return run_agent(model, QUESTION["de"], max_steps=max_steps, verbose=False)[1]
+
+
+def reporting_model(cached=None):
+    """A stand-in for a real model: two steps with the provider's own counts."""
+    replies = iter([ScriptedModel(lesson_script()).script[0], Message("done")])
+
+    def model(messages, tools):
+        reply, _ = ScriptedModel([next(replies)])(messages, tools)
+        return reply, Usage(100 * len(messages), 20, cached_tokens=cached and 50 * len(messages))
+    return model
+
+
+def test_token_frame_numbers_equal_the_trace_usage():
+    stats = lesson_run()
+    frame = token_frame(stats)
+    usages = [record["usage"] for record in stats.trace.records]
+    assert frame["step"].tolist() == [1, 2, 3, 4]
+    assert frame["prompt_tokens"].tolist() == [u["prompt_tokens"] for u in usages]
+    assert frame["completion_tokens"].tolist() == [u["completion_tokens"] for u in usages]
+    assert frame["tool_calls"].tolist() == [1, 1, 1, 0]
+    results = [m["content"] for m in stats.trace.messages if m["role"] == "tool"]
+    assert frame["observation_chars"].tolist() == [len(r) for r in results] + [0]
+    assert "cached_tokens" not in frame
+
+
+def test_cumulative_prompt_tokens_add_up_step_by_step():
+    frame = token_frame(lesson_run())
+    assert frame["cumulative_prompt_tokens"].tolist() == list(accumulate(frame["prompt_tokens"]))
+
+
+def test_totals_row_matches_the_run_stats():
+    stats = lesson_run()
+    table = token_table(stats).data
+    assert list(table.index) == [1, 2, 3, 4, "Summe"]
+    total = table.loc["Summe"]
+    assert total["Werkzeugaufrufe"] == stats.tool_calls == 3
+    assert total["Prompt-Tokens"] == stats.prompt_tokens
+    assert total["Antwort-Tokens"] == stats.completion_tokens
+    assert total["Prompt-Tokens bisher"] == stats.prompt_tokens
+    assert total["Zeichen der Beobachtungen"] == token_frame(stats)["observation_chars"].sum()
+
+
+def test_estimates_are_flagged_in_the_caption():
+    assert token_table(lesson_run()).caption == "Tokens pro Schritt: geschätzt (≈ 4 Zeichen pro Token)"
+    assert "estimated (≈ 4 characters per token)" in token_table(lesson_run(), language="en").caption
+
+
+def test_provider_counts_are_labelled_as_reported_and_cached_tokens_get_a_column():
+    _, stats = run_agent(reporting_model(cached=True), "Q?", verbose=False)
+    table = token_table(stats)
+    assert table.caption == "Tokens pro Schritt: vom Anbieter gemeldet"
+    assert token_frame(stats)["cached_tokens"].tolist() == [100, 200]
+    assert table.data.loc["Summe", "davon aus dem Cache"] == 300
+    _, uncached = run_agent(reporting_model(), "Q?", verbose=False)
+    assert "cached_tokens" not in token_frame(uncached)
+
+
+def test_run_without_usage_shows_no_figures():
+    stats = lesson_run(estimate_usage=False)
+    table = token_table(stats)
+    assert table.caption == "Tokens pro Schritt: keine Angaben"
+    assert table.data["Prompt-Tokens"].isna().all()
+    assert table.data.loc["Summe", "Werkzeugaufrufe"] == 3  # counts that need no usage stay
+    assert "<NA>" not in table.to_html() and "–" in table.to_html()
+    compared = compare_runs({"scripted": stats})
+    assert compared.data.loc["scripted", "geschätzt?"] == "–" and "<NA>" not in compared.to_html()
+
+
+def test_table_draws_bars_for_the_steps_but_not_the_totals():
+    html = token_table(lesson_run()).to_html()
+    rules = re.findall(r"([^{}]+)\{([^}]*)\}", html[:html.index("</style>")])
+    barred = " ".join(selectors for selectors, style in rules if "linear-gradient" in style)
+    bold = " ".join(selectors for selectors, style in rules if "font-weight: bold" in style)
+    assert [f"_row{row}_col1" in barred for row in range(5)] == [True] * 4 + [False]  # prompt tokens
+    assert "_row0_col0" not in barred  # no bars for tool calls
+    assert "_row4_col0" in bold and "_row3_col0" not in bold
+
+
+def test_table_of_a_run_without_steps_still_renders():
+    _, stats = run_agent(ScriptedModel([RuntimeError("no connection")]), "Q?", verbose=False)
+    table = token_table(stats)
+    assert list(table.data.index) == ["Summe"]
+    table.to_html()
+
+
+def test_compare_runs_puts_one_run_per_row():
+    short, full = lesson_run(max_steps=2), lesson_run()
+    _, reported = run_agent(reporting_model(), "Q?", verbose=False)
+    table = compare_runs({"max_steps=2": short, "max_steps=8": full, "echt": reported}).data
+    assert list(table.index) == ["max_steps=2", "max_steps=8", "echt"]
+    assert table["Schritte"].tolist() == [2, 4, 2]
+    assert table["Werkzeugaufrufe"].tolist() == [2, 3, 1]
+    assert table["Prompt-Tokens"].tolist() == [short.prompt_tokens, full.prompt_tokens, reported.prompt_tokens]
+    assert table["Antwort-Tokens"].tolist() == [short.completion_tokens, full.completion_tokens, 40]
+    assert table["Ende"].tolist() == ["Schrittlimit", "Antwort", "Antwort"]
+    assert table["geschätzt?"].tolist() == ["ja", "ja", "nein"]
+
+
+def test_compare_runs_reads_saved_traces_and_refuses_nonsense(tmp_path):
+    lesson_run().trace.save(tmp_path / "run.json")
+    table = compare_runs({"saved": tmp_path / "run.json"}, language="en").data
+    assert table.loc["saved", "end"] == "answer" and table.loc["saved", "estimated?"] == "yes"
+    with pytest.raises(ValueError, match="runs is empty"):
+        compare_runs({})
+    with pytest.raises(ValueError, match="'fr'"):
+        token_table(lesson_run(), language="fr")
+    assert isinstance(token_frame(tmp_path / "run.json"), pd.DataFrame)
