@@ -5,13 +5,15 @@ A model is anything callable as `model(messages, tools) -> (message, usage)`.
 (`message.content`, `message.tool_calls`, `call.function.arguments`, ...),
 so the loop cannot tell a scripted reply from a real one.
 
-Deliberately left out: streaming, images, retries and friendly error
-messages for the real API (see `agentlib.errors`).
+Deliberately left out: streaming and images. Settings, retries and the
+sentences that explain a failing API live in config.py and errors.py.
 """
 
 import json
-import os
 from dataclasses import dataclass, field, replace
+
+from .config import DEEPSEEK, client, settings  # DEEPSEEK: the default endpoint, importable from here too
+from .errors import explained
 
 
 class Function:
@@ -105,36 +107,39 @@ def estimate(messages, tools, reply):
     return Usage(request // 4, len(json.dumps(reply.model_dump())) // 4, estimated=True)
 
 
-DEEPSEEK = "https://api.deepseek.com"
 SEND_BACK = ("reasoning_content",)  # DeepSeek refuses a tool-call turn sent back without it
 
 
 class RealModel:
     """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
 
-    Reads LLM_API_KEY, LLM_BASE_URL and LLM_MODEL, or takes the same as
-    keyword arguments. `extra_body` holds provider-specific request fields.
+    Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL
+    and LLM_MODEL in the environment or the file .env (see config.py). Every
+    failure of the API is raised as a ModelError: one sentence in `language`
+    that names the fix (see errors.py).
     """
 
-    def __init__(self, model=None, base_url=None, api_key=None, extra_body=None):
-        from openai import OpenAI  # imported here: the offline path needs no openai
-
-        self.name = model or os.environ.get("LLM_MODEL") or "deepseek-flash"
-        self.base_url = base_url or os.environ.get("LLM_BASE_URL") or DEEPSEEK
-        key = api_key or os.environ.get("LLM_API_KEY")
-        if not key:
-            raise RuntimeError("No API key: set LLM_API_KEY (and LLM_BASE_URL, LLM_MODEL "
-                               "for a provider other than DeepSeek).")
-        self.client = OpenAI(api_key=key, base_url=self.base_url)
-        if extra_body is None:  # DeepSeek thinks first unless told not to; others refuse the field
-            extra_body = {"thinking": {"type": "disabled"}} if "deepseek.com" in self.base_url else {}
-        self.extra_body = extra_body
+    def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",
+                 timeout=120.0, max_retries=3):
+        self.settings = settings(model, base_url, api_key, extra_body)
+        self.name, self.language, self.timeout = self.settings.model, language, timeout
+        self.client = client(self.settings, timeout, max_retries, language)
 
     def __call__(self, messages, tools):
-        reply = self.client.chat.completions.create(
-            model=self.name, messages=messages, tools=tools, extra_body=self.extra_body or None)
-        choice, usage = reply.choices[0], reply.usage
-        calls = [Call(c.function.name, c.function.arguments, c.id) for c in choice.message.tool_calls or []]
+        with explained(self):
+            reply = self.client.chat.completions.create(
+                model=self.name, messages=messages, tools=tools, extra_body=self.settings.extra_body or None)
+            choice = reply.choices[0]
+            calls = [Call(c.function.name, c.function.arguments, c.id) for c in choice.message.tool_calls or []]
         extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
         message = Message(choice.message.content, calls or None, choice.finish_reason, extra)
-        return message, usage and Usage(usage.prompt_tokens, usage.completion_tokens)
+        return message, usage_of(reply.usage)
+
+
+def usage_of(usage):
+    """The provider's token counts; cached prompt tokens under OpenAI's or DeepSeek's name."""
+    if usage is None:  # some local servers report none
+        return None
+    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
+    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0,
+                 cached if cached is not None else getattr(usage, "prompt_cache_hit_tokens", None))
