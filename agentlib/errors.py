@@ -127,8 +127,8 @@ def explained(model):
         facts.update(status=error.status_code, detail=redact(provider_message(error), key))
         raise explain(status_kind(error.status_code, error.code, facts["detail"]), model.language,
                       **facts) from None
-    except (openai.APIResponseValidationError, AttributeError, IndexError, TypeError):
-        raise explain("bad_reply", model.language, **facts) from None  # e.g. an HTML page, or no choices
+    except (openai.APIResponseValidationError, AttributeError, IndexError, TypeError, ValueError):
+        raise explain("bad_reply", model.language, **facts) from None  # an HTML page, broken JSON, no choices
 
 
 def status_kind(status, code, detail):
