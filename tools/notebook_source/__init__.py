@@ -1,0 +1,1 @@
+"""The notebooks' source: one module per notebook, read by tools/build_notebooks.py."""

@@ -1,0 +1,39 @@
+"""The two kinds of cell a notebook source is made of, and how each becomes nbformat JSON.
+
+Example: render(code("setup", 'LANGUAGE = "⟨de|en⟩"'), "en")["source"] -> ['LANGUAGE = "en"']
+"""
+
+import re
+from textwrap import dedent
+
+ALTERNATIVE = re.compile(r"⟨([^⟨⟩|]*)\|([^⟨⟩|]*)⟩")  # ⟨German|English⟩
+
+
+def md(id, de, en, tags=()):
+    return {"cell_type": "markdown", "id": id, "text": {"de": de, "en": en}, "tags": list(tags)}
+
+
+def code(id, source, tags=()):
+    return {"cell_type": "code", "id": id, "source": source, "tags": list(tags)}
+
+
+def pick(text, language):
+    """Keep one side of every ⟨German|English⟩. Example: pick("⟨ja|yes⟩!", "de") -> "ja!"."""
+    return ALTERNATIVE.sub(lambda m: m.group(1 if language == "de" else 2), text)
+
+
+def lines(text):
+    text = dedent(text).strip("\n")
+    return text.splitlines(keepends=True)
+
+
+def render(cell, language):
+    metadata = {"tags": cell["tags"]} if cell["tags"] else {}
+    if cell["cell_type"] == "markdown":
+        return {"cell_type": "markdown", "id": cell["id"], "metadata": metadata,
+                "source": lines(cell["text"][language])}
+    source = pick(cell["source"], language)
+    if "⟨" in source or "⟩" in source:
+        raise ValueError(f"cell {cell['id']}: an unclosed ⟨German|English⟩ alternative")
+    return {"cell_type": "code", "id": cell["id"], "metadata": metadata, "execution_count": None,
+            "outputs": [], "source": lines(source)}

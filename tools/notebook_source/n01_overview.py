@@ -1,0 +1,197 @@
+"""Notebook 1: what an agent is, the picture, and a first run."""
+
+from .cells import code, md
+
+FILES = {"de": "01_ueberblick", "en": "01_overview"}
+
+CELLS = [
+    md("title", de="""
+        # 1 · Überblick: Ein Agent ist eine Schleife
+
+        **Worum es geht:** Ein „Agent“ ist kein Geheimnis, sondern eine Schleife um ein Sprachmodell – hier siehst du sie zum ersten Mal laufen.
+
+        **Danach kannst du**
+        - die fünf Teile eines Agenten benennen und im Bild zeigen,
+        - einen Lauf der Schleife offline starten und seine Ausgabe Zeile für Zeile lesen,
+        - sagen, was das Modell bei jedem Schritt zu sehen bekommt.
+
+        ⏱ etwa 10 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        """, en="""
+        # 1 · Overview: an agent is a loop
+
+        **What this is about:** an "agent" is no mystery but a loop around a language model – here you watch it run for the first time.
+
+        **Afterwards you can**
+        - name the five parts of an agent and point to them in a picture,
+        - start a run of the loop offline and read its output line by line,
+        - say what the model gets to see at every step.
+
+        ⏱ about 10 minutes · module 05, lesson 2 · *Writing an agent loop by hand*
+        """),
+    md("where-we-come-from", de="""
+        ## Wo wir herkommen
+
+        In Modul 03 (Lektion 3) hast du ein Modell genau ein Werkzeug aufrufen lassen: eine Anfrage an PyPI, ein Ergebnis, fertig.
+        In Modul 04 hast du mit RAG passende Textstellen per Vektorsuche herausgesucht und sie dem Modell in einem einzigen Aufruf mitgegeben.
+
+        Jetzt drehen wir den Spieß um: **Das Modell entscheidet selbst, was es nachschlägt.** Es sieht das Ergebnis, entscheidet wieder, schlägt wieder nach – bis es genug weiß, um zu antworten. Mehr steckt hinter einem Agenten nicht.
+
+        Du baust das ohne Framework, in rund hundert lesbaren Zeilen: Werkzeuge registrieren, die Aufrufschleife, Abbruchbedingungen, Fehlerbehandlung. Zuerst testest du die Schleife offline mit einem *Skriptmodell*, das einen festen Ablauf abspielt; dann steckst du ein echtes Modell ein und schaust zu, wie es selbst entscheidet. Danach liest du Frameworks wie LangGraph oder das OpenAI Agents SDK als das, was sie sind: Dinge, die um genau diese Schleife herum gebaut sind.
+        """, en="""
+        ## Where we come from
+
+        In module 03 (lesson 3) you let a model call exactly one tool: one request to PyPI, one result, done.
+        In module 04 you used RAG to pick matching passages by vector search and handed them to the model in a single call.
+
+        Now we turn this around: **the model decides for itself what to look up.** It sees the result, decides again, looks up again – until it knows enough to answer. That is all there is to an agent.
+
+        You build it without a framework, in about a hundred readable lines: tool registration, the call loop, stop conditions, error handling. First you test the loop offline with a *scripted model* that plays back a fixed script; then you plug in a real model and watch it decide on its own. Afterwards, frameworks such as LangGraph or the OpenAI Agents SDK read as what they are: things built around exactly this loop.
+        """),
+    md("anatomy", de="""
+        ## Die Anatomie eines Agenten
+
+        ![Ablaufbild: Die Nachrichtenliste geht mit den Werkzeugbeschreibungen ans Modell. Enthält seine Antwort keine Werkzeugaufrufe, ist sie die endgültige Antwort. Sonst werden die Werkzeuge ausgeführt, ihre Ergebnisse an die Liste angehängt, und es geht von vorn los – bis zum Schrittlimit.](../images/anatomy-de.svg)
+
+        Fünf Teile, in dieser Reihenfolge lernst du sie kennen:
+
+        1. **Nachrichtenliste** – das Protokoll des ganzen Laufs und bei jedem Schritt alles, was das Modell sieht.
+        2. **Werkzeuge** – Funktionen, die das Modell aufrufen darf, jede mit einer Beschreibung, die für das Modell geschrieben ist.
+        3. **Schleife** – Modell fragen, Werkzeuge ausführen, Ergebnisse zurückgeben, wiederholen.
+        4. **Abbruchbedingungen** – das Modell ruft kein Werkzeug mehr auf, oder `max_steps` ist erreicht.
+        5. **Umgang mit Beobachtungen** – wie Rückgabewerte und Fehler zu Text werden, den das Modell lesen kann, und was mit zu langen Ergebnissen passiert.
+        """, en="""
+        ## The anatomy of an agent
+
+        ![Flow chart: the message list goes to the model together with the tool descriptions. If the reply contains no tool calls, it is the final answer. Otherwise the tools run, their results are appended to the list, and the loop starts over – until the step limit.](../images/anatomy-en.svg)
+
+        Five parts, and this is the order in which you will meet them:
+
+        1. **Message list** – the record of the whole run and, at every step, everything the model sees.
+        2. **Tools** – functions the model may call, each with a description written for the model.
+        3. **Loop** – call the model, run the tools, feed the results back, repeat.
+        4. **Stop conditions** – the model calls no more tools, or `max_steps` is reached.
+        5. **Observation handling** – how return values and errors become text the model can read, and what happens to results that are too long.
+        """),
+    md("first-run-intro", de="""
+        ## Gleich ausprobieren: ein ganzer Lauf, offline
+
+        Unser Agent beantwortet Fragen zur Python-Bibliothek **httpx** (ein HTTP-Client) aus ihrer Dokumentation im Ordner `data/httpx-docs/`.
+        Die Rolle des Sprachmodells spielt hier ein *Skriptmodell*: Es kostet nichts, braucht keinen API-Schlüssel und antwortet bei jedem Lauf gleich. Wie es funktioniert, schauen wir uns in Notebook 5 genau an.
+
+        Führe die Zellen der Reihe nach aus (Umschalt + Enter). Die erste lädt, was wir brauchen, und zeigt die Frage:
+        """, en="""
+        ## Try it right away: a whole run, offline
+
+        Our agent answers questions about the Python library **httpx** (an HTTP client) from its documentation in the folder `data/httpx-docs/`.
+        The part of the language model is played by a *scripted model*: it costs nothing, needs no API key and answers the same on every run. Notebook 5 looks at how it works.
+
+        Run the cells in order (Shift + Enter). The first one loads what we need and shows the question:
+        """),
+    code("setup", """
+        LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
+
+        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
+        from agentlib.show import show
+
+        print(QUESTION[LANGUAGE])
+        """),
+    code("first-run", """
+        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
+        """),
+    md("read-the-output", de="""
+        ### So liest du die Ausgabe
+
+        - Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf: was das Modell wollte, und der Anfang dessen, was zurückkam (Zeilenumbrüche als ` | `).
+        - **Schritt 1** sucht nach „pool timeout“ und findet nichts – die Doku stellt die beiden Wörter nie direkt nebeneinander.
+        - **Schritt 2** verlangt 200 Zeilen auf einmal, bekommt aber höchstens 80.
+        - **Schritt 3** vertippt sich im Dateinamen (`timeout.md` statt `timeouts.md`) und bekommt eine Fehlermeldung mit einem Vorschlag.
+        - **Schritt 4** ruft kein Werkzeug mehr auf: Das ist die Antwort, die Schleife hört auf.
+        - Die letzte Zeile zählt zusammen: 4 Schritte, 3 Werkzeugaufrufe, 0 Tokens – ein Skriptmodell verbraucht keine.
+
+        Drei Fehler in vier Schritten, und nichts ist abgestürzt: Jeder Fehler wurde zu Text, den das Modell lesen kann. Das Skript macht diese Fehler mit Absicht, damit du siehst, dass die Schleife sie übersteht.
+        """, en="""
+        ### How to read the output
+
+        - Every line `[step N] tool(arguments) → …` is one tool call: what the model asked for, and the beginning of what came back (line breaks shown as ` | `).
+        - **Step 1** searches for "pool timeout" and finds nothing – the docs never put those two words side by side.
+        - **Step 2** asks for 200 lines at once but gets 80 at most.
+        - **Step 3** misspells the file name (`timeout.md` instead of `timeouts.md`) and gets an error message with a suggestion.
+        - **Step 4** calls no tool any more: that is the answer, and the loop stops.
+        - The last line adds it up: 4 steps, 3 tool calls, 0 tokens – a scripted model uses none.
+
+        Three failures in four steps, and nothing crashed: every failure became text the model can read. The script makes these mistakes on purpose, so that you can see the loop survive them.
+        """),
+    md("messages-intro", de="""
+        ## Teil 1 zum Anfassen: die Nachrichtenliste
+
+        Die ganze Unterhaltung steckt in einer gewöhnlichen Python-Liste von Dictionaries. `stats.trace.messages` ist genau die Liste, mit der die Schleife gearbeitet hat – keine Kopie. Jede Nachricht hat eine Rolle:
+        `system` (die Anweisungen an das Modell), `user` (die Frage), `assistant` (was das Modell geschrieben hat: Werkzeugaufrufe oder die Antwort) und `tool` (das Ergebnis eines Werkzeugaufrufs).
+        """, en="""
+        ## Part 1, hands on: the message list
+
+        The whole conversation lives in an ordinary Python list of dictionaries. `stats.trace.messages` is exactly the list the loop worked with – not a copy. Every message has a role:
+        `system` (the instructions to the model), `user` (the question), `assistant` (what the model wrote: tool calls or the answer) and `tool` (the result of one tool call).
+        """),
+    code("messages", """
+        for message in stats.trace.messages:
+            calls = [call["function"]["name"] for call in message.get("tool_calls", [])]
+            text = message["content"] or "⟨ruft auf|calls⟩: " + ", ".join(calls)
+            print(f"{message['role']:>9} │ {text[:80]!r}")
+        """),
+    md("context-grows-intro", de="""
+        Bei jedem Schritt bekommt das Modell **die ganze Liste bis dahin** – es hat kein Gedächtnis außer dieser Liste. So viele Nachrichten waren es bei jedem der vier Schritte:
+        """, en="""
+        At every step the model is given **the whole list so far** – it has no memory apart from this list. This is how many messages it got at each of the four steps:
+        """),
+    code("context-grows", """
+        for step in stats.trace.steps:
+            characters = sum(len(str(message.get("content") or "")) for message in step.context)
+            print(f"⟨Schritt|step⟩ {step.number}: {len(step.context)} ⟨Nachrichten|messages⟩, {characters} ⟨Zeichen|characters⟩")
+        """),
+    md("context-grows-why", de="""
+        Die Liste wächst mit jedem Schritt, denn jeder Schritt schickt alles Vorherige noch einmal mit. Deshalb kostet ein Agent mehr als ein einzelner Chat-Aufruf, und deshalb begrenzen die Werkzeuge, wie viel sie zurückgeben. Beides begegnet dir in Notebook 4 und 6 wieder.
+        """, en="""
+        The list grows with every step, because every step sends everything before it once more. That is why an agent costs more than a single chat call, and why the tools limit how much they return. You will meet both again in notebooks 4 and 6.
+        """),
+    md("show-intro", de="""
+        ## Der Code ist Lernstoff
+
+        Alles, was hier läuft, steht im Paket `agentlib` – kurze Module, jedes nach seinem Thema benannt. `show(...)` zeigt dir den Code direkt aus der Datei, also immer genau den, der auch läuft. Hier das Skript, das eben das Modell gespielt hat:
+        """, en="""
+        ## The code is lesson material
+
+        Everything that runs here lives in the package `agentlib` – short modules, each named after its topic. `show(...)` displays the code straight from the file, so it is always the code that actually runs. Here is the script that just played the model:
+        """),
+    code("show-script", """
+        show(lesson_script)
+        """),
+    md("road-map", de="""
+        ## Dein Weg durch das Modul
+
+        | Notebook | Thema | Minuten |
+        |---|---|---|
+        | 1 · Überblick | die Schleife im Bild und ein erster Lauf | 10 |
+        | 2 · Werkzeuge per Dekorator | aus einer Funktion ein Werkzeug machen (`agentlib/tools.py`) | 12 |
+        | 3 · Doku-Werkzeuge | auflisten, durchsuchen, Zeilen lesen – mit Grenzen (`agentlib/docs.py`) | 12 |
+        | 4 · Die Schleife | `run_agent`, Abbruchbedingungen, Fehler als Beobachtung (`agentlib/loop.py`) | 15 |
+        | 5 · Skriptmodell | testen ohne API, Trace ansehen, Schrittlimit ausprobieren (`agentlib/models.py`) | 15 |
+        | 6 · Echtes Modell | ein echtes Modell einstecken, Tokens und Kosten | 12 |
+        | 7 · Übungen und Selbsttest | selbst Hand anlegen, Verständnis prüfen | 15 |
+
+        Weiter geht es mit **[2 · Werkzeuge per Dekorator](02_werkzeuge_per_dekorator.ipynb)**.
+        """, en="""
+        ## Your way through the module
+
+        | Notebook | Topic | Minutes |
+        |---|---|---|
+        | 1 · Overview | the loop as a picture and a first run | 10 |
+        | 2 · Tools by decorator | turning a function into a tool (`agentlib/tools.py`) | 12 |
+        | 3 · Doc tools | list, search, read lines – with limits (`agentlib/docs.py`) | 12 |
+        | 4 · The loop | `run_agent`, stop conditions, failures as observations (`agentlib/loop.py`) | 15 |
+        | 5 · Scripted model | testing without an API, reading the trace, trying the step limit (`agentlib/models.py`) | 15 |
+        | 6 · Real model | plugging in a real model, tokens and cost | 12 |
+        | 7 · Exercises and self-test | hands on, and checking what you understood | 15 |
+
+        Next: **[2 · Tools by decorator](02_tools_by_decorator.ipynb)**.
+        """),
+]

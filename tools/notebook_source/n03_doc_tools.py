@@ -1,0 +1,164 @@
+"""Notebook 3: list_docs, grep_docs, read_doc, and why each limit is there."""
+
+from .cells import code, md
+
+FILES = {"de": "03_doku_werkzeuge", "en": "03_doc_tools"}
+
+CELLS = [
+    md("title", de="""
+        # 3 · Doku-Werkzeuge: auflisten, durchsuchen, lesen
+
+        **Worum es geht:** Drei absichtlich einfache Werkzeuge über einen Ordner voller Markdown-Dateien – und warum jede ihrer Grenzen da ist.
+
+        **Danach kannst du**
+        - die drei Werkzeuge `list_docs`, `grep_docs` und `read_doc` benutzen und ihre Ausgaben lesen,
+        - für jede Grenze (20 Treffer, 80 Zeilen, Pfadprüfung) sagen, wovor sie schützt,
+        - Fehlermeldungen so schreiben, dass ein Modell weiß, was es als Nächstes tun soll.
+
+        ⏱ etwa 12 Minuten
+        """, en="""
+        # 3 · Doc tools: list, search, read
+
+        **What this is about:** three deliberately simple tools over a folder of Markdown files – and why each of their limits is there.
+
+        **Afterwards you can**
+        - use the three tools `list_docs`, `grep_docs` and `read_doc` and read their output,
+        - say for every limit (20 hits, 80 lines, the path check) what it protects against,
+        - write error messages that tell a model what to do next.
+
+        ⏱ about 12 minutes
+        """),
+    md("idea", de="""
+        ## Die Idee: nachschlagen wie ein Mensch
+
+        Keine Vektoren, kein Suchalgorithmus: nur auflisten, nach einem Wort suchen, Zeilen lesen. Die ganze „Suchintelligenz“ steckt im Modell – es wählt das Stichwort und die Zeilen. Genau so schlägst du selbst in einer Doku nach, und genau so bewegen sich Coding-Agenten durch eine Codebasis.
+
+        Die Dokumentation liegt in `data/httpx-docs/`, mit Unterordnern wie `advanced/`. Das erste Werkzeug listet alle Dateien auf (die Lizenzdatei des Ordners lässt es weg, sie ist keine Doku):
+        """, en="""
+        ## The idea: look things up like a person
+
+        No vectors, no retrieval algorithm: just list, search for a word, read lines. All the search intelligence is the model's – it picks the keyword and the lines. That is how you look things up in documentation yourself, and it is how coding agents move through a code base.
+
+        The documentation lives in `data/httpx-docs/`, with subfolders such as `advanced/`. The first tool lists every file (it leaves out the folder's licence file, which is no documentation):
+        """),
+    code("setup", """
+        LANGUAGE = "⟨de|en⟩"
+
+        from agentlib import grep_docs, list_docs, read_doc
+        from agentlib.docs import refusal
+        from agentlib.show import show
+
+        print(list_docs())
+        """),
+    md("grep-intro", de="""
+        ## Suchen: `grep_docs(keyword)`
+
+        Durchsucht jede Zeile jeder Datei, ohne auf Groß- und Kleinschreibung zu achten. Jeder Treffer sieht so aus: `pfad:zeile: text`, der Text auf 100 Zeichen gekürzt. **Höchstens 20 Treffer** – bei mehr sagt das Werkzeug dem Modell, dass es genauer suchen soll:
+        """, en="""
+        ## Search: `grep_docs(keyword)`
+
+        Searches every line of every file, ignoring upper and lower case. Every hit looks like this: `path:line: text`, with the text cut to 100 characters. **At most 20 hits** – if there are more, the tool tells the model to search more specifically:
+        """),
+    code("grep", """
+        print(grep_docs("timeout"))
+        """),
+    md("grep-nothing", de="""
+        Findet die Suche nichts, sagt die Antwort das ausdrücklich und schlägt vor, was das Modell tun kann – eine leere Antwort ließe es raten:
+        """, en="""
+        When the search finds nothing, the reply says so explicitly and suggests what the model can do – an empty reply would leave it guessing:
+        """),
+    code("grep-nothing-run", """
+        print(grep_docs("pool timeout"))
+        """),
+    md("read-intro", de="""
+        ## Lesen: `read_doc(path, start=1, end=80)`
+
+        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Zeilennummer** davor. Die Nummern sind kein Schmuck: Mit ihnen kann das Modell seine Quelle genau angeben („advanced/timeouts.md, Zeilen 15–20“), und du kannst nachprüfen, ob das stimmt.
+        """, en="""
+        ## Read: `read_doc(path, start=1, end=80)`
+
+        Returns the lines from `start` to `end`, **each with its line number in front**. The numbers are not decoration: with them the model can cite its source exactly ("advanced/timeouts.md, lines 15–20"), and you can check whether that is true.
+        """),
+    code("read", """
+        print(read_doc("advanced/timeouts.md", 1, 12))
+        """),
+    md("cap-intro", de="""
+        ### Die 80-Zeilen-Grenze
+
+        Fragt das Modell nach 200 Zeilen, bekommt es höchstens 80 – und am Ende einen Hinweis, wie es weiterlesen kann. Warum? Alles, was ein Werkzeug zurückgibt, landet in der Nachrichtenliste und wird bei **jedem** weiteren Schritt wieder mitgeschickt. Kleine Portionen halten den Kontext klein, und das Modell verliert den Faden nicht.
+        """, en="""
+        ### The 80-line cap
+
+        When the model asks for 200 lines, it gets 80 at most – plus a note at the end on how to read on. Why? Everything a tool returns lands in the message list and is sent again at **every** later step. Small portions keep the context small, and the model does not lose the thread.
+        """),
+    code("cap", """
+        lines = read_doc("advanced/timeouts.md", 1, 200).splitlines()
+        print(f"⟨Verlangt: 200 Zeilen, bekommen:|asked for 200 lines, got:⟩ {len(lines) - 1} + ⟨ein Hinweis|one note⟩")
+        print(lines[-2])
+        print(lines[-1])
+        """),
+    md("sandbox-intro", de="""
+        ### Die Pfadprüfung
+
+        Was, wenn ein verwirrtes – oder durch einen präparierten Text manipuliertes – Modell eine Datei außerhalb der Doku lesen will? `read_doc` löst jeden Pfad auf und lehnt ihn ab, wenn er nicht im Doku-Ordner liegt oder die Datei nicht existiert. Probier es aus:
+        """, en="""
+        ### The path check
+
+        What if a confused model – or one manipulated by a planted text – wants to read a file outside the docs? `read_doc` resolves every path and refuses it unless it lies inside the docs folder and the file exists. Try it:
+        """),
+    code("sandbox", """
+        print(read_doc("../../../etc/passwd"))
+        print(read_doc("/etc/passwd"))
+        """),
+    md("typo-intro", de="""
+        ### Fehlermeldungen für das Modell
+
+        Jede Ablehnung sagt zweierlei: **was** schiefging und **was als Nächstes zu tun ist**. Bei einem Tippfehler im Dateinamen schlägt sie sogar den wahrscheinlich gemeinten Namen vor. Das Modell liest diese Sätze wie du – und korrigiert sich meistens im nächsten Schritt.
+        """, en="""
+        ### Error messages for the model
+
+        Every refusal says two things: **what** went wrong and **what to do next**. For a typo in the file name it even suggests the name that was probably meant. The model reads these sentences the way you do – and usually corrects itself in the next step.
+        """),
+    code("typo", """
+        print(read_doc("advanced/timeout.md"))
+        print(read_doc("advanced/timeouts.md", start=500, end=520))
+        """),
+    md("source-intro", de="""
+        ## Der Code dahinter
+
+        `read_doc` ist eine gewöhnliche Funktion mit `@tool` darüber – die Beschreibungen im Dekorator sind genau das, was das Modell liest. Die Pfadprüfung steckt in `refusal`, damit auch andere Werkzeuge sie benutzen können (in Übung 3 wirst du das brauchen):
+        """, en="""
+        ## The code behind it
+
+        `read_doc` is an ordinary function with `@tool` on top – the descriptions in the decorator are exactly what the model reads. The path check lives in `refusal`, so that other tools can use it too (you will need that in exercise 3):
+        """),
+    code("show-read-doc", """
+        show(read_doc)
+        """),
+    code("show-refusal", """
+        show(refusal)
+        """),
+    md("next", de="""
+        ## Zusammengefasst
+
+        | Detail | Wozu |
+        |---|---|
+        | höchstens 20 Treffer, 80 Zeilen | der Kontext bleibt klein, das Modell behält den Faden |
+        | Zeilennummern | das Modell kann seine Quelle genau belegen |
+        | Pfadprüfung | `../../../etc/passwd` bleibt draußen, egal wer fragt |
+        | Fehlermeldungen mit nächstem Schritt | das Modell kann sich selbst korrigieren |
+
+        Weiter mit **[4 · Die Schleife](04_die_schleife.ipynb)**: Jetzt bekommt das Modell diese Werkzeuge in die Hand.
+        """, en="""
+        ## In short
+
+        | Detail | What for |
+        |---|---|
+        | at most 20 hits, 80 lines | the context stays small, the model keeps the thread |
+        | line numbers | the model can cite its source exactly |
+        | path check | `../../../etc/passwd` stays out, whoever asks |
+        | error messages with a next step | the model can correct itself |
+
+        Next: **[4 · The loop](04_the_loop.ipynb)**: now the model gets these tools in its hands.
+        """),
+]
