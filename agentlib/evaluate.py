@@ -128,6 +128,8 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
                      "cost_usd": trace_cost(stats.trace), **score(entry, answer)})
     tick(None)
     table = pd.DataFrame(rows).set_index("id")
+    checks = ["answerable", "cites_file", "lines_overlap", "declined", "correct"]
+    table = table.astype({column: object for column in checks})  # the row "all" holds shares there
     table.loc["all"] = summary(table)
     return table
 

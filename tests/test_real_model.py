@@ -346,3 +346,82 @@ def test_real_provider_answers_the_lesson_question():
     assert answer is not None, stats.trace.stop_message
     assert stats.tool_calls >= 1 and stats.prompt_tokens > 0
     assert REAL.api_key not in json.dumps(stats.trace.to_dict())
+
+
+# ---- settings: arguments, then the environment, then .env; the key never shown -------------
+
+def test_settings_come_from_arguments_then_environment_then_dotenv(monkeypatch, tmp_path):
+    (tmp_path / ".env").write_text("LLM_API_KEY=sk-from-file-123456\nLLM_MODEL=file-model\n"
+                                   "LLM_BASE_URL=\n", encoding="utf-8")
+    current = settings()
+    assert (current.api_key, current.model, current.base_url) == ("sk-from-file-123456", "file-model",
+                                                                 config.DEEPSEEK)
+    assert current.key_source == ".env" and "LLM_API_KEY" not in os.environ  # .env is read, not loaded
+    monkeypatch.setenv("LLM_MODEL", "env-model")
+    monkeypatch.setenv("LLM_API_KEY", "sk-from-env-654321")
+    assert (settings().model, settings().api_key, settings().key_source) == ("env-model", "sk-from-env-654321",
+                                                                             "environment")
+    assert settings(model="arg-model", api_key="sk-arg").model == "arg-model"
+    assert settings(api_key="sk-arg").key_source == "argument"
+
+
+def test_no_representation_of_the_settings_shows_the_key(monkeypatch):
+    monkeypatch.setenv("LLM_API_KEY", "sk-secret-abcdef123456")
+    assert "sk-secret" not in repr(settings())
+    for language in ("en", "de"):
+        assert "sk-secret" not in config.describe(language)
+    assert config.describe() == ("Model deepseek-flash at https://api.deepseek.com; an API key is set "
+                                 "(from the environment).")
+    assert config.describe("de", base_url="http://localhost:11434/v1", api_key="") == (
+        "Modell deepseek-flash unter http://localhost:11434/v1; ein API-Schlüssel ist gesetzt "
+        "(aus der Umgebung).")
+    assert "sk-secret" not in repr(RealModel(max_retries=0).settings)
+
+
+def test_has_key_is_true_for_a_key_or_a_local_server():
+    assert not config.has_key()
+    assert config.has_key(api_key="sk-x")
+    assert config.has_key(base_url="http://localhost:11434/v1")
+    assert config.has_key(base_url="http://127.0.0.1:8080/v1")
+    assert not config.has_key(base_url="https://class-proxy.example.org/v1")
+    assert config.describe(base_url="http://127.0.0.1:8080/v1").endswith("no key needed (local server).")
+
+
+def test_the_shown_endpoint_drops_a_password_in_the_url():
+    assert config.shown_url("https://user:pw@proxy.example.org:8443/v1") == "https://proxy.example.org:8443/v1"
+
+
+def test_a_malformed_extra_body_is_named(monkeypatch):
+    monkeypatch.setenv("LLM_EXTRA_BODY", "thinking=off")
+    with pytest.raises(ValueError, match="LLM_EXTRA_BODY must be a JSON object"):
+        settings()
+
+
+def test_key_field_keeps_the_key_in_this_process_and_forgets_the_widget_value(monkeypatch):
+    box = config.key_field("de")
+    secret, button = box.children[0].children
+    status = box.children[1]
+    secret.value = "  sk-typed-in-123456 "
+    button.click()
+    assert os.environ["LLM_API_KEY"] == "sk-typed-in-123456" and secret.value == ""
+    assert "sk-typed" not in status.value and "Sitzung" in status.value
+    monkeypatch.delenv("LLM_API_KEY")
+
+
+# ---- the price table ------------------------------------------------------------------------
+
+def test_cost_is_estimated_for_known_models_and_unknown_otherwise(docs):
+    from agentlib.pricing import CHECKED, describe_cost, estimate_cost, trace_cost
+
+    assert estimate_cost("deepseek-flash", 1_000_000, 0) == pytest.approx(0.30)
+    assert estimate_cost("deepseek-flash", 1_000_000, 0, cached_tokens=1_000_000) == pytest.approx(0.006)
+    assert estimate_cost("my-local-llama", 1000, 100) is None
+    assert describe_cost(None) == "unknown" and describe_cost(None, "de") == "unbekannt"
+    assert describe_cost(0.00123) == f"about $0.0012 (estimate, prices of {CHECKED})"
+    assert describe_cost(0.00123, "de").startswith("etwa 0,0012 $ (Schätzung")
+    with FakeServer("openai", lesson_replies("openai"), models=("gpt-5-mini",)) as server:
+        _, stats = run_agent(RealModel("gpt-5-mini", server.base_url, server.key, max_retries=0), "Which?",
+                             verbose=False)
+    assert trace_cost(stats.trace) == pytest.approx(estimate_cost("gpt-5-mini", 3742, 666, 1920))
+    stats.trace.records[1]["usage"] = None  # a step without usage makes the total unknown, not smaller
+    assert trace_cost(stats.trace) is None
