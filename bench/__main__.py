@@ -67,10 +67,10 @@ def main(argv=None):
                "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick")}}
     results["startup"] = startup.measure(args.startup_runs)
     results["tokens"] = tokens.measure()
-    results["loop"] = overhead.measure(args.steps, args.repeat)
+    results["loop"] = overhead.measure(args.steps, 3 * args.repeat)  # runs of milliseconds: more of them
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as folder:
         files, size, big_lines = write_corpus(folder, args.files, args.megabytes)
-        results["tools"] = {"files": files, "bytes": size, "big_file_lines": big_lines,
+        results["tools"] = {"files": files, "bytes": size, "big_file_lines": big_lines, "grep": scale.gnu_grep(),
                             "page_cache": "warm (the folder was just written); cold means agentlib's cache only",
                             "rows": scale.measure(folder, big_lines, args.repeat)}
     results["wall_seconds"] = time.perf_counter() - started
@@ -91,15 +91,20 @@ def table(r):
            f"  python -c 'import agentlib'           {s['import_ms']:7.1f}   {s['import_ratio']:.2f}"
            f"   (+{s['import_added_ms']:.1f} ms)",
            f"  python -m agentlib (scripted demo)    {s['demo_ms']:7.1f}   {s['demo_ratio']:.2f}",
-           f"\nDoc tools on {t['files']:,} files, {t['bytes'] / 1e6:.0f} MB; page cache {t['page_cache']}",
+           f"\nDoc tools on {t['files']:,} files, {t['bytes'] / 1e6:.0f} MB, against {t['grep']}; "
+           f"page cache {t['page_cache']}",
            f"  {'':22} {'cold ms':>9} {'warm ms':>9} {'GNU ms':>9} {'cold xGNU':>10} {'warm xGNU':>10}   GNU command"]
     for row in t["rows"]:
         out.append(f"  {row['case']:22} {row['cold_ms']:9.1f} {row['warm_ms']:9.1f} {row['gnu_ms']:9.1f} "
                    f"{row['cold_ratio']:10.2f} {row['warm_ratio']:10.2f}   {row['gnu_command']}")
-    out.append("\nLoop overhead (no-op model, no-op tool)   steps        ms   us/step")
-    for point in lp["points"]:
-        out.append(f"  {'':39} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f}")
-    out.append(f"  growth exponent {lp['exponent']:.2f} (1 = linear, 2 = quadratic)")
+    loop, scripted = lp["loop"], lp["with_scripted_model"]
+    out.append(f"\nLoop overhead (no-op tool; median of {lp['repeat']})  steps   loop ms   us/step"
+               f"   with ScriptedModel: ms   us/step")
+    for point, other in zip(loop["points"], scripted["points"]):
+        out.append(f"  {'':40} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f}"
+                   f"   {other['ms']:22.1f} {other['us_per_step']:9.1f}")
+    out.append(f"  growth exponent (1 = linear, 2 = quadratic): loop {loop['exponent']:.2f}, "
+               f"with ScriptedModel {scripted['exponent']:.2f}")
     out.append(f"\nToken cost per step (lesson's script replayed, 4 characters per token, "
                f"{tk['tool_schemas']} tool schemas)")
     out.append("  step  messages   bytes  tokens  fixed share")

@@ -33,7 +33,7 @@ def sentence(rng):
 def write_corpus(folder, files=10_000, megabytes=100, seed=5):
     """Write the folder; return (number of files, total bytes, lines of the big file).
 
-    Example: write_corpus(tmp, files=3, megabytes=0.01) -> (3, 10034, 11)
+    Example: write_corpus(tmp, files=3, megabytes=0.01) -> (3, 9447, 9)
     """
     if files < 2:
         raise ValueError(f"files={files}: the corpus needs at least 2 files (one of them the big one)")

@@ -1,15 +1,16 @@
 """Loop overhead: the time run_agent itself spends per step, and how it grows with steps.
 
 The model and the tool do nothing (the model keeps no copy of the
-conversation, unlike ScriptedModel), so what is timed is the loop: appending
-messages, parsing arguments, calling, recording the trace. A line fitted
-through log(time) against log(steps) gives the exponent: 1 means linear,
-2 quadratic.
+conversation), so what is timed is the loop: appending messages, parsing
+arguments, calling, recording the trace. A line fitted through log(time)
+against log(steps) gives the exponent: 1 means linear, 2 quadratic. The same
+run with agentlib's ScriptedModel shows what that model's record of every
+message list adds.
 """
 
 import math
 
-from agentlib import Call, Message, run_agent
+from agentlib import Call, Message, ScriptedModel, run_agent
 from agentlib.tools import Tool
 
 from . import median_seconds
@@ -38,9 +39,13 @@ class NoopModel:
         return (self.call if self.left else self.answer), None
 
 
-def run(steps):
-    answer, stats = run_agent(NoopModel(steps), "Do nothing.", max_steps=steps, verbose=False,
-                              tools=TRIVIAL_TOOLS)
+def scripted(steps):
+    """agentlib's ScriptedModel with the same replies; it keeps a copy of every message list."""
+    return ScriptedModel([Message(tool_calls=[Call("noop", "{}")])] * (steps - 1) + [Message(content="done")])
+
+
+def run(model, steps):
+    answer, stats = run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=TRIVIAL_TOOLS)
     if answer != "done" or stats.steps != steps:
         raise RuntimeError(f"the no-op run stopped after {stats.steps} of {steps} steps: "
                            f"{stats.trace.stop_message}")
@@ -57,10 +62,14 @@ def exponent(points):
 
 
 def measure(steps, repeat):
-    """Microseconds per step at `steps`, and the growth exponent over steps/4 .. steps*2."""
+    """Microseconds per step at `steps`, and the growth exponent over steps/4 .. steps*2.
+
+    Measured twice: with NoopModel (the loop alone) and with ScriptedModel.
+    """
     sizes = sorted({max(2, steps // 4), max(2, steps // 2), steps, steps * 2})
-    points = [(size, median_seconds(lambda s=size: run(s), repeat)) for size in sizes]
-    at_steps = dict(points)[steps]
-    return {"steps": steps, "us_per_step": 1e6 * at_steps / steps,
-            "points": [{"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s} for s, t in points],
-            "exponent": exponent(points)}
+    results = {}
+    for name, make in [("loop", NoopModel), ("with_scripted_model", scripted)]:
+        points = [(size, median_seconds(lambda s=size: run(make(s), s), repeat)) for size in sizes]
+        results[name] = {"us_per_step": 1e6 * dict(points)[steps] / steps, "exponent": exponent(points),
+                         "points": [{"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s} for s, t in points]}
+    return {"steps": steps, "repeat": repeat} | results

@@ -13,11 +13,14 @@ call in this fresh process and prints the seconds (that is how "cold" is measure
 
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import agentlib.docs
 
 from . import ROOT, median_seconds
 from .corpus import BIG_FILE, FREQUENT, MISSING
@@ -39,9 +42,16 @@ def cases(folder, big_lines):
 
 
 def shell(command, folder):
-    # no check=True: grep exits with 1 when nothing matches, which is an answer, not a failure
-    subprocess.run(["sh", "-c", command.replace("DIR", str(folder))], env=GNU_ENV,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run(["sh", "-c", command.replace("DIR", shlex.quote(str(folder)))], env=GNU_ENV,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode > 1:  # grep says 1 when nothing matches: an answer, not a failure
+        raise RuntimeError(f"{command!r} failed ({done.stderr.strip()}); the bench needs grep, sed and find")
+
+
+def gnu_grep():
+    """The first line of `grep --version`, e.g. 'grep (GNU grep) 3.8'."""
+    done = subprocess.run(["grep", "--version"], capture_output=True, text=True)
+    return (done.stdout.splitlines() or ["unknown grep"])[0]
 
 
 def cold_seconds(folder, tool, arguments):
@@ -53,8 +63,6 @@ def cold_seconds(folder, tool, arguments):
 
 def measure(folder, big_lines, repeat):
     """One row per case: milliseconds cold, warm and GNU, and the ratios to GNU."""
-    import agentlib.docs
-
     rows, docs = [], agentlib.docs.DOCS
     agentlib.docs.DOCS = Path(folder)
     try:
@@ -74,8 +82,6 @@ def measure(folder, big_lines, repeat):
 
 if __name__ == "__main__":
     folder, tool, arguments = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-    import agentlib.docs
-
     agentlib.docs.DOCS = Path(folder)
     started = time.perf_counter()
     getattr(agentlib.docs, tool)(**arguments)

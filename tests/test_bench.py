@@ -51,9 +51,10 @@ def test_tool_rows_compare_each_tool_with_a_gnu_command(results):
 
 
 def test_loop_overhead_is_measured_at_four_sizes_with_a_finite_exponent(results):
-    loop = results["loop"]
-    assert [point["steps"] for point in loop["points"]] == [2, 3, 6, 12]
-    assert loop["us_per_step"] > 0 and math.isfinite(loop["exponent"])
+    for name in ("loop", "with_scripted_model"):
+        measured = results["loop"][name]
+        assert [point["steps"] for point in measured["points"]] == [2, 3, 6, 12]
+        assert measured["us_per_step"] > 0 and math.isfinite(measured["exponent"])
 
 
 def test_token_rows_grow_with_the_history_and_the_fixed_part_stays(results):
@@ -154,3 +155,10 @@ def test_doc_paths_of_a_folder_that_is_none_is_empty_as_before(tmp_docs, monkeyp
     monkeypatch.setattr(agentlib.docs, "DOCS", tmp_docs / where)
     assert agentlib.docs.doc_paths() == original_doc_paths() == []
     assert list_docs() == "" and grep_docs("timeout").startswith("No line contains")
+
+
+def test_a_failing_gnu_command_stops_the_bench_with_its_error(tmp_path):
+    from bench.scale import shell
+
+    with pytest.raises(RuntimeError, match="grep -rniF x DIR/missing"):
+        shell("grep -rniF x DIR/missing", tmp_path)  # grep exits with 2: no such folder
