@@ -64,9 +64,9 @@ class Exercise:
         return Outcome(INCORRECT, self.say(de, en))
 
     def not_attempted(self):
-        return Outcome(NOT_ATTEMPTED, self.say("Ersetze die `...` in der Übungszelle durch deine Lösung, "
+        return Outcome(NOT_ATTEMPTED, self.say("Ersetze das ... in der Übungszelle durch deine Lösung, "
                                                "führe sie aus und prüfe dann noch einmal.",
-                                               "Replace the `...` in the exercise cell with your solution, "
+                                               "Replace the ... in the exercise cell with your solution, "
                                                "run it, then check again."))
 
     def judge(self, *work):
