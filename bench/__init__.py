@@ -16,10 +16,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent  # the repository, where `agentlib` imports from
 
 
-def median_seconds(function, repeat):
-    """Call `function()` `repeat` times; return the median wall time in seconds.
+def run_times(function, repeat):
+    """Call `function()` `repeat` times; return each call's wall time in seconds.
 
-    Example: median_seconds(lambda: time.sleep(0.01), 3) -> 0.0101
+    Example: run_times(lambda: time.sleep(0.01), 2) -> [0.0101, 0.0100]
     """
     if repeat < 1:
         raise ValueError(f"repeat={repeat}: time at least one run")
@@ -28,4 +28,13 @@ def median_seconds(function, repeat):
         started = time.perf_counter()
         function()
         times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    return times
+
+
+def median_seconds(function, repeat):
+    return statistics.median(run_times(function, repeat))
+
+
+def fastest_seconds(function, repeat):
+    """For runs of a few milliseconds, where other processes on the machine add only delays."""
+    return min(run_times(function, repeat))

@@ -30,7 +30,9 @@ def machine():
     except (OSError, StopIteration):  # not Linux, or a CPU that names no model
         pass
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"cores": cores, "cpu": cpu, "python": platform.python_version(), "system": platform.system()}
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None  # busy neighbours slow every figure
+    return {"cores": cores, "cpu": cpu, "python": platform.python_version(), "system": platform.system(),
+            "load_average": load}
 
 
 def positive(kind):
@@ -85,7 +87,7 @@ def table(r):
     """The results as plain text, one section per measurement."""
     m, s, t, lp, tk = r["machine"], r["startup"], r["tools"], r["loop"], r["tokens"]
     out = [f"agentlib bench, {r['date']}: {m['cores']} cores, {m['cpu']}, Python {m['python']}, "
-           f"{r['wall_seconds']:.0f} s in all",
+           f"load {m['load_average']}, {r['wall_seconds']:.0f} s in all",
            f"\nStart-up (median of {s['runs']} fresh processes)      ms   x bare",
            f"  python -c pass                        {s['bare_ms']:7.1f}   1.00",
            f"  python -c 'import agentlib'           {s['import_ms']:7.1f}   {s['import_ratio']:.2f}"
@@ -98,7 +100,7 @@ def table(r):
         out.append(f"  {row['case']:22} {row['cold_ms']:9.1f} {row['warm_ms']:9.1f} {row['gnu_ms']:9.1f} "
                    f"{row['cold_ratio']:10.2f} {row['warm_ratio']:10.2f}   {row['gnu_command']}")
     loop, scripted = lp["loop"], lp["with_scripted_model"]
-    out.append(f"\nLoop overhead (no-op tool; median of {lp['repeat']})  steps   loop ms   us/step"
+    out.append(f"\nLoop overhead (no-op tool; fastest of {lp['repeat']})  steps   loop ms   us/step"
                f"   with ScriptedModel: ms   us/step")
     for point, other in zip(loop["points"], scripted["points"]):
         out.append(f"  {'':40} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f}"
