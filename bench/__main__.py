@@ -30,7 +30,7 @@ def machine():
     except (OSError, StopIteration):  # not Linux, or a CPU that names no model
         pass
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None  # busy neighbours slow every figure
+    load = round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None  # busy neighbours slow every figure
     return {"cores": cores, "cpu": cpu, "python": platform.python_version(), "system": platform.system(),
             "load_average": load}
 
