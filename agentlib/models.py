@@ -120,7 +120,7 @@ class RealModel:
     """
 
     def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",
-                 timeout=120.0, max_retries=3):
+                 timeout=120.0, max_retries=2):
         self.settings = settings(model, base_url, api_key, extra_body)
         self.name, self.language, self.timeout = self.settings.model, language, timeout
         self.client = client(self.settings, timeout, max_retries, language)
