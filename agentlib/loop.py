@@ -41,8 +41,8 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     """
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": question}]
-    stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__)))
     schemas = [tool.schema for tool in tools.values()]
+    stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__), tools=schemas))
     say = print if verbose else lambda *_: None
     try:
         while stats.steps < max_steps:

@@ -102,7 +102,7 @@ def divergence(trace, step, given, tools, language):
     """
     what = WHAT.get(language, WHAT["en"])
     recorded_tools = getattr(trace, "tools", None)  # only traces that saved their tools can check them
-    if recorded_tools is not None and json.loads(json.dumps(tools)) != recorded_tools:
+    if recorded_tools and json.loads(json.dumps(tools)) != recorded_tools:
         return {"index": 0, "what": what["tools"]}
     at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
     expected = trace.messages[:at]

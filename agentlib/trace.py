@@ -47,10 +47,11 @@ class Step:
 
 
 class Trace:
-    def __init__(self, messages, records=None, stop_reason=None, stop_message="", model=""):
+    def __init__(self, messages, records=None, stop_reason=None, stop_message="", model="", tools=()):
         self.messages = messages  # the run's own list, not a copy
         self.records = records if records is not None else []
         self.stop_reason, self.stop_message, self.model = stop_reason, stop_message, model
+        self.tools = list(tools)  # the tool schemas the model was offered at every step
 
     def record(self, usage, seconds, finish_reason):
         """Note what the newest assistant message in `messages` does not say itself."""
@@ -88,14 +89,15 @@ class Trace:
 
     def to_dict(self):
         return {"format": FORMAT, "model": self.model, "stop_reason": self.stop_reason,
-                "stop_message": self.stop_message, "messages": self.messages, "records": self.records}
+                "stop_message": self.stop_message, "messages": self.messages, "records": self.records,
+                "tools": self.tools}
 
     @classmethod
     def from_dict(cls, data):
         if data.get("format") != FORMAT:
             raise ValueError(f"not a trace of format {FORMAT}: format is {data.get('format')!r}")
         return cls(data["messages"], data["records"], data["stop_reason"], data["stop_message"],
-                   data.get("model", ""))
+                   data.get("model", ""), data.get("tools", ()))
 
     def save(self, path):
         Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")

@@ -10,8 +10,8 @@ def test_public_api_is_pinned():
         "tool", "TOOLS", "call_tool",
         "list_docs", "grep_docs", "read_doc",
         "run_agent", "Stats", "SYSTEM_PROMPT", "MAX_OBSERVATION",
-        "Message", "Call", "Usage", "ScriptedModel", "RealModel",
-        "Trace", "QUESTION", "lesson_script",
+        "Message", "Call", "Usage", "ScriptedModel", "RealModel", "ReplayModel", "ModelError",
+        "Trace", "QUESTION", "lesson_script", "evaluate", "config",
     ]
     for name in agentlib.__all__:
         assert hasattr(agentlib, name), name
