@@ -95,6 +95,6 @@ def finish(stats, answer, reason, explanation, say):
     stats.trace.stop(reason, explanation)
     say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped: {explanation.rstrip('.')}.")
     estimated = " (estimated)" if stats.trace.estimated else ""
-    say(f"[{stats.steps} steps, {stats.tool_calls} tool calls, {stats.prompt_tokens:,} prompt "
-        f"+ {stats.completion_tokens:,} completion tokens{estimated}]")
+    say(f"[steps: {stats.steps}, tool calls: {stats.tool_calls}, tokens: {stats.prompt_tokens:,} prompt "
+        f"+ {stats.completion_tokens:,} completion{estimated}]")
     return answer, stats

@@ -70,4 +70,4 @@ def test_printed_run_shows_one_line_per_call_the_answer_and_the_totals(capsys):
     assert out.startswith('[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains')
     assert '[step 2] read_doc({"path": "advanced/timeouts.md", "start": 1, "end": 200}) → 1: # Timeouts | ' in out
     assert "[step 3] read_doc(" in out and "\nAnswer:\nhttpx has four timeouts" in out
-    assert out.endswith("[4 steps, 3 tool calls, 0 prompt + 0 completion tokens]\n")
+    assert out.endswith("[steps: 4, tool calls: 3, tokens: 0 prompt + 0 completion]\n")

@@ -215,7 +215,7 @@ def test_verbose_prints_one_line_per_call_and_the_totals(tmp_docs, capsys):
     observation = "1: row 1 timeout\n2: row 2 timeout\n3: row 3 timeout\n[lines 1-3 of 120; read on with start=4]"
     assert lines[0] == '[step 1] read_doc({"path": "long.md", "end": 3}) → ' + observation[:90].replace("\n", " | ")
     assert lines[0].endswith("start=4")  # the closing bracket lies past 90 characters
-    assert lines[-3:] == ["Answer:", "fine", "[2 steps, 1 tool calls, 0 prompt + 0 completion tokens]"]
+    assert lines[-3:] == ["Answer:", "fine", "[steps: 2, tool calls: 1, tokens: 0 prompt + 0 completion]"]
 
 
 def test_quiet_run_prints_nothing(tmp_docs, capsys):
