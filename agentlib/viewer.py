@@ -12,6 +12,7 @@ runs (compare runs with `agentlib.tokens.compare_runs`).
 """
 
 from html import escape
+from itertools import accumulate
 from pathlib import Path
 
 from .trace import Trace
@@ -91,9 +92,9 @@ def usage_line(step, so_far, language):
     note = (label["cached"].format(cached=number(usage["cached_tokens"], language))
             if usage.get("cached_tokens") else "") + (label["estimated"] if usage.get("estimated") else "")
     return label["tokens"].format(prompt=number(usage["prompt_tokens"], language),
-                              completion=number(usage["completion_tokens"], language),
-                              step=number(step.tokens, language), note=note,
-                              total=number(so_far, language))
+                                  completion=number(usage["completion_tokens"], language),
+                                  step=number(step.tokens, language), note=note,
+                                  total=number(so_far, language))
 
 
 def stop_line(trace, language):
@@ -102,19 +103,9 @@ def stop_line(trace, language):
     return template.format(n=len(trace.records), message=trace.stop_message)
 
 
-def mark(call, language):
-    """How an observation is flagged: 'Fehler', 'gekürzt' or ''."""
-    label = labels(language)
-    return label["error"] if call.error else label["cut"] if call.cut else ""
-
-
-def running_totals(steps):
-    """Tokens used up to and including each step. Example: tokens 453, 538 -> [453, 991]."""
-    totals, total = [], 0
-    for step in steps:
-        total += step.tokens
-        totals.append(total)
-    return totals
+def flag(call):
+    """What to mark an observation with: 'error', 'cut' or '' (the keys of its label and colour)."""
+    return "error" if call.error else "cut" if call.cut else ""
 
 
 def shorten(text, lines, language):
@@ -142,14 +133,14 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
     steps, out = trace.steps, [f"{label['question']}: {trace.question}  ({label['model']}: {trace.model or '?'})"]
     if step is not None and not 1 <= step <= len(steps):
         raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(steps)}")
-    for current, so_far in zip(steps, running_totals(steps)):
+    for current, so_far in zip(steps, accumulate(s.tokens for s in steps)):
         if step not in (None, current.number):
             continue
         out.append(f"\n── {label['step'].format(n=current.number, total=len(steps))} · "
                    f"{usage_line(current, so_far, language)} · {seconds(current.seconds, language)}")
         if context:
             out.append(label["context_title"].format(n=current.number, count=len(current.context),
-                                                 chars=number(context_chars(current), language)))
+                                                     chars=number(context_chars(current), language)))
             for message in current.context:
                 role, text = message_summary(message)
                 out += [f"  [{role}]"] + [f"    {line}" for line in shorten(text, lines, language)]
@@ -158,11 +149,11 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
         if current.text:
             out.append(f"{label['says'] if current.calls else label['answers']}\n{current.text}")
         for call in current.calls:
-            flag = mark(call, language)
-            out.append(f"{label['calls']} {call.name}({call.arguments})" + (f"  [{flag}]" if flag else ""))
+            mark = f"  [{label[flag(call)]}]" if flag(call) else ""
+            out.append(f"{label['calls']} {call.name}({call.arguments}){mark}")
             out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]
     if step in (None, len(steps)):
-        out.append(f"\n{stop_line(trace, language) if steps else label['no_steps']}")
+        out.append(("" if steps else f"\n{label['no_steps']}") + f"\n{stop_line(trace, language)}")
     print("\n".join(out))
 
 
@@ -229,7 +220,7 @@ class TraceViewer:
         """Show `trace` (a Trace, Stats or path; None for none) from step 1."""
         self.trace = None if trace is None else as_trace(trace)
         self.steps = self.trace.steps if self.trace else []
-        self.totals = running_totals(self.steps)
+        self.totals = list(accumulate(step.tokens for step in self.steps))
         for widget in (self.slider, self.play):
             widget.value = widget.min = 1  # value first, so max can shrink without clamping
             widget.max = max(len(self.steps), 1)
@@ -250,7 +241,8 @@ class TraceViewer:
             widget.disabled = total == 0
         self.prev.disabled, self.next.disabled = n <= 1, n >= total
         if not self.steps:
-            self.header.value = f"<b>{escape(self.label['no_trace'] if self.trace is None else self.label['no_steps'])}</b>"
+            empty = self.label["no_trace"] if self.trace is None else self.label["no_steps"]
+            self.header.value = f"<b>{escape(empty)}</b>"
             self.body.value = f"<p>{escape(stop_line(self.trace, self.language))}</p>" if self.trace else ""
             self.messages.value = ""
             return
@@ -268,11 +260,10 @@ class TraceViewer:
         if step.text:
             parts.append(f"<b>{escape(label['says'] if step.calls else label['answers'])}</b>{pre(step.text)}")
         for call in step.calls:
-            kind = "error" if call.error else "cut" if call.cut else ""
-            flag = f" {badge(mark(call, self.language), kind)}" if kind else ""
+            mark = f" {badge(label[flag(call)], flag(call))}" if flag(call) else ""
             parts.append(f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"
-                         f"({escape(call.arguments)})</code>{flag}</div>"
-                         f"{pre(call.observation or label['not_run'], kind)}")
+                         f"({escape(call.arguments)})</code>{mark}</div>"
+                         f"{pre(call.observation or label['not_run'], flag(call))}")
         if last:
             parts.append(f"<p><b>{escape(stop_line(self.trace, self.language))}</b></p>")
         return "\n".join(parts)

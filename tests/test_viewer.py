@@ -132,7 +132,7 @@ def test_go_outside_the_trace_is_refused():
         TraceViewer(42)
 
 
-def test_empty_viewer_and_a_run_without_steps():
+def test_empty_viewer_and_a_run_without_steps(capsys):
     viewer = TraceViewer()
     assert viewer.step == 0 and "Noch kein Lauf" in viewer.header.value
     assert viewer.prev.disabled and viewer.next.disabled and viewer.slider.disabled
@@ -140,6 +140,9 @@ def test_empty_viewer_and_a_run_without_steps():
     viewer.show(stats)
     assert viewer.step == 0 and "vor dem ersten Schritt" in viewer.header.value
     assert "Abbruch wegen eines Fehlers: the key was rejected" in viewer.body.value
+    print_trace(stats)
+    assert capsys.readouterr().out.endswith(
+        "Der Lauf endete vor dem ersten Schritt.\nEnde: Abbruch wegen eines Fehlers: the key was rejected\n")
 
 
 def test_calls_that_never_ran_and_interrupted_runs_are_shown(clean_registry):
