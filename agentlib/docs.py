@@ -25,7 +25,8 @@ MAX_HIT_CHARS = 100
 
 @tool("List every documentation file, one path per line.")
 def list_docs() -> str:
-    return "\n".join(relative(path) for path in doc_paths())
+    base = root()
+    return "\n".join(path.relative_to(base).as_posix() for path in doc_paths())
 
 
 @tool("Search all documentation files for a keyword (case-insensitive). "
