@@ -11,6 +11,7 @@ Deliberately left out: editing or re-running a step, and diffs between
 runs (compare runs with `agentlib.tokens.compare_runs`).
 """
 
+import json
 from html import escape
 from itertools import accumulate
 from pathlib import Path
@@ -29,6 +30,7 @@ TEXT = {
            "no_usage": "keine Token-Angaben",
            "length": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
            "context_title": "Was das Modell in Schritt {n} bekam: {count} Nachrichten, {chars} Zeichen",
+           "tools": ", dazu {count} Werkzeugbeschreibungen ({chars} Zeichen JSON)",
            "new": "neu", "more_lines": "… {n} weitere Zeilen",
            "stop": {"answer": "Ende: Das Modell hat geantwortet.",
                     "max_steps": "Ende: Schrittlimit erreicht ({n} Schritte), keine Antwort.",
@@ -46,6 +48,7 @@ TEXT = {
            "no_usage": "no token counts",
            "length": "The reply was cut off at the token limit (finish_reason=length).",
            "context_title": "What the model was given at step {n}: {count} messages, {chars} characters",
+           "tools": ", plus {count} tool descriptions ({chars} characters of JSON)",
            "new": "new", "more_lines": "… {n} more lines",
            "stop": {"answer": "End: the model answered.",
                     "max_steps": "End: step limit reached ({n} steps), no answer.",
@@ -139,8 +142,7 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
         out.append(f"\n── {label['step'].format(n=current.number, total=len(steps))} · "
                    f"{usage_line(current, so_far, language)} · {seconds(current.seconds, language)}")
         if context:
-            out.append(label["context_title"].format(n=current.number, count=len(current.context),
-                                                     chars=number(context_chars(current), language)))
+            out.append(context_line(trace, current, language))
             for message in current.context:
                 role, text = message_summary(message)
                 out += [f"  [{role}]"] + [f"    {line}" for line in shorten(text, lines, language)]
@@ -157,8 +159,14 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
     print("\n".join(out))
 
 
-def context_chars(step):
-    return sum(len(message_summary(m)[1]) for m in step.context)
+def context_line(trace, step, language):
+    """Example: 'Was das Modell in Schritt 2 bekam: 4 Nachrichten, 600 Zeichen, dazu 3 Werkzeug...'."""
+    label = labels(language)
+    chars = sum(len(message_summary(m)[1]) for m in step.context)
+    line = label["context_title"].format(n=step.number, count=len(step.context), chars=number(chars, language))
+    if trace.tools:
+        line += label["tools"].format(count=len(trace.tools), chars=number(len(json.dumps(trace.tools)), language))
+    return line
 
 
 # Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet.
@@ -271,9 +279,7 @@ class TraceViewer:
     def context_html(self, n):
         """The message list of step `n`; messages added since the step before are marked new."""
         step, seen = self.steps[n - 1], len(self.steps[n - 2].context) if n > 1 else 0
-        title = self.label["context_title"].format(
-            n=n, count=len(step.context), chars=number(context_chars(step), self.language))
-        rows = [f"<p><b>{escape(title)}</b></p>"]
+        rows = [f"<p><b>{escape(context_line(self.trace, step, self.language))}</b></p>"]
         for index, message in enumerate(step.context):
             role, text = message_summary(message)
             new = f" {badge(self.label['new'], 'new')}" if index >= seen else ""

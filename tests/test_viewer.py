@@ -85,6 +85,7 @@ def test_message_list_shows_the_context_growing():
     assert viewer.messages.value == ""
     viewer.context.value = True
     assert "Schritt 1 bekam: 2 Nachrichten" in viewer.messages.value
+    assert "dazu 3 Werkzeugbeschreibungen" in viewer.messages.value  # sent again at every step
     viewer.next.click()
     assert "Schritt 2 bekam: 4 Nachrichten" in viewer.messages.value
     assert viewer.messages.value.count(">neu<") == 2  # the model's call and the tool's result
