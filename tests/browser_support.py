@@ -1,0 +1,211 @@
+"""Drive JupyterLab in the distribution's Chromium, the way a student does.
+
+`jupyter_lab` starts JupyterLab from this virtual environment on loopback,
+with a fresh token and its own config, runtime, settings and workspace
+folders, so nothing from the machine leaks in and nothing the test does
+leaks out. `Student` opens a notebook in it, runs every cell through the
+Run menu, and reads what the outputs show.
+
+Deliberately left out: Playwright's downloaded browsers (we use the
+distribution's Chromium), other browsers, and Notebook 7's interface.
+"""
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager"  # the lab extension that draws widgets
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # tests run as root in CI, where Chromium's sandbox refuses to start
+    "--disable-gpu", "--disable-dev-shm-usage",  # containers: no GPU, a tiny /dev/shm
+    # A closed network: stop Chromium from phoning home (updates, sync, field trials).
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--no-default-browser-check",
+]
+SETTINGS = {  # JupyterLab user settings for an unattended, reproducible session
+    # Keep every cell in the page, so a cell far down still has its outputs drawn.
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    # The notebook is a temporary copy, but a save would still be a side effect nobody asked for.
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    # No news or update check: the network is closed, and a toast would cover the notebook.
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+# What an output shows when a widget could not be drawn, or when a cell failed.
+WIDGET_ERRORS = ["Error displaying widget", "Error rendering view", "Failed to load model class",
+                 "[Widget not found]", "Traceback (most recent call last)"]
+# Without a widget front end JupyterLab falls back to the widget's repr, e.g. "VBox(children=(...".
+WIDGET_AS_TEXT = re.compile(r"^[A-Z]\w*\((children|value|description|layout|min|max)=", re.M)
+
+
+def find_chromium():
+    """The Chromium executable to drive, or None. CHROMIUM=/path overrides the search."""
+    candidates = [os.environ.get("CHROMIUM"), shutil.which("chromium"), shutil.which("chromium-browser")]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: Path
+    log: Path
+
+    def page_url(self, path):
+        return f"{self.url}/lab/tree/{path}?token={self.token}"
+
+    def log_tail(self, lines=40):
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@contextmanager
+def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=90):
+    """Run JupyterLab on `root` until the block ends.
+
+    `disabled` names lab extensions to switch off; `kernel_startup` is Python
+    code every kernel runs before the first cell.
+
+    Example: with jupyter_lab(tmp / "course", tmp / "lab") as lab: page.goto(lab.page_url("x.ipynb"))
+    The venv's share/jupyter stays on the data path (that is where the widget
+    front end lives); only the per-user folders are replaced by ones in `scratch`.
+    """
+    folders = {name: scratch / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython")}
+    for folder in folders.values():
+        folder.mkdir(parents=True, exist_ok=True)
+    for plugin, values in SETTINGS.items():
+        path = folders["settings"] / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    if kernel_startup:
+        startup = folders["ipython"] / "profile_default" / "startup"
+        startup.mkdir(parents=True)
+        (startup / "00-test.py").write_text(kernel_startup)
+    if disabled:  # the same file `jupyter labextension disable` writes at user level
+        (folders["config"] / "labconfig").mkdir()
+        (folders["config"] / "labconfig" / "page_config.json").write_text(
+            json.dumps({"disabledExtensions": {name: True for name in disabled}}))
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folders["config"]),
+           "JUPYTER_DATA_DIR": str(folders["data"]), "JUPYTER_RUNTIME_DIR": str(folders["runtime"]),
+           "IPYTHONDIR": str(folders["ipython"]), "JUPYTER_PLATFORM_DIRS": "0"}
+    for name in ("LLM_API_KEY", "OPENAI_API_KEY"):  # the course must work without a key
+        env.pop(name, None)
+    port, token = free_port(), secrets.token_hex(16)
+    log = scratch / "jupyter-lab.log"
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+               f"--LabApp.user_settings_dir={folders['settings']}",
+               f"--LabApp.workspaces_dir={folders['workspaces']}",
+               "--LabApp.extension_manager=readonly",  # the default one asks PyPI about extensions
+               "--ServerApp.allow_root=True"]  # CI containers run as root
+    with open(log, "wb") as out:
+        server = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
+                                  start_new_session=True)  # its own process group: kernels go too
+    lab = Lab(f"http://127.0.0.1:{port}", token, Path(root), log)
+    try:
+        wait_until_answering(lab, server, startup_seconds)
+        yield lab
+    finally:
+        stop(server)
+
+
+def wait_until_answering(lab, server, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {server.returncode}:\n{lab.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{lab.url}/api/status?token={lab.token}", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"JupyterLab did not answer within {seconds} s:\n{lab.log_tail()}")
+
+
+def stop(server):
+    for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(server.pid, sig)
+            server.wait(grace)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+class Student:
+    """A student's hands on a JupyterLab page: open a notebook, run it, read the outputs."""
+
+    def __init__(self, page, lab):
+        self.page, self.lab = page, lab
+
+    def open(self, path, timeout=120_000):
+        """Open the notebook at `path` from the file browser and wait until its kernel is idle."""
+        self.page.goto(f"{self.lab.url}/lab?token={self.lab.token}")
+        # The launcher lists kernels once JupyterLab knows them; a notebook opened before
+        # that moment makes JupyterLab ask which kernel to start.
+        self.page.locator(".jp-LauncherCard", has_text="Python 3").first.wait_for(timeout=timeout)
+        *folders, name = path.split("/")
+        for item in [*folders, name]:
+            self.page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(item)}$")).dblclick()
+        self.page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=timeout)
+        self.wait_until_idle(timeout)
+
+    def wait_until_idle(self, timeout=120_000):
+        """Wait until the status bar says the notebook's kernel is idle, e.g. 'Python 3 (ipykernel) | Idle'.
+
+        The toolbar's busy indicator already says idle before a kernel is attached, so it cannot tell.
+        """
+        self.page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$")).wait_for(
+            timeout=timeout)
+
+    def menu(self, *labels):
+        """Click through the menu bar, e.g. menu("Run", "Run All Cells")."""
+        top, *items = labels
+        self.page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=re.compile(f"^{top}$")).click()
+        for label in items:
+            self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
+                              has_text=re.compile(f"^{re.escape(label)}$")).click()
+
+    def run_all(self, timeout=180_000):
+        """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
+        self.menu("Run", "Run All Cells")
+        self.page.wait_for_function("""() => {
+            const prompts = [...document.querySelectorAll(
+                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+            return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+        }""", timeout=timeout)
+        self.wait_until_idle()
+
+    def outputs(self):
+        """(mime type, text) of every output area the notebook shows."""
+        return self.page.eval_on_selector_all(
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output",
+            "nodes => nodes.map(n => [n.dataset.mimeType || '', n.innerText])")
+
+    def problems(self):
+        """Every output that shows a widget error, a traceback, or a widget drawn as plain text."""
+        found = []
+        for mime, text in self.outputs():
+            found += [f"{marker!r} in an output: {text[:300]}" for marker in WIDGET_ERRORS if marker in text]
+            if mime == "text/plain" and WIDGET_AS_TEXT.search(text):
+                found.append(f"a widget shown as plain text (is the widget front end, {WIDGET_MANAGER}, "
+                             f"loaded?): {text[:200]}")
+        return found
