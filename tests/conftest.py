@@ -3,6 +3,7 @@
 import pytest
 
 import agentlib.docs
+from agentlib import config
 from agentlib.tools import TOOLS
 
 
@@ -29,3 +30,21 @@ def clean_registry():
     yield TOOLS
     TOOLS.clear()
     TOOLS.update(saved)
+
+
+@pytest.fixture
+def no_llm_settings(monkeypatch, tmp_path):
+    """No test sees the developer's own LLM_* variables, .env file or proxies."""
+    for name in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL", "LLM_EXTRA_BODY", "HTTP_PROXY", "HTTPS_PROXY",
+                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
+
+
+@pytest.fixture
+def lesson_docs(tmp_path, monkeypatch):
+    """advanced/timeouts.md of 120 lines, enough for the lesson's script."""
+    folder = tmp_path / "docs" / "advanced"
+    folder.mkdir(parents=True)
+    (folder / "timeouts.md").write_text("".join(f"timeout line {n}\n" for n in range(1, 121)), encoding="utf-8")
+    monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")

@@ -8,13 +8,7 @@ from agentlib import QUESTION, ScriptedModel, lesson_script
 from agentlib.controls import MaxStepsControl
 
 
-@pytest.fixture(autouse=True)
-def lesson_docs(tmp_path, monkeypatch):
-    """advanced/timeouts.md of 120 lines, enough for the lesson's script."""
-    folder = tmp_path / "docs" / "advanced"
-    folder.mkdir(parents=True)
-    (folder / "timeouts.md").write_text("".join(f"timeout line {n}\n" for n in range(1, 121)), encoding="utf-8")
-    monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")
+pytestmark = pytest.mark.usefixtures("lesson_docs")
 
 
 class Factory:

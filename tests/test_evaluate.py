@@ -24,11 +24,7 @@ SET = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def no_settings(monkeypatch, tmp_path):
-    for name in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL", "LLM_EXTRA_BODY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
+pytestmark = pytest.mark.usefixtures("no_llm_settings")
 
 
 @pytest.fixture

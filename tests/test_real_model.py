@@ -25,13 +25,7 @@ THINKING_OFF = {"thinking": {"type": "disabled"}}
 REAL = settings() if not os.environ.get("CI") else None
 
 
-@pytest.fixture(autouse=True)
-def no_settings(monkeypatch, tmp_path):
-    """No test sees the developer's own LLM_* variables, .env file or proxies."""
-    for name in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL", "LLM_EXTRA_BODY", "HTTP_PROXY", "HTTPS_PROXY",
-                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
+pytestmark = pytest.mark.usefixtures("no_llm_settings")
 
 
 @pytest.fixture

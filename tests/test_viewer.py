@@ -8,7 +8,7 @@ LINE = "the connect timeout bounds how long opening a socket may take <script>x<
 
 
 @pytest.fixture(autouse=True)
-def lesson_docs(tmp_path, monkeypatch):
+def long_lesson_docs(tmp_path, monkeypatch):
     """advanced/timeouts.md of 120 long lines: the lesson's 80-line read is also cut at 3000 characters."""
     folder = tmp_path / "docs" / "advanced"
     folder.mkdir(parents=True)
