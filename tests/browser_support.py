@@ -64,7 +64,6 @@ def free_port():
 class Lab:
     url: str
     token: str
-    root: Path
     log: Path
 
     def page_url(self, path):
@@ -116,8 +115,9 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
                "--ServerApp.allow_root=True"]  # CI containers run as root
     with open(log, "wb") as out:
         server = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
-                                  start_new_session=True)  # its own process group: kernels go too
-    lab = Lab(f"http://127.0.0.1:{port}", token, Path(root), log)
+                                  start_new_session=True)  # a signal for it never reaches pytest
+    # Kernels run in sessions of their own; the server shuts them down when it gets SIGTERM.
+    lab = Lab(f"http://127.0.0.1:{port}", token, log)
     try:
         wait_until_answering(lab, server, startup_seconds)
         yield lab
