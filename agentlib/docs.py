@@ -76,7 +76,11 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
 
 
 def root():
-    return Path(DOCS).resolve()
+    base = Path(DOCS).resolve()
+    if not base.is_dir():  # a person must fix this, not the model: say how
+        raise FileNotFoundError(f"there is no documentation folder at {base}; set agentlib.docs.DOCS to one, "
+                                f"or install the course from its repository with `pip install -e .`")
+    return base
 
 
 def relative(path):
@@ -127,9 +131,10 @@ def refusal(path):
         return f"{path!r} is an absolute path; pass a path relative to the docs folder, as list_docs prints it."
     if ".." in Path(path).parts:
         return "paths may not contain '..'; pass a path as list_docs prints it."
+    base = root()
     try:
-        file = (root() / path).resolve()
-        outside, folder, missing = not file.is_relative_to(root()), file.is_dir(), not file.is_file()
+        file = (base / path).resolve()
+        outside, folder, missing = not file.is_relative_to(base), file.is_dir(), not file.is_file()
     except OSError as error:  # e.g. a name too long for the file system
         return f"{path!r} cannot be opened ({error.strerror}); pass a path as list_docs prints it."
     if outside:  # a symbolic link that leads out of the folder

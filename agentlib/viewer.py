@@ -25,7 +25,7 @@ TEXT = {
            "no_steps": "Der Lauf endete vor dem ersten Schritt.",
            "says": "Das Modell schreibt:", "answers": "Das Modell antwortet:", "calls": "Das Modell ruft auf:",
            "error": "Fehler", "cut": "gekürzt", "not_run": "(nicht ausgeführt: der Lauf endete vorher)",
-           "tokens": "{prompt} Prompt + {completion} Antwort = {step} Tokens{note}, bisher {total}",
+           "tokens": "{prompt} Prompt + {completion} Antwort = {step} Tokens{note}; alle Schritte bis hier: {total} Tokens",
            "cached": ", davon {cached} aus dem Cache", "estimated": " (geschätzt)",
            "no_usage": "keine Token-Angaben",
            "length": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
@@ -43,7 +43,7 @@ TEXT = {
            "no_steps": "The run ended before its first step.",
            "says": "The model writes:", "answers": "The model answers:", "calls": "The model calls:",
            "error": "error", "cut": "cut", "not_run": "(not run: the run ended first)",
-           "tokens": "{prompt} prompt + {completion} completion = {step} tokens{note}, {total} so far",
+           "tokens": "{prompt} prompt + {completion} completion = {step} tokens{note}; all steps so far: {total} tokens",
            "cached": ", {cached} of them from the cache", "estimated": " (estimated)",
            "no_usage": "no token counts",
            "length": "The reply was cut off at the token limit (finish_reason=length).",
@@ -88,7 +88,7 @@ def as_trace(run):
 
 
 def usage_line(step, so_far, language):
-    """Example: '409 Prompt + 44 Antwort = 453 Tokens (geschätzt), bisher 453'."""
+    """Example: "409 Prompt + 44 Antwort = 453 Tokens (geschätzt); alle Schritte bis hier: 453 Tokens"."""
     label, usage = labels(language), step.usage
     if not usage:
         return label["no_usage"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import agentlib.docs
-from agentlib import grep_docs, list_docs
+from agentlib import grep_docs, list_docs, read_doc
 from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
 from bench.overhead import exponent
@@ -151,10 +151,11 @@ def test_doc_paths_finds_exactly_what_the_rglob_version_found(tmp_docs, tmp_path
 
 
 @pytest.mark.parametrize("where", ["missing", "index.md"])
-def test_doc_paths_of_a_folder_that_is_none_is_empty_as_before(tmp_docs, monkeypatch, where):
+def test_a_docs_folder_that_is_none_is_reported_with_the_fix(tmp_docs, monkeypatch, where):
     monkeypatch.setattr(agentlib.docs, "DOCS", tmp_docs / where)
-    assert agentlib.docs.doc_paths() == original_doc_paths() == []
-    assert list_docs() == "" and grep_docs("timeout").startswith("No line contains")
+    for use in (agentlib.docs.doc_paths, list_docs, lambda: grep_docs("timeout"), lambda: read_doc("index.md")):
+        with pytest.raises(FileNotFoundError, match="no documentation folder at .*set agentlib.docs.DOCS"):
+            use()
 
 
 def test_a_failing_gnu_command_stops_the_bench_with_its_error(tmp_path):

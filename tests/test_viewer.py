@@ -76,7 +76,7 @@ def test_tokens_of_the_step_and_so_far_come_from_the_trace():
     so_far = sum(u["prompt_tokens"] + u["completion_tokens"] for u in (first, second))
     assert (f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Antwort"
             in viewer.body.value.replace(".", ""))
-    assert f"bisher {so_far:,}".replace(",", ".") in viewer.body.value
+    assert f"alle Schritte bis hier: {so_far:,} Tokens".replace(",", ".") in viewer.body.value
     assert "(geschätzt)" in viewer.body.value
 
 
