@@ -16,7 +16,7 @@ from .trace import Trace
 
 SYSTEM_PROMPT = (
     "You are a help assistant for the Python HTTP client library httpx. "
-    "You can consult the official httpx documentation with the tools you are given. "
+    "You can consult the httpx documentation with the tools you are given. "
     "First find evidence with the tools, then answer. "
     "Cite the file and line numbers you used, e.g. (advanced/timeouts.md, lines 10-20). "
     "If the documentation does not answer the question, say so honestly instead of guessing. "
