@@ -10,7 +10,6 @@ Deliberately left out: regular expressions, fuzzy matching, writing files.
 import difflib
 import functools
 import os
-from fnmatch import fnmatch
 from pathlib import Path
 
 from .tools import tool
@@ -105,7 +104,7 @@ def doc_paths():
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):  # a linked folder is not entered, as with rglob
                     folders.append(entry.path)
-                elif fnmatch(entry.name, "*.md") and entry.name != LICENSE and entry.is_file() and (
+                elif entry.name.endswith(".md") and entry.name != LICENSE and entry.is_file() and (
                         not entry.is_symlink() or as_path(entry.path).resolve().is_relative_to(base)):
                     found.append(as_path(entry.path))
     return sorted(found, key=Path.as_posix)  # the order of the relative paths: all share one prefix
