@@ -115,7 +115,8 @@ class Trace:
                 " (estimated)" if step.usage.get("estimated") else "")
             out.append(f"\n── step {step.number} · {usage or 'no usage reported'} · {step.seconds:.2f} s")
             if step.text:
-                out.append(f"model says: {step.text}")
+                out.append("model says:")
+                out += [f"    │ {line}" for line in step.text.splitlines()]
             for call in step.calls:
                 mark = " [error]" if call.error else " [cut]" if call.cut else ""
                 out.append(f"model calls {call.name}({call.arguments}){mark}")
