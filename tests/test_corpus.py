@@ -232,6 +232,13 @@ def test_timeout_exceptions(kind, exc):
     assert issubclass(cls, httpx.TransportError)
 
 
+def test_write_limit_covers_request_headers_too():
+    from httpcore._sync.http11 import HTTP11Connection
+    for method in (HTTP11Connection._send_request_headers, HTTP11Connection._send_request_body):
+        assert 'timeouts.get("write", None)' in inspect.getsource(method)
+    assert "the request headers or the next chunk of the request body" in (DOCS / TIMEOUTS).read_text()
+
+
 def test_timeout_examples_in_text():
     assert repr(httpx.Timeout(10.0)) == "Timeout(timeout=10.0)"
     t = httpx.Timeout(10.0, connect=3.0)
@@ -357,6 +364,19 @@ def test_top_level_functions_take_the_documented_connection_settings():
         params = inspect.signature(fn).parameters
         assert not {"content", "data", "json", "files"} & set(params), fn.__name__
     assert {"content", "data", "json", "files"} <= set(inspect.signature(httpx.post).parameters)
+
+
+def test_top_level_functions_take_no_extensions_and_no_per_call_cookie_warning():
+    for fn in (httpx.get, httpx.post, httpx.request, httpx.stream):
+        assert "extensions" not in inspect.signature(fn).parameters, fn.__name__
+    assert "except\n`extensions`" in (DOCS / "api.md").read_text()
+    # cookies= on a top-level call configures the temporary client, so no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with httpx.Client(cookies={"a": "1"}, transport=httpx.MockTransport(
+                lambda r: httpx.Response(200, text=r.headers["cookie"]))) as client:
+            assert client.get("https://a.example/").text == "a=1"
+    assert "cookies=cookies" in inspect.getsource(httpx._api.request)
 
 
 def test_transport_option_table_matches_signature():
