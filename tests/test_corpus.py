@@ -762,6 +762,22 @@ def test_asgi_transport_is_async_only_and_wsgi_sync_only():
     assert wsgi == ["self", "app", "raise_app_exceptions", "script_name", "remote_addr", "wsgi_errors"]
 
 
+def test_requests_comparisons_hold(monkeypatch):
+    requests = pytest.importorskip("requests")  # compatibility.md describes requests too
+    for status in (101, 200, 204, 302, 399, 400, 404, 500, 599):
+        theirs = requests.Response()
+        theirs.status_code = status
+        assert theirs.ok is (not httpx.Response(status).is_error), status
+        assert httpx.Response(status).is_success is (200 <= status < 300)
+    from requests.utils import get_encoding_from_headers
+    assert get_encoding_from_headers({"content-type": "text/plain"}) == "ISO-8859-1"
+    assert get_encoding_from_headers({"content-type": "image/png"}) is None  # left to guessing
+    assert inspect.signature(requests.Session.request).parameters["allow_redirects"].default is True
+    assert "allow_redirects\", False" in inspect.getsource(requests.head)
+    text = (DOCS / "compatibility.md").read_text()
+    assert "`not r.is_error` matches it" in text and "ISO-8859-1 for `text/*`" in text
+
+
 def test_codes_examples():
     assert httpx.codes.OK == 200 and httpx.codes.NOT_FOUND == 404
     assert httpx.codes.get_reason_phrase(418) == "I'm a teapot"
