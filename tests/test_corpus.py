@@ -296,6 +296,14 @@ def test_exception_hierarchy_matches_httpx():
     assert public == set(tree)
 
 
+def test_close_error_is_never_raised_by_httpx_itself():
+    mapped = set(httpx._transports.default._load_httpcore_exceptions().values())
+    assert httpx.ReadError in mapped and httpx.CloseError not in mapped
+    sources = [p.read_text() for p in HTTPX_SRC.rglob("*.py") if p.name not in ("__init__.py", "_exceptions.py")]
+    assert not any("CloseError" in text for text in sources)
+    assert "httpx 0.28 never raises it itself" in (DOCS / "exceptions.md").read_text()
+
+
 def test_exception_table_names_are_real():
     for line in lines_of("exceptions.md"):
         m = re.match(r"^\| `(\w+)`\s*\|", line)
