@@ -478,6 +478,16 @@ def test_documented_environment_variables_are_exactly_those_httpx_reads():
     assert "getproxies()" in utils
 
 
+def test_proxy_lookup_goes_through_urllib_with_its_system_fallback():
+    import urllib.request
+    source = inspect.getsource(urllib.request)
+    assert "return getproxies_environment() or getproxies_macosx_sysconf()" in source
+    assert "return getproxies_environment() or getproxies_registry()" in source
+    assert "from urllib.request import getproxies" in (HTTPX_SRC / "_utils.py").read_text()
+    assert "On macOS and Windows that\nfunction falls back to the system's proxy settings" in (
+        DOCS / "environment_variables.md").read_text()
+
+
 @pytest.mark.parametrize("var,key", [("HTTP_PROXY", "http://"), ("HTTPS_PROXY", "https://"),
                                      ("ALL_PROXY", "all://"), ("https_proxy", "https://")])
 def test_proxy_variables_are_honoured(clean_proxy_env, var, key):
