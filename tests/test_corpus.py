@@ -595,6 +595,25 @@ def test_default_encoding_and_text_rules():
     assert r2.text == "é"  # the header wins over the default
 
 
+def test_encoding_detector_runs_only_on_a_loaded_body():
+    calls = []
+
+    def detect(content):
+        calls.append(content)
+        return "latin-1"
+
+    body = "Ærø\n".encode("latin-1")
+    handler = httpx.MockTransport(lambda r: httpx.Response(
+        200, content=iter([body]), headers={"Content-Type": "text/plain"}))
+    with httpx.Client(default_encoding=detect, transport=handler) as client:
+        with client.stream("GET", "https://a.example/") as r:
+            assert "".join(r.iter_text()) == body.decode("utf-8", "replace")
+            assert r.encoding == "utf-8" and calls == []
+        assert client.get("https://a.example/").text == "Ærø\n" and calls == [body]
+    assert "a streamed body that is not read yet is decoded as UTF-8" in (
+        DOCS / "advanced/text-encodings.md").read_text()
+
+
 def test_response_json_reads_bytes_and_passes_kwargs():
     source = inspect.getsource(httpx.Response.json)
     assert "loads(self.content" in source
