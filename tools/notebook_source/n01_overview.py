@@ -36,7 +36,7 @@ CELLS = [
 
         Jetzt drehen wir den Spieß um: **Das Modell entscheidet selbst, was es nachschlägt.** Es sieht das Ergebnis, entscheidet wieder, schlägt wieder nach – bis es genug weiß, um zu antworten. Mehr steckt hinter einem Agenten nicht.
 
-        Du baust das ohne Framework, in rund hundert lesbaren Zeilen: Werkzeuge registrieren, die Aufrufschleife, Abbruchbedingungen, Fehlerbehandlung. Zuerst testest du die Schleife offline mit einem *Skriptmodell*, das einen festen Ablauf abspielt; dann steckst du ein echtes Modell ein und schaust zu, wie es selbst entscheidet. Danach liest du Frameworks wie LangGraph oder das OpenAI Agents SDK als das, was sie sind: Dinge, die um genau diese Schleife herum gebaut sind.
+        Du baust das ohne Framework, in rund hundert lesbaren Zeilen: Werkzeuge registrieren, die Aufrufschleife, Abbruchbedingungen, Fehlerbehandlung. Zuerst testest du die Schleife offline mit einem *Skriptmodell*, das einen festen Ablauf abspielt; dann schließt du ein echtes Modell an und schaust zu, wie es selbst entscheidet. Danach liest du Frameworks wie LangGraph oder das OpenAI Agents SDK als das, was sie sind: Dinge, die um genau diese Schleife herum gebaut sind.
         """, en="""
         ## Where we come from
 
@@ -58,7 +58,7 @@ CELLS = [
         2. **Werkzeuge** – Funktionen, die das Modell aufrufen darf, jede mit einer Beschreibung, die für das Modell geschrieben ist.
         3. **Schleife** – Modell fragen, Werkzeuge ausführen, Ergebnisse zurückgeben, wiederholen.
         4. **Abbruchbedingungen** – das Modell ruft kein Werkzeug mehr auf, oder `max_steps` ist erreicht.
-        5. **Umgang mit Beobachtungen** – wie Rückgabewerte und Fehler zu Text werden, den das Modell lesen kann, und was mit zu langen Ergebnissen passiert.
+        5. **Umgang mit Beobachtungen** – *Beobachtung* heißt, was nach einem Werkzeugaufruf zum Modell zurückgeht: wie Rückgabewerte und Fehler zu Text werden, den das Modell lesen kann, und was mit zu langen Ergebnissen passiert.
         """, en="""
         ## The anatomy of an agent
 
@@ -70,7 +70,7 @@ CELLS = [
         2. **Tools** – functions the model may call, each with a description written for the model.
         3. **Loop** – call the model, run the tools, feed the results back, repeat.
         4. **Stop conditions** – the model calls no more tools, or `max_steps` is reached.
-        5. **Observation handling** – how return values and errors become text the model can read, and what happens to results that are too long.
+        5. **Observation handling** – an *observation* is what goes back to the model after a tool call: how return values and errors become text the model can read, and what happens to results that are too long.
         """),
     md("first-run-intro", de="""
         ## Gleich ausprobieren: ein ganzer Lauf, offline
@@ -83,7 +83,7 @@ CELLS = [
         ## Try it right away: a whole run, offline
 
         Our agent answers questions about the Python library **httpx** (an HTTP client) from its documentation in the folder `data/httpx-docs/`.
-        The part of the language model is played by a *scripted model*: it costs nothing, needs no API key and answers the same on every run. Notebook 5 looks at how it works.
+        Here a *scripted model* plays the part of the language model: it costs nothing, needs no API key and answers the same on every run. Notebook 5 looks at how it works.
 
         Run the cells in order (Shift + Enter). The first one loads what we need and shows the question:
         """),
@@ -108,7 +108,9 @@ CELLS = [
         - **Schritt 4** ruft kein Werkzeug mehr auf: Das ist die Antwort, die Schleife hört auf.
         - Die letzte Zeile zählt zusammen: 4 Schritte, 3 Werkzeugaufrufe, 0 Tokens – ein Skriptmodell verbraucht keine.
 
-        Drei Fehler in vier Schritten, und nichts ist abgestürzt: Jeder Fehler wurde zu Text, den das Modell lesen kann. Das Skript macht diese Fehler mit Absicht, damit du siehst, dass die Schleife sie übersteht.
+        Dreimal ging etwas schief, und nichts ist abgestürzt: Jede Panne wurde zu Text, den das Modell lesen kann. Das Skript baut sie mit Absicht ein, damit du siehst, dass die Schleife sie übersteht.
+
+        Dass die Schleife englisch schreibt (`[step 1]`, `Answer:`), ist Absicht: Code und alles, was das Modell liest, sind englisch. Die Antwort kommt trotzdem auf Deutsch – weil die Frage deutsch war.
         """, en="""
         ### How to read the output
 
@@ -119,7 +121,7 @@ CELLS = [
         - **Step 4** calls no tool any more: that is the answer, and the loop stops.
         - The last line adds it up: 4 steps, 3 tool calls, 0 tokens – a scripted model uses none.
 
-        Three failures in four steps, and nothing crashed: every failure became text the model can read. The script makes these mistakes on purpose, so that you can see the loop survive them.
+        Three things went wrong in four steps, and nothing crashed: every mishap became text the model can read. The script builds them in on purpose, so that you can see the loop survive them.
         """),
     md("messages-intro", de="""
         ## Teil 1 zum Anfassen: die Nachrichtenliste
@@ -146,7 +148,7 @@ CELLS = [
     code("context-grows", """
         for step in stats.trace.steps:
             characters = sum(len(str(message.get("content") or "")) for message in step.context)
-            print(f"⟨Schritt|step⟩ {step.number}: {len(step.context)} ⟨Nachrichten|messages⟩, {characters} ⟨Zeichen|characters⟩")
+            print(f"⟨Schritt|Step⟩ {step.number}: {len(step.context)} ⟨Nachrichten|messages⟩, {characters} ⟨Zeichen|characters⟩")
         """),
     md("context-grows-why", de="""
         Die Liste wächst mit jedem Schritt, denn jeder Schritt schickt alles Vorherige noch einmal mit. Deshalb kostet ein Agent mehr als ein einzelner Chat-Aufruf, und deshalb begrenzen die Werkzeuge, wie viel sie zurückgeben. Beides begegnet dir in Notebook 4 und 6 wieder.
@@ -175,7 +177,7 @@ CELLS = [
         | 3 · Doku-Werkzeuge | auflisten, durchsuchen, Zeilen lesen – mit Grenzen (`agentlib/docs.py`) | 12 |
         | 4 · Die Schleife | `run_agent`, Abbruchbedingungen, Fehler als Beobachtung (`agentlib/loop.py`) | 15 |
         | 5 · Skriptmodell | testen ohne API, Trace ansehen, Schrittlimit ausprobieren (`agentlib/models.py`) | 15 |
-        | 6 · Echtes Modell | ein echtes Modell einstecken, Tokens und Kosten | 12 |
+        | 6 · Echtes Modell | ein echtes Modell anschließen, Tokens und Kosten | 12 |
         | 7 · Übungen und Selbsttest | selbst Hand anlegen, Verständnis prüfen | 15 |
 
         Weiter geht es mit **[2 · Werkzeuge per Dekorator](02_werkzeuge_per_dekorator.ipynb)**.

@@ -110,7 +110,7 @@ CELLS = [
     md("unknown-intro", de="""
         Und wenn das Modell sich einen Werkzeugnamen ausdenkt oder ein Argument vergisst? Dann gibt es eine Fehlermeldung, die dem Modell sagt, was es stattdessen tun soll. (Wie die Schleife daraus Text macht, statt abzustürzen, siehst du in Notebook 4.)
         """, en="""
-        And when the model makes up a tool name or forgets an argument? Then there is an error message that tells the model what to do instead. (How the loop turns it into text instead of crashing is in notebook 4.)
+        And when the model makes up a tool name or forgets an argument? Then there is an error message that tells the model what to do instead. (Notebook 4 shows how the loop turns it into text instead of crashing.)
         """),
     code("unknown-tool", """
         for name, arguments in [("search_web", '{"query": "httpx"}'), ("add", '{"b": 1}')]:

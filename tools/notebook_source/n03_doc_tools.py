@@ -62,6 +62,11 @@ CELLS = [
     code("grep", """
         print(grep_docs("timeout"))
         """),
+    md("grep-cut", de="""
+        Schau, wo die Liste abbricht: Die Suche geht die Dateien alphabetisch durch, deshalb kommt `advanced/timeouts.md` – die Datei, um die es eigentlich geht – erst am Ende an die Reihe, und die meisten ihrer Treffer fallen der Grenze zum Opfer. Ein Modell liest daran ab, dass es genauer suchen oder die Datei gleich selbst lesen sollte.
+        """, en="""
+        Look where the list stops: the search goes through the files in alphabetical order, so `advanced/timeouts.md` – the file that actually matters – only comes up at the end, and most of its hits fall victim to the cap. That tells a model to search more narrowly or to read the file itself.
+        """),
     md("grep-nothing", de="""
         Findet die Suche nichts, sagt die Antwort das ausdrücklich und schlägt vor, was das Modell tun kann – eine leere Antwort ließe es raten:
         """, en="""
@@ -73,27 +78,27 @@ CELLS = [
     md("read-intro", de="""
         ## Lesen: `read_doc(path, start=1, end=80)`
 
-        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Zeilennummer** davor. Die Nummern sind kein Schmuck: Mit ihnen kann das Modell seine Quelle genau angeben („advanced/timeouts.md, Zeilen 15–20“), und du kannst nachprüfen, ob das stimmt.
+        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Zeilennummer** davor. Die Nummern sind kein Schmuck: Mit ihnen kann das Modell seine Quelle genau angeben („advanced/timeouts.md, Zeilen 15–20“), und du kannst nachprüfen, ob das stimmt. Genau diese Zeilen zitiert die Antwort aus Notebook 1 – hier sind sie:
         """, en="""
         ## Read: `read_doc(path, start=1, end=80)`
 
-        Returns the lines from `start` to `end`, **each with its line number in front**. The numbers are not decoration: with them the model can cite its source exactly ("advanced/timeouts.md, lines 15–20"), and you can check whether that is true.
+        Returns the lines from `start` to `end`, **each with its line number in front**. The numbers are not decoration: with them the model can cite its source exactly ("advanced/timeouts.md, lines 15–20"), and you can check whether that is true. These are the very lines the answer in notebook 1 cites – here they are:
         """),
     code("read", """
-        print(read_doc("advanced/timeouts.md", 1, 12))
+        print(read_doc("advanced/timeouts.md", 13, 20))
         """),
     md("cap-intro", de="""
         ### Die 80-Zeilen-Grenze
 
-        Fragt das Modell nach 200 Zeilen, bekommt es höchstens 80 – und am Ende einen Hinweis, wie es weiterlesen kann. Warum? Alles, was ein Werkzeug zurückgibt, landet in der Nachrichtenliste und wird bei **jedem** weiteren Schritt wieder mitgeschickt. Kleine Portionen halten den Kontext klein, und das Modell verliert den Faden nicht.
+        Die Zeile in eckigen Klammern hast du eben schon gesehen: Sie sagt dem Modell, wie lang die Datei ist und wo es weiterlesen kann. Fragt das Modell nach 200 Zeilen, bekommt es höchstens 80 – und am Ende diesen Hinweis. Warum? Alles, was ein Werkzeug zurückgibt, landet in der Nachrichtenliste und wird bei **jedem** weiteren Schritt wieder mitgeschickt. Kleine Portionen halten den Kontext klein, und das Modell verliert den Faden nicht.
         """, en="""
         ### The 80-line cap
 
-        When the model asks for 200 lines, it gets 80 at most – plus a note at the end on how to read on. Why? Everything a tool returns lands in the message list and is sent again at **every** later step. Small portions keep the context small, and the model does not lose the thread.
+        You have just seen the line in square brackets: it tells the model how long the file is and where to read on. When the model asks for 200 lines, it gets 80 at most – plus that note at the end. Why? Everything a tool returns lands in the message list and is sent again at **every** later step. Small portions keep the context small, and the model does not lose the thread.
         """),
     code("cap", """
         lines = read_doc("advanced/timeouts.md", 1, 200).splitlines()
-        print(f"⟨Verlangt: 200 Zeilen, bekommen:|asked for 200 lines, got:⟩ {len(lines) - 1} + ⟨ein Hinweis|one note⟩")
+        print(f"⟨Verlangt: 200 Zeilen, bekommen:|Asked for 200 lines, got:⟩ {len(lines) - 1} + ⟨ein Hinweis|one note⟩")
         print(lines[-2])
         print(lines[-1])
         """),
@@ -159,6 +164,6 @@ CELLS = [
         | path check | `../../../etc/passwd` stays out, whoever asks |
         | error messages with a next step | the model can correct itself |
 
-        Next: **[4 · The loop](04_the_loop.ipynb)**: now the model gets these tools in its hands.
+        Next: **[4 · The loop](04_the_loop.ipynb)**: now we put these tools in the model's hands.
         """),
 ]

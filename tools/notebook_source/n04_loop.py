@@ -8,7 +8,7 @@ CELLS = [
     md("title", de="""
         # 4 · Die Schleife
 
-        **Worum es geht:** `run_agent` – Modell fragen, Werkzeuge ausführen, Ergebnisse zurückgeben, wiederholen –, seine beiden Abbruchbedingungen und wie aus jedem Fehler Text wird.
+        **Worum es geht:** die Schleife `run_agent` – Modell fragen, Werkzeuge ausführen, Ergebnisse zurückgeben, wiederholen –, ihre beiden Abbruchbedingungen und wie aus jedem Fehler Text wird.
 
         **Danach kannst du**
         - die Schleife in `agentlib/loop.py` von oben nach unten lesen und jeden Teil dem Bild aus Notebook 1 zuordnen,
@@ -19,7 +19,7 @@ CELLS = [
         """, en="""
         # 4 · The loop
 
-        **What this is about:** `run_agent` – call the model, run the tools, feed the results back, repeat –, its two stop conditions, and how every failure becomes text.
+        **What this is about:** `run_agent`, which calls the model, runs the tools, feeds the results back and repeats; its two stop conditions; and how every failure becomes text.
 
         **Afterwards you can**
         - read the loop in `agentlib/loop.py` from top to bottom and match every part to the picture from notebook 1,
@@ -50,7 +50,7 @@ CELLS = [
     md("loop-intro", de="""
         ## Die Schleife selbst
 
-        Lies `run_agent` mit dem Bild aus Notebook 1 im Kopf. Zuerst die Nachrichtenliste (Systemprompt und Frage), dann die `while`-Schleife: Modell aufrufen → Token zählen → keine Werkzeugaufrufe? Dann ist das die Antwort → sonst jedes Werkzeug ausführen und das Ergebnis als `tool`-Nachricht anhängen. Nach `max_steps` Modellaufrufen ist Schluss.
+        Lies `run_agent` mit dem Bild aus Notebook 1 im Kopf. Zuerst die Nachrichtenliste (Systemprompt und Frage), dann die `while`-Schleife: Modell aufrufen → Tokens zählen → keine Werkzeugaufrufe? Dann ist das die Antwort → sonst jedes Werkzeug ausführen und das Ergebnis als `tool`-Nachricht anhängen. Nach `max_steps` Modellaufrufen ist Schluss.
 
         Zwei Dinge fallen auf: Das Modell ist ein **Parameter** – irgendetwas, das man als `model(messages, tool_schemas)` aufrufen kann und das `(message, usage)` zurückgibt. Und der `try`-Block um alles herum fängt ab, was beim *Modell* schiefgeht (ein abgelehnter Schlüssel, eine verlorene Verbindung), damit du behältst, was bis dahin aufgezeichnet wurde.
         """, en="""
@@ -95,7 +95,7 @@ CELLS = [
         print(f"answer = {answer!r}")
         """),
     md("stop-limit-after", de="""
-        Die Antwort ist `None`: Der Lauf endete ohne Antwort, und `stats.trace` sagt, warum. Feuert das Limit bei einem echten Modell, ist das ein Signal: Der Systemprompt oder die Werkzeuge brauchen Arbeit.
+        Die Antwort ist `None`: Der Lauf endete ohne Antwort, und `stats.trace` sagt, warum. Greift das Limit bei einem echten Modell, ist das ein Signal: Der Systemprompt oder die Werkzeuge brauchen Arbeit.
         """, en="""
         The answer is `None`: the run ended without one, and `stats.trace` says why. When the limit fires with a real model, take it as a signal: the system prompt or the tools need work.
         """),
@@ -106,10 +106,14 @@ CELLS = [
         ## Jeder Fehler wird zur Beobachtung
 
         Was ein Werkzeug zurückgibt, heißt *Beobachtung* (observation) – das, was das Modell nach seinem Aufruf zu sehen bekommt. `observe` führt einen Aufruf aus und macht aus **jedem** Fehler Text: `Error: <Ausnahmetyp>: <Meldung>`. Ein unbekannter Werkzeugname, falsche Argumente, kaputtes JSON, eine unlesbare Datei – nichts davon lässt die Schleife abstürzen. Das Modell liest den Fehler und korrigiert sich meistens im nächsten Schritt.
+
+        (Die Ablehnungen von `read_doc` aus Notebook 3 beginnen nur mit `Error:` – sie sind schon Text, das Werkzeug gibt sie selbst zurück, und `observe` reicht sie unverändert weiter.)
         """, en="""
         ## Every failure becomes an observation
 
         What a tool returns is called an *observation* – what the model gets to see after its call. `observe` runs one call and turns **every** failure into text: `Error: <exception type>: <message>`. An unknown tool name, wrong arguments, broken JSON, a file that cannot be read – none of it crashes the loop. The model reads the error and usually corrects itself in the next step.
+
+        (The refusals of `read_doc` in notebook 3 start with just `Error:` – they are text already, returned by the tool itself, and `observe` passes them on unchanged.)
         """),
     code("show-observe", """
         show(observe)
@@ -122,6 +126,22 @@ CELLS = [
     code("observe-errors", """
         print(observe(Call("search_web", {"query": "httpx timeout"}), TOOLS, "stop"))
         print(observe(Call("read_doc", '{"path": "api.md", '), TOOLS, "stop"))
+        """),
+    md("model-fails-intro", de="""
+        ## Und wenn das *Modell* scheitert?
+
+        Ein Fehler im Werkzeug kann das Modell beheben. Einen abgelehnten Schlüssel oder ein fehlendes Netz kann es nicht beheben – das musst du tun. Deshalb beendet so ein Fehler den Lauf, mit einem klaren Satz, und alles bis dahin bleibt im Trace. Ein Skript kann das offline vorspielen: Statt einer Nachricht steht darin der Fehler, den ein echtes Modell auslösen würde, hier nach dem ersten Schritt.
+        """, en="""
+        ## And when the *model* fails?
+
+        The model can fix a failure in a tool. It cannot fix a rejected key or a missing network – you have to. So a failure like that ends the run, with one plain sentence, and everything up to that point stays in the trace. A script can rehearse this offline: instead of a message it holds the error a real model would raise, here after the first step.
+        """),
+    code("model-fails", """
+        from agentlib.errors import explain
+
+        no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
+        answer, stats = run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE])
+        print(f"answer = {answer!r}, ⟨aufgezeichnete Schritte|steps recorded⟩: {len(stats.trace.steps)}, stop_reason = {stats.trace.stop_reason!r}")
         """),
     md("cut-intro", de="""
         ## Zu lange Ergebnisse werden gekürzt – mit Hinweis
@@ -143,16 +163,16 @@ CELLS = [
         def read_everything() -> str:
             return "\\n".join(read_doc(path) for path in list_docs().splitlines())
 
-        print(f"⟨Das Werkzeug liefert|the tool returns⟩ {len(read_everything())} ⟨Zeichen|characters⟩, MAX_OBSERVATION = {MAX_OBSERVATION}")
+        print(f"⟨Das Werkzeug liefert|The tool returns⟩ {len(read_everything())} ⟨Zeichen|characters⟩, MAX_OBSERVATION = {MAX_OBSERVATION}")
         observation = observe(Call("read_everything"), TOOLS, "stop")
-        print(f"⟨Beim Modell kommen an|the model receives⟩ {len(observation)} ⟨Zeichen, und am Ende steht|characters, ending in⟩:")
+        print(f"⟨Das Modell bekommt|The model receives⟩ {len(observation)} ⟨Zeichen, und am Ende steht|characters, ending in⟩:")
         print(observation[-260:])
         del TOOLS["read_everything"]  # ⟨ein so unvorsichtiges Werkzeug soll das Modell gar nicht erst bekommen|a tool this careless should never reach the model⟩
         """),
     md("tokens-intro", de="""
         ## Tokens zählen
 
-        Jeder Modellaufruf meldet, wie viele Tokens er verbraucht hat: *Prompt-Tokens* (alles, was hineinging) und *Completion-Tokens* (was das Modell schrieb). `run_agent` zählt sie zusammen. Weil jeder Schritt die ganze Liste noch einmal schickt, wachsen die Prompt-Tokens von Schritt zu Schritt.
+        Jeder Modellaufruf meldet, wie viele Tokens er verbraucht hat: *Prompt-Tokens* (alles, was hineinging) und *Completion-Tokens* (was das Modell schrieb; die Tabellen in Notebook 5 und 6 nennen sie *Antwort-Tokens*). `run_agent` zählt sie zusammen. Weil jeder Schritt die ganze Liste noch einmal schickt, wachsen die Prompt-Tokens von Schritt zu Schritt.
 
         Das Skriptmodell verbraucht keine Tokens, kann sie aber schätzen (etwa 4 Zeichen pro Token) – genug, um das Wachstum zu sehen:
         """, en="""
@@ -166,8 +186,8 @@ CELLS = [
         answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                                   verbose=False)
         for step in stats.trace.steps:
-            print(f"⟨Schritt|step⟩ {step.number}: ≈ {step.usage['prompt_tokens']:>5} ⟨Prompt-Tokens|prompt tokens⟩")
-        print(f"⟨zusammen|total⟩: ≈ {stats.prompt_tokens} ⟨Prompt-Tokens für eine einzige Frage|prompt tokens for a single question⟩")
+            print(f"⟨Schritt|Step⟩ {step.number}: ≈ {step.usage['prompt_tokens']:>5} ⟨Prompt-Tokens|prompt tokens⟩")
+        print(f"⟨Zusammen|Total⟩: ≈ {stats.prompt_tokens} ⟨Prompt-Tokens für eine einzige Frage|prompt tokens for a single question⟩")
         """),
     md("next", de="""
         ## Zusammengefasst

@@ -69,15 +69,15 @@ CELLS = [
     md("script-intro", de="""
         ## Das Skript der Lektion
 
-        Vier Schritte, und drei davon gehen mit Absicht schief: eine Suche ohne Treffer, eine Anfrage über die 80-Zeilen-Grenze hinaus, ein vertippter Dateiname. Erst der vierte Schritt ist die Antwort. So prüft ein einziger Lauf jeden Weg, auf dem ein Werkzeugaufruf scheitern kann.
+        Vier Schritte, und drei davon gehen mit Absicht schief: eine Suche ohne Treffer, eine Anfrage über die 80-Zeilen-Grenze hinaus, ein vertippter Dateiname. Erst der vierte Schritt ist die Antwort. So probt ein einziger Lauf drei typische Pannen auf einmal – zwei weitere baust du in Übung 1 selbst ein.
         """, en="""
         ## The lesson's script
 
-        Four steps, and three of them go wrong on purpose: a search without hits, a request beyond the 80-line cap, a misspelt file name. Only the fourth step is the answer. One run thus tries every way a tool call can fail.
+        Four steps, and three of them go wrong on purpose: a search without hits, a request beyond the 80-line cap, a misspelt file name. Only the fourth step is the answer. One run thus rehearses three typical mishaps at once – you will add two more yourself in exercise 1.
         """),
     code("script", """
         for number, message in enumerate(lesson_script(LANGUAGE), 1):
-            print(number, message.tool_calls or message.content[:60] + " …")
+            print(number, message.tool_calls or message.content.splitlines()[0] + " …")
         """),
     md("run-intro", de="""
         Jetzt der Lauf. `estimate_usage=True` lässt das Skriptmodell Tokens schätzen (etwa 4 Zeichen pro Token), damit die Tabelle weiter unten etwas zu zeigen hat – echte Zahlen liefert nur ein echtes Modell.
@@ -93,12 +93,16 @@ CELLS = [
         Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Wenn sich ein Agent seltsam verhält, ist sie deine beste Diagnose: Hat er mit dem falschen Stichwort angefangen? Die falsche Datei gelesen? Weitergesucht, obwohl er längst genug wusste? Ohne Trace siehst du nur eine falsche Antwort.
 
         Blättere mit **weiter ▶** durch die Schritte. „Nachrichtenliste zeigen“ zeigt dir, was das Modell in diesem Schritt bekommen hat – du siehst die Liste wachsen.
+
+        Steht unter der Zelle nur `VBox(...)` statt Knöpfen, zeigt dein Editor keine Widgets an. Dann druckt `print_trace(stats.trace, language=LANGUAGE)` aus `agentlib.viewer` denselben Trace als Text.
         """, en="""
         ## The trace: your best diagnosis
 
         The record of a run – which tool, which arguments, what came back – is called the *trace*. When an agent misbehaves, it is your best diagnosis: did it start with the wrong keyword? Read the wrong file? Keep searching when it already knew enough? Without the trace you only see a wrong answer.
 
         Step through with **next ▶**. "Show message list" shows what the model was given at that step – you can watch the list grow.
+
+        If all you see below the cell is `VBox(...)` instead of buttons, your editor does not display widgets. Then `print_trace(stats.trace, language=LANGUAGE)` from `agentlib.viewer` prints the same trace as text.
         """),
     code("trace-viewer", """
         from agentlib.viewer import TraceViewer

@@ -6,7 +6,7 @@ FILES = {"de": "06_echtes_modell", "en": "06_real_model"}
 
 CELLS = [
     md("title", de="""
-        # 6 · Ein echtes Modell einstecken
+        # 6 · Ein echtes Modell anschließen
 
         **Worum es geht:** Dieselbe Schleife, nur dass jetzt ein echtes Sprachmodell entscheidet, was es nachschlägt – und was das kostet.
 
@@ -43,6 +43,8 @@ CELLS = [
         - `LLM_MODEL` – der Modellname, standardmäßig `deepseek-flash`.
 
         Bei DeepSeek schaltet `RealModel` den „Denkmodus“ ab: Er macht jeden Schritt langsamer und teurer, und für das Nachschlagen in einer Doku braucht es ihn nicht. In der Lektion startest du das Ganze auf der Kommandozeile mit `python -m agentlib --real`.
+
+        Die nächste Zelle sagt dir, wie es gerade eingestellt ist, und zeigt dann den Code von `RealModel`:
         """, en="""
         ## `RealModel`: the same shape, real decisions
 
@@ -54,6 +56,8 @@ CELLS = [
         - `LLM_MODEL` – the model name, `deepseek-flash` by default.
 
         With DeepSeek, `RealModel` switches the "thinking mode" off: it makes every step slower and pricier, and looking things up in documentation does not need it. In the lesson you start all this from the command line with `python -m agentlib --real`.
+
+        The next cell tells you how things are set up right now, and then shows the code of `RealModel`:
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
@@ -67,6 +71,9 @@ CELLS = [
         from agentlib.show import show
 
         print(describe(LANGUAGE))
+        """),
+    code("show-real-model", """
+        show(RealModel)
         """),
     md("key-intro", de="""
         ## Der Schlüssel – nur für diese Sitzung
@@ -84,9 +91,6 @@ CELLS = [
     code("key-field", """
         key_field(LANGUAGE)
         """, tags=["widget"]),
-    code("show-real-model", """
-        show(RealModel)
-        """),
     md("choose-intro", de="""
         ## Welches Modell antwortet?
 

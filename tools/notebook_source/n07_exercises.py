@@ -27,7 +27,7 @@ CELLS = [
         **Afterwards you can**
         - predict what a step limit that is too tight does to a run,
         - write a tool of your own that is as safe as `read_doc`, and hand it to the agent,
-        - read off a trace how an agent deals with a question the docs do not answer,
+        - read from a trace how an agent deals with a question the docs do not answer,
         - answer the three questions of the self-test.
 
         The exercises are meant for a real model. Without an API key the scripted model plays a fitting run – either way, every exercise can be solved and checked. Below each exercise there is a check cell: `q.check(...)` tells you whether it fits; remove the `#` in front of `q.hint()` or `q.solution()` if you want a hint or the solution.
@@ -36,8 +36,6 @@ CELLS = [
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
-
-        import json
 
         from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent, tool
         from agentlib.config import has_key
@@ -184,7 +182,7 @@ CELLS = [
         """, en="""
         ## Self-test
 
-        Answer each question for yourself first – out loud or on paper –, then open the answer.
+        Answer each question for yourself first, out loud or on paper, then open the answer.
 
         **1. What are the loop's two stop conditions, and why are both needed?**
 
@@ -206,7 +204,7 @@ CELLS = [
 
         <details><summary>Show answer</summary>
 
-        It tests the loop for free, offline and identically on every run – fit for automated tests. It can reveal bugs in the **mechanics**: whether tools run, whether failures become observations, whether long results are cut, whether both stop conditions fire. It cannot show whether a model **decides well** – the right keyword, the right file, stopping in time –, because those decisions are fixed in the script. That takes a real model and a set of test questions to evaluate it with.
+        It tests the loop for free, offline and identically on every run – fit for automated tests. It can reveal bugs in the **mechanics**: whether tools run, whether failures become observations, whether long results are cut, whether both stop conditions fire. It cannot show whether a model **decides well** (the right keyword, the right file, stopping in time), because those decisions are fixed in the script. That takes a real model and a set of test questions to evaluate it with.
 
         </details>
         """, tags=["self-test"]),
