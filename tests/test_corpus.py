@@ -671,6 +671,29 @@ def test_redirects_and_authorization_stripping():
             client.get("https://a.example/")
 
 
+@pytest.mark.parametrize("start,target,kept", [
+    ("https://a.example/", "https://b.example/", False),        # other host
+    ("https://a.example/", "https://a.example:8443/", False),   # same host, other port
+    ("https://a.example/", "http://a.example/", False),         # downgrade
+    ("http://a.example/", "https://a.example/", True),          # the one upgrade allowed
+    ("http://a.example:8080/", "https://a.example/", False),    # not from the default port
+    ("https://a.example/x", "https://a.example/y", True),       # same origin
+])
+def test_authorization_survives_redirects_only_within_the_origin(start, target, kept):
+    seen = []
+
+    def handler(request):
+        seen.append(request.headers.get("authorization"))
+        if str(request.url) == start:
+            return httpx.Response(302, headers={"Location": target})
+        return httpx.Response(200)
+
+    with httpx.Client(transport=httpx.MockTransport(handler), follow_redirects=True) as client:
+        client.get(start, auth=("u", "p"))
+    assert seen[0] is not None and (seen[1] is not None) is kept
+    assert "leaves the origin (another scheme, host or port)" in (DOCS / "advanced/clients.md").read_text()
+
+
 def test_stream_errors():
     with httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, content=b"x"))) as client:
         with client.stream("GET", "https://a.example/") as r:
