@@ -769,6 +769,15 @@ def test_auth_classes_and_digest_algorithms():
     assert list(inspect.signature(httpx.NetRCAuth.__init__).parameters) == ["self", "file"]
 
 
+def test_netrc_default_entry_covers_unlisted_hosts(tmp_path):
+    netrc_file = tmp_path / "netrc"
+    netrc_file.write_text("machine a.example login x password y\ndefault login d password e\n")
+    echo = httpx.MockTransport(lambda r: httpx.Response(200, text=r.headers.get("authorization", "none")))
+    with httpx.Client(auth=httpx.NetRCAuth(file=str(netrc_file)), transport=echo) as client:
+        assert client.get("https://other.example/").text == "Basic ZDpl"  # d:e
+    assert "get the file's `default` line" in (DOCS / "advanced/authentication.md").read_text()
+
+
 def test_credentials_in_url_become_basic_auth():
     with httpx.Client(transport=httpx.MockTransport(
             lambda r: httpx.Response(200, text=r.headers.get("authorization", "")))) as client:
