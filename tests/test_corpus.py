@@ -411,6 +411,24 @@ def test_verify_accepts_an_ssl_context_unchanged():
     insecure.close()
 
 
+def test_a_passed_ssl_context_gets_its_alpn_list_set():
+    class Spy(ssl.SSLContext):
+        calls: list[list[str]] = []
+
+        def set_alpn_protocols(self, protocols):
+            type(self).calls.append(list(protocols))
+            super().set_alpn_protocols(protocols)
+
+    ctx = Spy(ssl.PROTOCOL_TLS_CLIENT)
+    transport = httpx.HTTPTransport(verify=ctx, http2=True)
+    transport._pool._network_backend = httpcore.MockBackend(
+        [b"HTTP/1.1 200 OK\r\n", b"Content-Length: 2\r\n\r\n", b"ok"])
+    with httpx.Client(transport=transport) as client:
+        assert client.get("https://a.example/").text == "ok"
+    assert Spy.calls == [["http/1.1", "h2"]]
+    assert "httpx only sets its ALPN list" in (DOCS / "advanced/ssl.md").read_text()
+
+
 def test_verify_string_and_cert_are_deprecated(tmp_path):
     import certifi
     with pytest.warns(DeprecationWarning, match="verify=<str>"):
