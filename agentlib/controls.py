@@ -23,13 +23,17 @@ TEXT = {
            "running": "Läuft mit max_steps={limit} …", "no_model": "Kein Modell: {message}",
            "answer": "Antwort nach {steps}", "max_steps": "Schrittlimit {limit} erreicht – keine Antwort",
            "error": "Abbruch nach {steps}: {message}", "interrupted": "Unterbrochen nach {steps}",
-           "steps": ("Schritt", "Schritten")},
+           "steps": ("Schritt", "Schritten"),
+           "static": "Hier kann kein Widget angezeigt werden – der Schieberegler für max_steps braucht "
+                     "JupyterLab, Notebook 7 oder VS Code. Ohne ihn: run_agent(model, frage, max_steps=3)."},
     "en": {"run": "Run agent", "log": "What the loop printed",
            "ready": "Pick a step limit and run the agent.",
            "running": "Running with max_steps={limit} …", "no_model": "No model: {message}",
            "answer": "Answer after {steps}", "max_steps": "Step limit {limit} reached – no answer",
            "error": "Stopped after {steps}: {message}", "interrupted": "Interrupted after {steps}",
-           "steps": ("step", "steps")},
+           "steps": ("step", "steps"),
+           "static": "No widget can be shown here – the max_steps slider needs JupyterLab, Notebook 7 "
+                     "or VS Code. Without it: run_agent(model, question, max_steps=3)."},
 }
 COLORS = {"answer": "#2e7d32", "max_steps": "#ef6c00", "error": "#c62828", "interrupted": "#c62828"}
 
@@ -109,4 +113,6 @@ class MaxStepsControl:
         return f"<b style='color:{COLORS.get(reason, 'inherit')}'>{escape(text)}</b>"
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.label["static"]  # where widgets cannot be drawn: a sentence, not "VBox(...)"
+        return bundle

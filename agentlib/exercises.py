@@ -200,7 +200,7 @@ class ErrorsInScript(Exercise):
                              f"{failed[0].name}({failed[0].arguments}) reported no error: {failed[0].observation!r}")
         return self.say(f"Die Schleife ist nicht abgestürzt. Beide Fehler kamen als Text zum Modell zurück:\n"
                         f"- {unknown[0].observation}\n- {typed[0].observation}\n"
-                        f"Das Modell könnte daraus lernen, was es als Nächstes tun soll.",
+                        f"Daraus kann das Modell ablesen, was es als Nächstes tun soll.",
                         f"The loop did not crash. Both failures went back to the model as text:\n"
                         f"- {unknown[0].observation}\n- {typed[0].observation}\n"
                         f"A model can read from them what to do next.")
@@ -440,10 +440,10 @@ def http3_script(language="en"):
     """A scripted agent that searches for HTTP/3, finds nothing, and says so."""
     answer = {
         "de": "Die Doku erwähnt HTTP/3 nirgends: Die Suche nach \"HTTP/3\" und \"http3\" fand nichts. "
-              "Sie beschreibt nur HTTP/1.1 und HTTP/2 (http2.md, Zeilen 1-20). Ob httpx HTTP/3 kann, "
+              "Sie beschreibt HTTP/2 als optionale Fähigkeit des Clients (http2.md, Zeilen 1-5). Ob httpx HTTP/3 kann, "
               "kann ich mit dieser Doku also nicht belegen.",
         "en": "The docs never mention HTTP/3: searching for \"HTTP/3\" and \"http3\" found nothing. "
-              "They only describe HTTP/1.1 and HTTP/2 (http2.md, lines 1-20). So I cannot show from "
+              "They describe HTTP/2 as an optional client feature (http2.md, lines 1-5). So I cannot show from "
               "these docs whether httpx supports HTTP/3.",
     }[language]
     return [Message(tool_calls=[Call("grep_docs", {"keyword": "HTTP/3"})]),

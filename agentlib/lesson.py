@@ -1,7 +1,8 @@
 """The lesson's question and the four-step script that rehearses it offline.
 
-The script fails on purpose three times, so one replay shows every way a
-tool call can go wrong and that the loop survives each of them.
+Three of its four steps go wrong on purpose (a search without hits, a read
+past the line cap, a misspelt file name), so one replay shows the loop
+surviving each of them.
 """
 
 from .models import Call, Message

@@ -14,7 +14,7 @@ from .viewer import as_trace
 
 HEADINGS = {
     "de": {"step": "Schritt", "tool_calls": "Werkzeugaufrufe", "prompt_tokens": "Prompt-Tokens",
-           "completion_tokens": "Antwort-Tokens", "cumulative_prompt_tokens": "Prompt-Tokens bisher",
+           "completion_tokens": "Completion-Tokens", "cumulative_prompt_tokens": "Prompt-Tokens bisher",
            "observation_chars": "Zeichen der Beobachtungen", "cached_tokens": "davon aus dem Cache",
            "total": "Summe", "run": "Lauf", "steps": "Schritte", "stop_reason": "Ende",
            "estimated": "geschätzt?", "per_step": "Tokens pro Schritt", "runs": "Läufe im Vergleich"},

@@ -88,9 +88,9 @@ def call_tool(name, arguments, tools=TOOLS):
     missing = [p for p in parameters["required"] if p not in kwargs]
     unknown = [k for k in kwargs if k not in parameters["properties"]]
     if missing or unknown:
-        problem = f"missing {missing}" if missing else f"unknown {unknown}"
-        raise TypeError(f"{name}() got {problem} arguments; it takes "
-                        f"{list(parameters['properties'])}, e.g. {example(tools[name])}")
+        problem = f"is missing the arguments {missing}" if missing else f"got the unknown arguments {unknown}"
+        raise TypeError(f"{name}() {problem}; it takes {list(parameters['properties'])}, "
+                        f"e.g. {example(tools[name])}")
     for key, value in kwargs.items():
         kwargs[key] = coerce(name, key, value, parameters["properties"][key]["type"])
     return tools[name].function(**kwargs)

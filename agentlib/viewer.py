@@ -21,11 +21,12 @@ from .trace import Trace
 TEXT = {
     "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "◀ zurück",
            "next": "weiter ▶", "context": "Nachrichtenliste zeigen",
+           "static": "Hier kann kein Widget angezeigt werden – der Verlauf als Text:",
            "no_trace": "Noch kein Lauf: starte einen oder lade einen gespeicherten Trace.",
            "no_steps": "Der Lauf endete vor dem ersten Schritt.",
            "says": "Das Modell schreibt:", "answers": "Das Modell antwortet:", "calls": "Das Modell ruft auf:",
            "error": "Fehler", "cut": "gekürzt", "not_run": "(nicht ausgeführt: der Lauf endete vorher)",
-           "tokens": "{prompt} Prompt + {completion} Antwort = {step} Tokens{note}; alle Schritte bis hier: {total} Tokens",
+           "tokens": "{prompt} Prompt + {completion} Completion = {step} Tokens{note}; alle Schritte bis hier: {total} Tokens",
            "cached": ", davon {cached} aus dem Cache", "estimated": " (geschätzt)",
            "no_usage": "keine Token-Angaben",
            "length": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
@@ -39,6 +40,7 @@ TEXT = {
                     None: "Der Lauf wurde nicht bis zum Ende aufgezeichnet."}},
     "en": {"question": "Question", "model": "model", "step": "Step {n} of {total}", "prev": "◀ previous",
            "next": "next ▶", "context": "Show message list",
+           "static": "No widget can be shown here – the trace as text:",
            "no_trace": "No run yet: start one or load a saved trace.",
            "no_steps": "The run ended before its first step.",
            "says": "The model writes:", "answers": "The model answers:", "calls": "The model calls:",
@@ -88,7 +90,7 @@ def as_trace(run):
 
 
 def usage_line(step, so_far, language):
-    """Example: "409 Prompt + 44 Antwort = 453 Tokens (geschätzt); alle Schritte bis hier: 453 Tokens"."""
+    """Example: "409 Prompt + 44 Completion = 453 Tokens (geschätzt); alle Schritte bis hier: 453 Tokens"."""
     label, usage = labels(language), step.usage
     if not usage:
         return label["no_usage"]
@@ -132,6 +134,11 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
     """Print the trace as plain text: every step, or only `step`; `context=True` adds the message
     list the model was given. Observations longer than `lines` lines are shortened (None: never).
     """
+    print(trace_text(trace, step, context, language, lines))
+
+
+def trace_text(trace, step=None, context=False, language="de", lines=6):
+    """What print_trace prints, as one string."""
     trace, label = as_trace(trace), labels(language)
     steps, out = trace.steps, [f"{label['question']}: {trace.question}  ({label['model']}: {trace.model or '?'})"]
     if step is not None and not 1 <= step <= len(steps):
@@ -156,7 +163,7 @@ def print_trace(trace, step=None, context=False, language="de", lines=6):
             out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]
     if step in (None, len(steps)):
         out.append(("" if steps else f"\n{label['no_steps']}") + f"\n{stop_line(trace, language)}")
-    print("\n".join(out))
+    return "\n".join(out)
 
 
 def context_line(trace, step, language):
@@ -287,4 +294,7 @@ class TraceViewer:
         return "\n".join(rows)
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if self.trace is not None:  # where widgets cannot be drawn, the trace as text, not "VBox(...)"
+            bundle["text/plain"] = f"{self.label['static']}\n\n{trace_text(self.trace, language=self.language)}"
+        return bundle

@@ -44,8 +44,10 @@ SETTINGS = {  # JupyterLab user settings for an unattended, reproducible session
 # What an output shows when a widget could not be drawn, or when a cell failed.
 WIDGET_ERRORS = ["Error displaying widget", "Error rendering view", "Failed to load model class",
                  "[Widget not found]", "Traceback (most recent call last)"]
-# Without a widget front end JupyterLab falls back to the widget's repr, e.g. "VBox(children=(...".
-WIDGET_AS_TEXT = re.compile(r"^[A-Z]\w*\((children|value|description|layout|min|max)=", re.M)
+# Without a widget front end JupyterLab falls back to a widget's text form: the repr of a plain
+# widget, e.g. "VBox(children=(...", or the sentence agentlib's own widgets put first.
+WIDGET_AS_TEXT = re.compile(r"^[A-Z]\w*\((children|value|description|layout|min|max)=|"
+                            r"^(Hier kann kein Widget angezeigt werden|No widget can be shown here)", re.M)
 
 
 def find_chromium():

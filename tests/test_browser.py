@@ -158,5 +158,5 @@ def test_missing_widget_front_end_is_reported(start_lab, page):
     assert problems, "no problem reported although the widget front end was switched off"
     assert all("widget shown as plain text" in problem for problem in problems), problems
     assert page.locator(".trace-viewer").count() == 0
-    shown_as_text = page.locator(".jp-OutputArea-output", has_text=re.compile(r"^VBox\(children="))
+    shown_as_text = page.locator(".jp-OutputArea-output", has_text=re.compile(r"^Hier kann kein Widget"))
     shown_as_text.first.screenshot(path=ARTIFACTS / "without-widget-front-end.png")

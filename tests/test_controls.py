@@ -118,3 +118,9 @@ def test_importing_the_widget_modules_loads_neither_pandas_nor_ipywidgets():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'ipywidgets', 'IPython'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_without_a_widget_front_end_the_control_explains_itself_in_one_sentence():
+    control = MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["en"], language="en")
+    text = control._repr_mimebundle_()["text/plain"]
+    assert "VBox" not in text and "max_steps=3" in text

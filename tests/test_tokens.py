@@ -52,7 +52,7 @@ def test_totals_row_matches_the_run_stats():
     total = table.loc["Summe"]
     assert total["Werkzeugaufrufe"] == stats.tool_calls == 3
     assert total["Prompt-Tokens"] == stats.prompt_tokens
-    assert total["Antwort-Tokens"] == stats.completion_tokens
+    assert total["Completion-Tokens"] == stats.completion_tokens
     assert total["Prompt-Tokens bisher"] == stats.prompt_tokens
     assert total["Zeichen der Beobachtungen"] == token_frame(stats)["observation_chars"].sum()
 
@@ -108,7 +108,7 @@ def test_compare_runs_puts_one_run_per_row():
     assert table["Schritte"].tolist() == [2, 4, 2]
     assert table["Werkzeugaufrufe"].tolist() == [2, 3, 1]
     assert table["Prompt-Tokens"].tolist() == [short.prompt_tokens, full.prompt_tokens, reported.prompt_tokens]
-    assert table["Antwort-Tokens"].tolist() == [short.completion_tokens, full.completion_tokens, 40]
+    assert table["Completion-Tokens"].tolist() == [short.completion_tokens, full.completion_tokens, 40]
     assert table["Ende"].tolist() == ["Schrittlimit", "Antwort", "Antwort"]
     assert table["geschätzt?"].tolist() == ["ja", "ja", "nein"]
 

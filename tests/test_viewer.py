@@ -74,7 +74,7 @@ def test_tokens_of_the_step_and_so_far_come_from_the_trace():
     viewer = TraceViewer(stats)
     viewer.go(2)
     so_far = sum(u["prompt_tokens"] + u["completion_tokens"] for u in (first, second))
-    assert (f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Antwort"
+    assert (f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Completion"
             in viewer.body.value.replace(".", ""))
     assert f"alle Schritte bis hier: {so_far:,} Tokens".replace(",", ".") in viewer.body.value
     assert "(geschätzt)" in viewer.body.value
@@ -207,3 +207,12 @@ def test_print_trace_of_one_step_with_its_message_list(capsys):
     assert "[tool call_1_1]" in out and "more lines" not in out
     with pytest.raises(ValueError, match="step=0"):
         print_trace(stats, step=0)
+
+
+def test_without_a_widget_front_end_the_viewer_falls_back_to_the_trace_as_text():
+    stats = lesson_run()
+    bundle = TraceViewer(stats)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].startswith("Hier kann kein Widget angezeigt werden – der Verlauf als Text:\n\nFrage: ")
+    assert "VBox" not in bundle["text/plain"]
+    assert "read_doc" in bundle["text/plain"]

@@ -172,7 +172,7 @@ CELLS = [
     md("tokens-intro", de="""
         ## Tokens zählen
 
-        Jeder Modellaufruf meldet, wie viele Tokens er verbraucht hat: *Prompt-Tokens* (alles, was hineinging) und *Completion-Tokens* (was das Modell schrieb; die Tabellen in Notebook 5 und 6 nennen sie *Antwort-Tokens*). `run_agent` zählt sie zusammen. Weil jeder Schritt die ganze Liste noch einmal schickt, wachsen die Prompt-Tokens von Schritt zu Schritt.
+        Jeder Modellaufruf meldet, wie viele Tokens er verbraucht hat: *Prompt-Tokens* (alles, was hineinging) und *Completion-Tokens* (was das Modell schrieb). `run_agent` zählt sie zusammen. Weil jeder Schritt die ganze Liste noch einmal schickt, wachsen die Prompt-Tokens von Schritt zu Schritt.
 
         Das Skriptmodell verbraucht keine Tokens, kann sie aber schätzen (etwa 4 Zeichen pro Token) – genug, um das Wachstum zu sehen:
         """, en="""
