@@ -8,8 +8,11 @@ FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
 .PHONY: lab test bench setup clean
 
+# Jupyter refuses to run as root unless told; containers often run as root.
+AS_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+
 lab: $(VENV)/.course
-	$(BIN)/jupyter lab $(FIRST_NOTEBOOK)
+	$(BIN)/jupyter lab $(AS_ROOT) $(FIRST_NOTEBOOK)
 
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest
