@@ -8,11 +8,13 @@ FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
 .PHONY: lab test bench setup clean
 
-# Jupyter refuses to run as root unless told; containers often run as root.
+# Jupyter refuses to run as root unless told; containers often run as root. The file browser
+# starts at the repository (agentlib's source and the docs are one click away), the first
+# notebook is open.
 AS_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
 lab: $(VENV)/.course
-	$(BIN)/jupyter lab $(AS_ROOT) $(FIRST_NOTEBOOK)
+	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(FIRST_NOTEBOOK)
 
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest
