@@ -66,7 +66,7 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     except KeyboardInterrupt:
         return finish(stats, None, "interrupted", "you interrupted the run", say)
     except Exception as error:  # raised by the model: a rejected key, a lost connection, ...
-        return finish(stats, None, "error", str(error), say)
+        return finish(stats, None, "error", str(error) or type(error).__name__, say)
 
 
 def observe(call, tools, finish_reason):

@@ -255,3 +255,9 @@ def test_trace_step_context_is_what_the_model_was_given(tmp_docs):
     model = ScriptedModel([grep("class"), grep("deep"), Message("done")])
     _, stats = run_agent(model, "Q?", verbose=False)
     assert [step.context for step in stats.trace.steps] == model.calls
+
+
+def test_model_error_without_a_message_is_named_by_its_type(tmp_docs, capsys):
+    _, stats = run_agent(ScriptedModel([RuntimeError()]), "Q?")
+    assert stats.trace.stop_message == "RuntimeError"
+    assert "Stopped: RuntimeError." in capsys.readouterr().out
