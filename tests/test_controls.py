@@ -1,5 +1,3 @@
-import subprocess
-import sys
 
 import pytest
 
@@ -111,13 +109,6 @@ def test_widgets_carry_the_css_classes_and_the_control_displays_itself():
     assert "application/vnd.jupyter.widget-view+json" in control._repr_mimebundle_()
     with pytest.raises(ValueError, match="'fr'"):
         MaxStepsControl(Factory(), "Q?", language="fr")
-
-
-def test_importing_the_widget_modules_loads_neither_pandas_nor_ipywidgets():
-    code = ("import sys, agentlib.controls, agentlib.tokens, agentlib.viewer;"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'ipywidgets', 'IPython'}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
 
 
 def test_without_a_widget_front_end_the_control_explains_itself_in_one_sentence():
