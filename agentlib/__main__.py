@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
+from .viewer import trace_text
 
 
 def main(argv=None):
@@ -30,7 +31,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     model = choose_model("real" if args.real else "replay" if args.replay else "script", args.replay, args.language)
     answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
-    print("\n" + stats.trace.render())
+    print("\n" + trace_text(stats.trace, language=args.language))
     if args.real or args.replay:
         from .pricing import describe_cost, trace_cost
 

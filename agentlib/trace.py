@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 FORMAT = "agentlib-trace/1"
-CUT_MARK = "\n[cut: the result had "  # written by loop.observe when it shortens a result
+CUT_MARK = "\n[cut: the result had "  # loop.observe starts its note with it; CallRecord.cut looks for it
 
 
 @dataclass
@@ -105,27 +105,3 @@ class Trace:
     @classmethod
     def load(cls, path):
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
-
-    def render(self, lines_per_observation=6):
-        """The whole trace as plain text, for terminals and static pages."""
-        out, total = [f"Question: {self.question}"], 0
-        for step in self.steps:
-            total += step.tokens
-            usage = step.usage and f"{step.tokens:,} tokens, {total:,} so far" + (
-                " (estimated)" if step.usage.get("estimated") else "")
-            out.append(f"\n── step {step.number} · {usage or 'no usage reported'} · {step.seconds:.2f} s")
-            if step.text:
-                out.append("model says:")
-                out += [f"    │ {line}" for line in step.text.splitlines()]
-            for call in step.calls:
-                mark = " [error]" if call.error else " [cut]" if call.cut else ""
-                out.append(f"model calls {call.name}({call.arguments}){mark}")
-                shown = (call.observation or "(not run: the run stopped first)").splitlines()
-                hidden = len(shown) - lines_per_observation
-                out += [f"    │ {line}" for line in shown[:lines_per_observation]]
-                if hidden > 0:
-                    out.append(f"    │ … {hidden} more lines")
-        out.append(f"\nStopped: {self.stop_reason} — {self.stop_message}")
-        return "\n".join(out)
-
-    __str__ = render

@@ -33,7 +33,7 @@ def test_scripted_demo_runs_offline_as_a_module():
     done = subprocess.run([sys.executable, "-m", "agentlib", "--max-steps", "4"], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "[step 1] grep_docs" in done.stdout and "Stopped: answer" in done.stdout
+    assert "[step 1] grep_docs" in done.stdout and "End: the model answered." in done.stdout
 
 
 def test_real_without_a_key_exits_with_one_sentence_naming_the_variable(capsys):
