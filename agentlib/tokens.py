@@ -10,7 +10,7 @@ Deliberately left out: prices (they change too often) and charts (they
 would need matplotlib; the bars are plain HTML).
 """
 
-from .viewer import as_trace
+from .viewer import as_trace, labels
 
 HEADINGS = {
     "de": {"step": "Schritt", "tool_calls": "Werkzeugaufrufe", "prompt_tokens": "Prompt-Tokens",
@@ -76,7 +76,8 @@ def token_table(trace, language="de"):
     """
     import pandas as pd
 
-    trace, heading = as_trace(trace), HEADINGS[checked(language)]
+    labels(language)  # refuses a language we have no words for
+    trace, heading = as_trace(trace), HEADINGS[language]
     frame = token_frame(trace).set_index("step")
     total = frame.sum(min_count=1)
     total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
@@ -101,7 +102,8 @@ def compare_runs(runs, language="de"):
     """
     import pandas as pd
 
-    heading, ends, (yes, no) = HEADINGS[checked(language)], ENDS[language], YES_NO[language]
+    labels(language)  # refuses a language we have no words for
+    heading, ends, (yes, no) = HEADINGS[language], ENDS[language], YES_NO[language]
     if not runs:
         raise ValueError("runs is empty; pass a dict such as {'max_steps=2': stats_2, 'max_steps=8': stats_8}")
     rows = {}
@@ -134,9 +136,3 @@ def filled(frame, columns):
 
 def thousands(language):
     return "." if language == "de" else ","
-
-
-def checked(language):
-    if language not in HEADINGS:
-        raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
-    return language
