@@ -101,10 +101,13 @@ class ModelError(RuntimeError):
         self.kind = kind
 
 
-def explain(kind, language="en", **facts):
-    """The ModelError for `kind`. Example: explain("bad_url", url="ftp://x").kind -> "bad_url" """
-    sentences = SENTENCES[kind]
-    return ModelError(sentences.get(language, sentences["en"]).format(**facts), kind)
+def explain(kind, language="en", sentences=SENTENCES, **facts):
+    """The ModelError for `kind`, worded by `sentences` (replay.py has its own).
+
+    Example: explain("bad_url", url="ftp://x").kind -> "bad_url"
+    """
+    wording = sentences[kind]
+    return ModelError(wording.get(language, wording["en"]).format(**facts), kind)
 
 
 @contextmanager

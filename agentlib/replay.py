@@ -16,7 +16,7 @@ another file") — that question needs a real model.
 import json
 from pathlib import Path
 
-from .errors import ModelError
+from .errors import ModelError, explain
 from .models import Call, Message, Usage
 from .trace import Trace
 
@@ -78,21 +78,18 @@ class ReplayModel:
         question = next(m["content"] for m in given if m["role"] == "user")
         candidates = [t for t in self.traces if t.question == question]
         if not candidates:
-            raise self.error("unknown_question", question=question[:80])
+            raise explain("unknown_question", self.language, SENTENCES, question=question[:80])
         step = sum(m["role"] == "assistant" for m in given)
         problems = [divergence(t, step, given, tools, self.language) for t in candidates]
         if all(problems):
-            raise self.error("diverged", **problems[0])
+            raise explain("diverged", self.language, SENTENCES, **problems[0])
         trace = candidates[problems.index(None)]
         if step == len(trace.records):  # the recorded run stopped before this step
             if trace.stop_reason == "error":
                 raise ModelError(trace.stop_message, "replayed_error")
-            raise self.error("ended", steps=step, why=trace.stop_message or trace.stop_reason)
+            raise explain("ended", self.language, SENTENCES, steps=step,
+                          why=trace.stop_message or trace.stop_reason)
         return reply(trace, step)
-
-    def error(self, kind, **facts):
-        sentences = SENTENCES[kind]
-        return ModelError(sentences.get(self.language, sentences["en"]).format(**facts), kind)
 
 
 def divergence(trace, step, given, tools, language):
