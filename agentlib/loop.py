@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from .tools import TOOLS, call_tool
-from .trace import Trace
+from .trace import CUT_MARK, Trace
 
 SYSTEM_PROMPT = (
     "You are a help assistant for the Python HTTP client library httpx. "
@@ -79,9 +79,8 @@ def observe(call, tools, finish_reason):
             result += (" Your reply was cut off by the output token limit, which left the"
                        " arguments unfinished; send a shorter call.")
     if len(result) > MAX_OBSERVATION:
-        result = (result[:MAX_OBSERVATION] + f"\n[cut: the result had {len(result)} characters, "
-                  f"only the first {MAX_OBSERVATION} are shown; ask for less, e.g. a narrower "
-                  f"keyword or a smaller line range]")
+        result = (result[:MAX_OBSERVATION] + f"{CUT_MARK}{len(result)} characters, only the first "
+                  f"{MAX_OBSERVATION} are shown; ask for less, e.g. a narrower keyword or a smaller line range]")
     return result
 
 
