@@ -141,7 +141,7 @@ def refusal(path):
     if folder:
         return f"{path!r} is a folder, not a file; call list_docs to see the files in it."
     if missing:
-        close = difflib.get_close_matches(path, [relative(p) for p in doc_paths()], n=1)
+        close = difflib.get_close_matches(path, list_docs().splitlines(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"no such file {path!r}{hint}; call list_docs to see which files exist."
     return ""

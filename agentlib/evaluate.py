@@ -113,12 +113,13 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
 
     if questions is None or isinstance(questions, (str, Path)):
         questions = load_questions(questions)
+    if save_to:
+        Path(save_to).mkdir(parents=True, exist_ok=True)
     rows, tick = [], progress_bar(len(questions), progress)
     for entry in questions:
         tick(entry["id"])
         answer, stats = run_agent(model, entry["question"][language], max_steps=max_steps, verbose=False)
         if save_to:
-            Path(save_to).mkdir(parents=True, exist_ok=True)
             stats.trace.save(Path(save_to) / f"{entry['id']}.json")
         cached = [r["usage"].get("cached_tokens") for r in stats.trace.records if r["usage"]]
         rows.append({"id": entry["id"], "answerable": entry["answerable"], "stop_reason": stats.trace.stop_reason,
