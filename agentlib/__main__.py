@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-from .viewer import trace_text
+from .classroom.viewer import trace_text
 
 
 def main(argv=None):
@@ -33,7 +33,7 @@ def main(argv=None):
     answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
     print("\n" + trace_text(stats.trace, language=args.language))
     if args.real or args.replay:
-        from .pricing import describe_cost, trace_cost
+        from .providers.pricing import describe_cost, trace_cost
 
         print(f"\n{'Kosten' if args.language == 'de' else 'Cost'}: "
               f"{describe_cost(trace_cost(stats.trace), args.language)}")
@@ -58,7 +58,7 @@ def evaluate_command(argv):
     args = parser.parse_args(argv)
     if args.model == "replay" and not args.recording:
         parser.error("--model replay needs --recording FOLDER")
-    from .evaluate import evaluate, load_questions
+    from .classroom.evaluate import evaluate, load_questions
 
     try:
         questions = load_questions(args.questions)
@@ -72,17 +72,17 @@ def evaluate_command(argv):
 
 def choose_model(kind, recording=None, language="en", questions=None):
     """The model named on the command line; exits with one sentence when it cannot be had."""
-    from .errors import ModelError
+    from .providers.errors import ModelError
 
     try:
         if kind == "real":
             return RealModel(language=language)
         if kind == "replay":
-            from .replay import ReplayModel
+            from .models import ReplayModel
 
             return ReplayModel.load(recording, language)
         if kind in ("oracle", "naive"):
-            from .evaluate import NaiveModel, OracleModel
+            from .classroom.evaluate import NaiveModel, OracleModel
 
             return OracleModel(questions) if kind == "oracle" else NaiveModel()
         return ScriptedModel(lesson_script(language))

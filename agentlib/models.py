@@ -1,19 +1,25 @@
-"""Models the loop can call: a scripted one for tests, a real one behind an API.
+"""Every kind of model the loop can call: scripted, real, and a replay of a real one.
 
 A model is anything callable as `model(messages, tools) -> (message, usage)`.
 `Message` and `Call` have the shape of the openai SDK's objects
 (`message.content`, `message.tool_calls`, `call.function.arguments`, ...),
 so the loop cannot tell a scripted reply from a real one.
 
+- ScriptedModel replays prepared replies: no API, no cost, the same on every run.
+- RealModel asks any OpenAI-compatible endpoint through the official openai client.
+- ReplayModel answers with a recorded run of a real model, offline and free.
+
 Deliberately left out: streaming and images. Settings, retries and the
-sentences that explain a failing API live in config.py and errors.py.
+sentences that explain a failing API live in providers/ (config.py, errors.py).
 """
 
 import json
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from .config import DEEPSEEK, client, settings  # DEEPSEEK: the default endpoint, importable from here too
-from .errors import explained
+from .providers.config import DEEPSEEK, client, settings  # DEEPSEEK: the default endpoint, importable from here too
+from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, explain, explained
+from .trace import Trace
 
 
 class Function:
@@ -114,9 +120,9 @@ class RealModel:
     """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
 
     Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL
-    and LLM_MODEL in the environment or the file .env (see config.py). Every
+    and LLM_MODEL in the environment or the file .env (see providers/config.py). Every
     failure of the API is raised as a ModelError: one sentence in `language`
-    that names the fix (see errors.py).
+    that names the fix (see providers/errors.py).
     """
 
     def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",
@@ -143,3 +149,83 @@ def usage_of(usage):
     cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
     return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0,
                  cached if cached is not None else getattr(usage, "prompt_cache_hit_tokens", None))
+
+
+# Replay: record once with a key, `stats.trace.save("run.json")`; anyone replays it without one,
+# `run_agent(ReplayModel.load("run.json"), question)`. A replay is honest only while the conversation
+# is the one recorded, so every step compares the messages with the recording and stops where they differ.
+
+class ReplayModel:
+    """Answers each step with the recorded reply, after checking the conversation is the recorded one.
+
+    Holds one or several traces (e.g. a recorded evaluation) and picks the
+    one whose question is asked. `name` is the recorded model's: every reply
+    is that model's, and so are the reported tokens.
+    """
+
+    def __init__(self, traces, language="en"):
+        self.traces = [traces] if isinstance(traces, Trace) else list(traces)
+        if not self.traces:
+            raise ValueError("ReplayModel needs at least one recorded trace")
+        self.language = language
+        self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
+
+    @classmethod
+    def load(cls, path, language="en"):
+        """Load one saved trace, or every *.json trace in a folder."""
+        path = Path(path)
+        files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        if not files or not files[0].exists():
+            raise FileNotFoundError(f"no recording at {str(path)!r}; save one with stats.trace.save(path)")
+        return cls([Trace.load(file) for file in files], language)
+
+    def __call__(self, messages, tools):
+        given = json.loads(json.dumps(messages))  # the recording went through JSON too
+        question = next(m["content"] for m in given if m["role"] == "user")
+        candidates = [t for t in self.traces if t.question == question]
+        if not candidates:
+            raise explain("unknown_question", self.language, REPLAY_SENTENCES, question=question[:80])
+        step = sum(m["role"] == "assistant" for m in given)
+        problems = [divergence(t, step, given, tools, self.language) for t in candidates]
+        if all(problems):
+            raise explain("diverged", self.language, REPLAY_SENTENCES, **problems[0])
+        trace = candidates[problems.index(None)]
+        if step == len(trace.records):  # the recorded run stopped before this step
+            if trace.stop_reason == "error":
+                raise ModelError(trace.stop_message, "replayed_error")
+            raise explain("ended", self.language, REPLAY_SENTENCES, steps=step,
+                          why=trace.stop_message or trace.stop_reason)
+        return reply(trace, step)
+
+
+def divergence(trace, step, given, tools, language):
+    """None when `given` is what the recording showed the model at `step`, else where it differs.
+
+    Example: the recording had system prompt A, now it is B -> {"index": 1, "what": "another system prompt"}
+    """
+    what = REPLAY_WHAT.get(language, REPLAY_WHAT["en"])
+    recorded_tools = getattr(trace, "tools", None)  # only traces that saved their tools can check them
+    if recorded_tools and json.loads(json.dumps(tools)) != recorded_tools:
+        return {"index": 0, "what": what["tools"]}
+    at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
+    expected = trace.messages[:at]
+    for index, (old, new) in enumerate(zip(expected, given), 1):
+        if old != new:
+            name = next((c["function"]["name"] for m in expected for c in m.get("tool_calls", [])
+                         if c["id"] == old.get("tool_call_id")), "a tool")
+            return {"index": index, "what": what.get(old["role"], what["assistant"]).format(name=name)}
+    if len(expected) != len(given):
+        return {"index": min(len(expected), len(given)) + 1,
+                "what": what["length"].format(got=len(given), expected=len(expected))}
+    return None
+
+
+def reply(trace, step):
+    """The recorded reply of `step` as (Message, Usage), shaped as the model sent it."""
+    record = trace.records[step]
+    recorded = trace.messages[record["at"]]
+    calls = [Call(c["function"]["name"], c["function"]["arguments"], c["id"])
+             for c in recorded.get("tool_calls", [])]
+    extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}
+    usage = record["usage"] and Usage(**record["usage"])
+    return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage

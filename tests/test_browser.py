@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.controls import TEXT as CONTROL_TEXT
-from agentlib.viewer import labels
+from agentlib.classroom.controls import TEXT as CONTROL_TEXT
+from agentlib.classroom.viewer import labels
 from browser_support import CHROMIUM_ARGS, WIDGET_MANAGER, Student, find_chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ README_IMAGE = REPO / "docs" / "images" / "trace-viewer.png"
 SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
 # The course must run without a key; a key in the repository's .env would send the
 # notebook's "make_model" to the real API, so every kernel looks for .env elsewhere.
-NO_ENV_FILE = "import agentlib.config, pathlib\nagentlib.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
+NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 VIEWER = labels("de")
 CONTROL = CONTROL_TEXT["de"]
 

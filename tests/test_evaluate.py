@@ -6,11 +6,11 @@ import pytest
 
 import agentlib.docs
 from agentlib import config
-from agentlib.evaluate import (QUESTIONS, NaiveModel, OracleModel, cited_ranges, cites_file, declined,
+from agentlib.classroom.evaluate import (QUESTIONS, NaiveModel, OracleModel, cited_ranges, cites_file, declined,
                                evaluate, load_questions)
 from agentlib.models import RealModel
-from agentlib.pricing import estimate_cost
-from agentlib.replay import ReplayModel
+from agentlib.providers.pricing import estimate_cost
+from agentlib.models import ReplayModel
 from fake_openai_server import FakeServer, completion
 
 SET = [

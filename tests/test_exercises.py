@@ -6,7 +6,7 @@ import pytest
 
 from agentlib import QUESTION, Call, Message, ScriptedModel, lesson_script, run_agent, tool
 from agentlib.docs import read_text, refusal, root
-from agentlib.exercises import (CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, HTTP3_QUESTION, exercise,
+from agentlib.classroom.exercises import (CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, HTTP3_QUESTION, exercise,
                                 http3_script)
 
 LANGUAGES = ["de", "en"]

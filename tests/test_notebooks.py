@@ -46,11 +46,11 @@ WITH_EXERCISES = [p for p in PATHS if exercise_cells(nbformat.read(p, as_version
 @pytest.fixture(scope="session", autouse=True)
 def no_key_anywhere():
     """The tests promise a run without a key; a key in the repository's .env would break that promise."""
-    import agentlib.config
+    import agentlib.providers.config
 
     saved = {name: os.environ.pop(name) for name in list(os.environ) if name.startswith("LLM_")}
     try:
-        if agentlib.config.has_key():
+        if agentlib.providers.config.has_key():
             pytest.skip("the file .env sets LLM_API_KEY (or a local LLM_BASE_URL); the notebook tests "
                         "need a checkout without one")
         yield

@@ -13,11 +13,11 @@ import pytest
 
 import agentlib.docs
 from agentlib import config
-from agentlib.config import settings
-from agentlib.errors import ModelError, redact
+from agentlib.providers.config import settings
+from agentlib.providers.errors import ModelError, redact
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
-from agentlib.viewer import trace_text
+from agentlib.classroom.viewer import trace_text
 from fake_openai_server import FakeServer, Hang, Reply, completion, error
 
 PROVIDERS = ["openai", "deepseek", "ollama", "llamacpp"]
@@ -406,7 +406,7 @@ def test_key_field_keeps_the_key_in_this_process_and_forgets_the_widget_value(mo
 # ---- the price table ------------------------------------------------------------------------
 
 def test_cost_is_estimated_for_known_models_and_unknown_otherwise(docs):
-    from agentlib.pricing import CHECKED, describe_cost, estimate_cost, trace_cost
+    from agentlib.providers.pricing import CHECKED, describe_cost, estimate_cost, trace_cost
 
     assert estimate_cost("deepseek-flash", 1_000_000, 0) == pytest.approx(0.30)
     assert estimate_cost("deepseek-flash", 1_000_000, 0, cached_tokens=1_000_000) == pytest.approx(0.006)

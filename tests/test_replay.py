@@ -7,10 +7,10 @@ import pytest
 import agentlib.docs
 import agentlib.loop
 from agentlib import config
-from agentlib.errors import ModelError
+from agentlib.providers.errors import ModelError
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
-from agentlib.replay import ReplayModel
+from agentlib.models import ReplayModel
 from agentlib.trace import Trace
 from fake_openai_server import FakeServer, completion, error
 

@@ -2,7 +2,7 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
-from agentlib.viewer import TraceViewer, print_trace
+from agentlib.classroom.viewer import TraceViewer, print_trace
 
 LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
 

@@ -57,7 +57,7 @@ CELLS = [
         import json
 
         from agentlib import TOOLS, call_tool, tool
-        from agentlib.show import show
+        from agentlib.classroom.show import show
         """),
     md("source-intro", de="""
         So sieht der Dekorator aus – lies ihn einmal von oben nach unten, er ist kürzer, als er klingt:
@@ -188,7 +188,7 @@ CELLS = [
             return ...
         """, tags=["exercise"]),
     code("exercise-lists-check", """
-        from agentlib.exercises import exercise
+        from agentlib.classroom.exercises import exercise
 
         q_lists = exercise("lists", LANGUAGE)
         q_lists.check(json_schema)

@@ -46,7 +46,7 @@ CELLS = [
 
         from agentlib import grep_docs, list_docs, read_doc
         from agentlib.docs import refusal
-        from agentlib.show import show
+        from agentlib.classroom.show import show
 
         print(list_docs())
         """),

@@ -43,7 +43,7 @@ CELLS = [
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
                               lesson_script, run_agent)
         from agentlib.loop import observe
-        from agentlib.show import show
+        from agentlib.classroom.show import show
 
         print(SYSTEM_PROMPT)
         """),
@@ -137,7 +137,7 @@ CELLS = [
         The model can fix a failure in a tool. It cannot fix a rejected key or a missing network – you have to. So a failure like that ends the run, with one plain sentence, and everything up to that point stays in the trace. A script can rehearse this offline: instead of a message it holds the error a real model would raise, here after the first step.
         """),
     code("model-fails", """
-        from agentlib.errors import explain
+        from agentlib.providers.errors import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE])

@@ -47,8 +47,8 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import Call, Message, QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-        from agentlib.config import has_key
-        from agentlib.show import show
+        from agentlib.providers.config import has_key
+        from agentlib.classroom.show import show
 
         show(ScriptedModel)
         """),
@@ -94,7 +94,7 @@ CELLS = [
 
         Blättere mit **weiter ▶** durch die Schritte. „Nachrichtenliste zeigen“ zeigt dir, was das Modell in diesem Schritt bekommen hat – du siehst die Liste wachsen.
 
-        Steht unter der Zelle nur `VBox(...)` statt Knöpfen, zeigt dein Editor keine Widgets an. Dann druckt `print_trace(stats.trace, language=LANGUAGE)` aus `agentlib.viewer` denselben Trace als Text.
+        Steht unter der Zelle nur `VBox(...)` statt Knöpfen, zeigt dein Editor keine Widgets an. Dann druckt `print_trace(stats.trace, language=LANGUAGE)` aus `agentlib.classroom.viewer` denselben Trace als Text.
         """, en="""
         ## The trace: your best diagnosis
 
@@ -102,10 +102,10 @@ CELLS = [
 
         Step through with **next ▶**. "Show message list" shows what the model was given at that step – you can watch the list grow.
 
-        If all you see below the cell is `VBox(...)` instead of buttons, your editor does not display widgets. Then `print_trace(stats.trace, language=LANGUAGE)` from `agentlib.viewer` prints the same trace as text.
+        If all you see below the cell is `VBox(...)` instead of buttons, your editor does not display widgets. Then `print_trace(stats.trace, language=LANGUAGE)` from `agentlib.classroom.viewer` prints the same trace as text.
         """),
     code("trace-viewer", """
-        from agentlib.viewer import TraceViewer
+        from agentlib.classroom.viewer import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"]),
@@ -119,7 +119,7 @@ CELLS = [
         Every row is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. These numbers are estimates – notebook 6 shows real ones.
         """),
     code("token-table", """
-        from agentlib.tokens import compare_runs, token_table
+        from agentlib.classroom.tokens import compare_runs, token_table
 
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget"]),
@@ -137,7 +137,7 @@ CELLS = [
         `make_model` hands over a fresh model for every run, so that the script starts from the beginning again. If you have set an API key (notebook 6), it asks the real model instead.
         """),
     code("max-steps-control", """
-        from agentlib.controls import MaxStepsControl
+        from agentlib.classroom.controls import MaxStepsControl
 
         def make_model():
             if has_key():
@@ -185,7 +185,7 @@ CELLS = [
         my_script = ...  # ⟨DEIN CODE HIER: eine Liste von Message(...)-Objekten|YOUR CODE HERE: a list of Message(...) objects⟩
         """, tags=["exercise"]),
     code("exercise-1-check", """
-        from agentlib.exercises import exercise
+        from agentlib.classroom.exercises import exercise
 
         q1 = exercise(1, LANGUAGE)
         q1.check(my_script)

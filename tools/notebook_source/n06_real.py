@@ -65,10 +65,10 @@ CELLS = [
         from pathlib import Path
 
         from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-        from agentlib.config import describe, has_key, key_field
-        from agentlib.errors import ModelError
-        from agentlib.replay import ReplayModel
-        from agentlib.show import show
+        from agentlib.providers.config import describe, has_key, key_field
+        from agentlib.providers.errors import ModelError
+        from agentlib.models import ReplayModel
+        from agentlib.classroom.show import show
 
         print(describe(LANGUAGE))
         """),
@@ -159,7 +159,7 @@ CELLS = [
         Your run (if you have a key) probably looks similar, but not the same: a real model decides afresh every time. Here it is – or, without a key, the stand-in:
         """),
     code("trace-viewer", """
-        from agentlib.viewer import TraceViewer
+        from agentlib.classroom.viewer import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"]),
@@ -173,21 +173,21 @@ CELLS = [
         With a real model the numbers come from the provider – this is what you are billed for. Some providers remember the beginning of a prompt they have already seen and bill those *cached* tokens at a lower rate; then you see that column too. With the stand-in, the numbers here are estimates.
         """),
     code("token-table", """
-        from agentlib.tokens import token_table
+        from agentlib.classroom.tokens import token_table
 
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget"]),
     md("cost-intro", de="""
         ## Was hat das gekostet?
 
-        `agentlib.pricing` multipliziert die Tokens mit einer kleinen, datierten Preistabelle. Das ist eine Schätzung: Preise ändern sich, manche Anbieter berechnen je nach Uhrzeit anders – was zählt, ist deine Rechnung. Für ein Modell ohne Eintrag in der Tabelle sagt es „unbekannt“, statt zu raten. Beim Stellvertreter rechnen wir mit den Preisen von `deepseek-flash`.
+        `agentlib.providers.pricing` multipliziert die Tokens mit einer kleinen, datierten Preistabelle. Das ist eine Schätzung: Preise ändern sich, manche Anbieter berechnen je nach Uhrzeit anders – was zählt, ist deine Rechnung. Für ein Modell ohne Eintrag in der Tabelle sagt es „unbekannt“, statt zu raten. Beim Stellvertreter rechnen wir mit den Preisen von `deepseek-flash`.
         """, en="""
         ## What did that cost?
 
-        `agentlib.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. For the stand-in we use the prices of `deepseek-flash`.
+        `agentlib.providers.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. For the stand-in we use the prices of `deepseek-flash`.
         """),
     code("cost", """
-        from agentlib.pricing import PRICES, describe_cost, estimate_cost, trace_cost
+        from agentlib.providers.pricing import PRICES, describe_cost, estimate_cost, trace_cost
 
         priced_as = stats.trace.model if stats.trace.model in PRICES else "deepseek-flash"
         print(f"⟨Dieser Lauf, zu Preisen von|This run, at the prices of⟩ {priced_as}: "
@@ -203,7 +203,7 @@ CELLS = [
         The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens: the search happens beforehand, without the model. The author's agent needed **three** calls and 3,742 prompt tokens – because every step re-sends everything before it. At the same prices (and, since module 04 gives no figure for it, assuming an answer of the same 666 tokens):
         """),
     code("rag-comparison", """
-        from agentlib.viewer import number
+        from agentlib.classroom.viewer import number
 
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
             ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),

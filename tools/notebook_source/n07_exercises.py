@@ -38,10 +38,10 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent, tool
-        from agentlib.config import has_key
-        from agentlib.errors import ModelError
-        from agentlib.exercises import HTTP3_QUESTION, count_lines_script, exercise, http3_script
-        from agentlib.viewer import TraceViewer
+        from agentlib.providers.config import has_key
+        from agentlib.providers.errors import ModelError
+        from agentlib.classroom.exercises import HTTP3_QUESTION, count_lines_script, exercise, http3_script
+        from agentlib.classroom.viewer import TraceViewer
 
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst das Skriptmodell mit `script`.|The real model when a key is set, otherwise the scripted model playing `script`.⟩\"\"\"

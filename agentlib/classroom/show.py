@@ -38,7 +38,7 @@ def location(obj):
     Example: location(run_agent) -> "agentlib/loop.py"
     """
     file = Path(inspect.getsourcefile(obj)).resolve()
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parents[2]
     return file.relative_to(package).as_posix() if file.is_relative_to(package) else file.name
 
 

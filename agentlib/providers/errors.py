@@ -16,6 +16,7 @@ beyond the few that change what a student should do.
 """
 
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 SENTENCES = {
     "missing_key": {
@@ -93,6 +94,36 @@ SENTENCES = {
 }
 
 
+REPLAY_SENTENCES = {  # ReplayModel's failures, worded like the API's
+
+    "unknown_question": {
+        "en": "No recording answers the question {question!r}: replay needs the recorded question word for "
+              "word; record this one with a real model first.",
+        "de": "Keine Aufnahme beantwortet die Frage {question!r}: Eine Wiedergabe braucht die aufgenommene Frage "
+              "Wort für Wort; nimm diese erst mit einem echten Modell auf."},
+    "diverged": {
+        "en": "The conversation left the recording at message {index} ({what}): the replay only fits the "
+              "recorded run with the same question, system prompt, tools and docs; undo the change or record "
+              "a new run with a real model.",
+        "de": "Das Gespräch weicht bei Nachricht {index} von der Aufnahme ab ({what}): Die Wiedergabe passt nur "
+              "zum aufgenommenen Lauf mit derselben Frage, demselben Systemprompt, denselben Tools und Dokumenten; "
+              "nimm die Änderung zurück oder nimm einen neuen Lauf mit einem echten Modell auf."},
+    "ended": {
+        "en": "The recording has only {steps} steps (the recorded run stopped: {why}): replay it with a "
+              "max_steps of {steps} or less.",
+        "de": "Die Aufnahme hat nur {steps} Schritte (der aufgenommene Lauf endete: {why}): Spiel sie mit "
+              "max_steps von höchstens {steps} ab."},
+}
+REPLAY_WHAT = {  # how a conversation left the recording
+    "en": {"length": "{got} messages instead of the recorded {expected}", "system": "another system prompt",
+           "user": "another question", "tool": "another result from {name}", "assistant": "another model reply",
+           "tools": "other tools than were recorded"},
+    "de": {"length": "{got} Nachrichten statt der aufgenommenen {expected}", "system": "ein anderer Systemprompt",
+           "user": "eine andere Frage", "tool": "ein anderes Ergebnis von {name}",
+           "assistant": "eine andere Antwort des Modells", "tools": "andere Tools als bei der Aufnahme"},
+}
+
+
 class ModelError(RuntimeError):
     """A failure a person must fix; str() is one sentence in the student's language."""
 
@@ -115,8 +146,6 @@ def explained(model):
     """Turn what the openai client raises during one call of `model` into a ModelError."""
     import openai
 
-    from .config import shown_url
-
     key = model.settings.api_key
     facts = {"url": shown_url(model.settings.base_url), "model": model.settings.model,
              "retries": model.client.max_retries, "timeout": model.timeout, "status": "", "detail": ""}
@@ -132,6 +161,15 @@ def explained(model):
                       **facts) from None
     except (openai.APIResponseValidationError, AttributeError, IndexError, TypeError, ValueError):
         raise explain("bad_reply", model.language, **facts) from None  # an HTML page, broken JSON, no choices
+
+
+def shown_url(base_url):
+    """The endpoint without any user:password part. Example: "https://u:p@h/v1" -> "https://h/v1" """
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return parts._replace(netloc=host).geturl() if parts.netloc else base_url
 
 
 def status_kind(status, code, detail):

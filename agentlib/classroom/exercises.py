@@ -17,11 +17,11 @@ import re
 import typing
 from html import escape
 
-from .docs import doc_paths, read_text, relative, root
-from .lesson import QUESTION, lesson_script
-from .loop import Stats, run_agent
-from .models import Call, Message, ScriptedModel
-from .tools import TOOLS, call_tool
+from ..docs import doc_paths, read_text, relative, root
+from ..lesson import QUESTION, lesson_script
+from ..loop import Stats, run_agent
+from ..models import Call, Message, ScriptedModel
+from ..tools import TOOLS, call_tool
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
 

@@ -8,7 +8,7 @@ and static pages. Both take a `Trace`, the `Stats` of a run, or the path
 of a saved trace.
 
 Deliberately left out: editing or re-running a step, and diffs between
-runs (compare runs with `agentlib.tokens.compare_runs`).
+runs (compare runs with `agentlib.classroom.tokens.compare_runs`).
 """
 
 import json
@@ -16,7 +16,7 @@ from html import escape
 from itertools import accumulate
 from pathlib import Path
 
-from .trace import Trace
+from ..trace import Trace
 
 TEXT = {
     "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "◀ zurück",

@@ -24,11 +24,11 @@ import re
 import sys
 from pathlib import Path
 
-from .loop import run_agent
-from .models import Call, Message
-from .pricing import trace_cost
+from ..loop import run_agent
+from ..models import Call, Message
+from ..providers.pricing import trace_cost
 
-QUESTIONS = Path(__file__).resolve().parent.parent / "data" / "questions.json"
+QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "questions.json"
 
 
 def load_questions(path=None):

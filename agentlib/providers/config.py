@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .errors import explain, shown_url
+
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
-ENV_FILE = Path(__file__).resolve().parent.parent / ".env"  # read at call time; tests redirect it
+ENV_FILE = Path(__file__).resolve().parents[2] / ".env"  # read at call time; tests redirect it
 
 # host suffix -> fields added to every request sent there
 PARAMETERS = {
@@ -115,15 +117,6 @@ def has_key(**overrides):
     return bool(current.api_key) or is_local(current.base_url)
 
 
-def shown_url(base_url):
-    """The endpoint without any user:password part. Example: "https://u:p@h/v1" -> "https://h/v1" """
-    parts = urlsplit(base_url)
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    return parts._replace(netloc=host).geturl() if parts.netloc else base_url
-
-
 def describe(language="en", **overrides):
     """One sentence: which endpoint and model, and whether a key is set (never the key itself)."""
     current = settings(**overrides)
@@ -189,15 +182,13 @@ def client(current, timeout, max_retries, language="en"):
     """
     from openai import OpenAI
 
-    from . import errors
-
     if not current.base_url.startswith(("http://", "https://")):
-        raise errors.explain("bad_url", language, url=current.base_url)
+        raise explain("bad_url", language, url=current.base_url)
     if not current.api_key and not is_local(current.base_url):
-        raise errors.explain("missing_key", language, url=shown_url(current.base_url))
+        raise explain("missing_key", language, url=shown_url(current.base_url))
     if current.api_key and not (current.api_key.isascii() and current.api_key.isprintable()
                                 and " " not in current.api_key):
-        raise errors.explain("malformed_key", language)
+        raise explain("malformed_key", language)
     # A local server ignores the key, but the client will not start without one.
     return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
                   timeout=timeout, max_retries=max_retries)

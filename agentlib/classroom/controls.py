@@ -13,7 +13,7 @@ the button waits until the run is over.
 from contextlib import redirect_stdout
 from html import escape
 
-from .loop import run_agent
+from ..loop import run_agent
 from .tokens import token_table
 from .viewer import TraceViewer, labels
 
