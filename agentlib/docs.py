@@ -19,6 +19,7 @@ DOCS = Path(__file__).resolve().parent.parent / "data" / "httpx-docs"
 LICENSE = "LICENSE.md"  # the corpus's own licence is no documentation
 MAX_HITS = 20  # enough to choose a file from, few enough to keep the context small
 MAX_LINES = 80  # about one screen; the model asks again for more
+MAX_CHARS = 2900  # with its closing note, a reply stays within the loop's MAX_OBSERVATION (3,000)
 MAX_HIT_CHARS = 100
 
 
@@ -49,7 +50,7 @@ def grep_docs(keyword: str) -> str:
 
 
 @tool("Read lines of one documentation file, each prefixed with its line number. "
-      "At most 80 lines per call.",
+      "At most 80 lines and about 3,000 characters per call; the reply ends by saying where to read on.",
       path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'",
       start="first line to read, counting from 1",
       end="last line to read (inclusive)")
@@ -67,11 +68,17 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
         return f"Error: end={end} lies before start={start}; ask for end >= start, e.g. end={start + MAX_LINES - 1}."
     if start > len(lines):
         return f"Error: {path!r} has only {len(lines)} lines; ask for a start between 1 and {len(lines)}."
-    last = min(end, start + MAX_LINES - 1, len(lines))
-    shown = "\n".join(f"{number}: {lines[number - 1]}" for number in range(start, last + 1))
+    shown, size = [], 0
+    for number in range(start, min(end, start + MAX_LINES - 1, len(lines)) + 1):
+        line = f"{number}: {lines[number - 1]}"[:MAX_CHARS]  # one huge line must not flood the context
+        if shown and size + len(line) + 1 > MAX_CHARS:  # stop at a line boundary, not mid-line
+            break
+        shown.append(line)
+        size += len(line) + 1
+    last = start + len(shown) - 1
     if last < len(lines):  # tell the model the file goes on, and how to read on
-        shown += f"\n[lines {start}-{last} of {len(lines)}; read on with start={last + 1}]"
-    return shown
+        shown.append(f"[lines {start}-{last} of {len(lines)}; read on with start={last + 1}]")
+    return "\n".join(shown)
 
 
 def root():

@@ -32,6 +32,11 @@ class Stats:
     completion_tokens: int = 0
     trace: Trace = field(default=None, repr=False)
 
+    def __getitem__(self, key):  # the lesson reads stats["steps"]; stats.steps works too
+        if key not in ("steps", "tool_calls", "prompt_tokens", "completion_tokens"):
+            raise KeyError(key)
+        return getattr(self, key)
+
 
 def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     """Let `model` answer `question` with `tools`; return (answer, stats).
@@ -41,7 +46,7 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     """
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": question}]
-    schemas = [tool.schema for tool in tools.values()]
+    schemas = [t["schema"] for t in tools.values()]
     stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__), tools=schemas))
     say = print if verbose else lambda *_: None
     try:

@@ -32,13 +32,17 @@ class Function:
 class Call:
     """One tool call, shaped like the SDK's: call.id, call.function.name, call.function.arguments.
 
-    Example: Call("read_doc", {"path": "api.md"}).function.arguments -> '{"path": "api.md"}'
-    A string is kept as it is, so a script can also send broken JSON.
+    Example: Call("c1", "read_doc", '{"path": "api.md"}').function.arguments -> '{"path": "api.md"}'
+    The arguments are JSON text, as a model sends them, so a script can also send broken JSON;
+    a dict is accepted too and turned into JSON text.
     """
 
     type = "function"
 
-    def __init__(self, name, arguments="{}", id=""):
+    def __init__(self, id, name, arguments="{}"):
+        if isinstance(name, str) and name.lstrip().startswith("{"):  # Call(name, arguments): the id is missing
+            raise ValueError(f"Call takes (id, name, arguments), in the openai SDK's order, e.g. "
+                             f"Call(\"c1\", \"grep_docs\", '{{\"keyword\": \"timeout\"}}'); got the name {name!r}")
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
         self.id, self.function = id, Function(name, arguments)
@@ -48,7 +52,7 @@ class Call:
                 "function": {"name": self.function.name, "arguments": self.function.arguments}}
 
     def __repr__(self):
-        return f"Call({self.function.name!r}, {self.function.arguments!r}, id={self.id!r})"
+        return f"Call({self.id!r}, {self.function.name!r}, {self.function.arguments!r})"
 
 
 @dataclass
@@ -60,12 +64,16 @@ class Message:
     finish_reason: str = "stop"  # sits on the SDK's `choice`; "length" means the reply was cut off
     extra: dict = field(default_factory=dict)  # fields a provider wants back, e.g. reasoning_content
 
-    def model_dump(self, **_):
-        """The message as it goes back into the conversation."""
+    def model_dump(self, exclude_none=False, **_):
+        """The message as it goes back into the conversation.
+
+        Example: Message("hi").model_dump(exclude_none=True) -> {"role": "assistant", "content": "hi"}
+        """
         dump = {"role": "assistant", "content": self.content}
         if self.tool_calls:  # APIs refuse an empty list here
             dump["tool_calls"] = [call.model_dump() for call in self.tool_calls]
-        return dump | self.extra
+        dump |= self.extra
+        return {k: v for k, v in dump.items() if v is not None} if exclude_none else dump
 
 
 @dataclass
@@ -98,7 +106,7 @@ class ScriptedModel:
         if isinstance(entry, BaseException):
             raise entry
         # Scripts may leave ids out; the API needs them to pair calls with results.
-        calls = [Call(c.function.name, c.function.arguments, c.id or f"call_{step}_{i}")
+        calls = [Call(c.id or f"call_{step}_{i}", c.function.name, c.function.arguments)
                  for i, c in enumerate(entry.tool_calls or [], 1)]
         reply = replace(entry, tool_calls=calls or None)
         return reply, estimate(messages, tools, reply) if self.estimate_usage else None
@@ -136,7 +144,7 @@ class RealModel:
             reply = self.client.chat.completions.create(
                 model=self.name, messages=messages, tools=tools, extra_body=self.settings.extra_body or None)
             choice = reply.choices[0]
-            calls = [Call(c.function.name, c.function.arguments, c.id) for c in choice.message.tool_calls or []]
+            calls = [Call(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
         extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
         message = Message(choice.message.content, calls or None, choice.finish_reason, extra)
         return message, usage_of(reply.usage)
@@ -224,7 +232,7 @@ def reply(trace, step):
     """The recorded reply of `step` as (Message, Usage), shaped as the model sent it."""
     record = trace.records[step]
     recorded = trace.messages[record["at"]]
-    calls = [Call(c["function"]["name"], c["function"]["arguments"], c["id"])
+    calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"])
              for c in recorded.get("tool_calls", [])]
     extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}
     usage = record["usage"] and Usage(**record["usage"])

@@ -12,20 +12,10 @@ Deliberately left out: nested types (lists, dicts, Optional), enums and
 import inspect
 import json
 
-TOOLS = {}  # name -> Tool; the registry run_agent offers to the model
+TOOLS = {}  # name -> {"fn": the function, "schema": what the model sees}; run_agent offers all of them
 
 JSON_TYPES = {int: "integer", float: "number", bool: "boolean", str: "string",
               inspect.Parameter.empty: "string"}
-
-
-class Tool:
-    """A registered function and the schema the model sees for it."""
-
-    def __init__(self, function, schema):
-        self.function, self.schema = function, schema
-
-    def __repr__(self):
-        return f"<Tool {self.schema['function']['name']}>"
 
 
 def tool(description, **param_descriptions):
@@ -34,7 +24,7 @@ def tool(description, **param_descriptions):
     Example:
         @tool("Read a file.", path="file to read")
         def read(path: str): ...
-        TOOLS["read"].schema["function"]["parameters"]
+        TOOLS["read"]["schema"]["function"]["parameters"]
         -> {"type": "object", "properties": {"path": {"type": "string",
             "description": "file to read"}}, "required": ["path"]}
     """
@@ -54,11 +44,11 @@ def tool(description, **param_descriptions):
         unknown = set(param_descriptions) - set(properties)
         if unknown:
             raise TypeError(f"@tool describes {sorted(unknown)}, which {function.__name__} does not take")
-        TOOLS[function.__name__] = Tool(function, {
+        TOOLS[function.__name__] = {"fn": function, "schema": {
             "type": "function",
             "function": {"name": function.__name__, "description": description,
                          "parameters": {"type": "object", "properties": properties,
-                                        "required": required}}})
+                                        "required": required}}}}
         return function
     return register
 
@@ -84,7 +74,7 @@ def call_tool(name, arguments, tools=TOOLS):
     if not isinstance(kwargs, dict):
         raise TypeError(f"the arguments must be a JSON object such as {example(tools[name])}, "
                         f"not {type(kwargs).__name__}")
-    parameters = tools[name].schema["function"]["parameters"]
+    parameters = tools[name]["schema"]["function"]["parameters"]
     missing = [p for p in parameters["required"] if p not in kwargs]
     unknown = [k for k in kwargs if k not in parameters["properties"]]
     if missing or unknown:
@@ -93,7 +83,7 @@ def call_tool(name, arguments, tools=TOOLS):
                         f"e.g. {example(tools[name])}")
     for key, value in kwargs.items():
         kwargs[key] = coerce(name, key, value, parameters["properties"][key]["type"])
-    return tools[name].function(**kwargs)
+    return tools[name]["fn"](**kwargs)
 
 
 def coerce(tool_name, key, value, json_type):
@@ -120,6 +110,6 @@ def example(tool):
 
     Example: example(TOOLS["read_doc"]) -> '{"path": "text"}'
     """
-    parameters = tool.schema["function"]["parameters"]
+    parameters = tool["schema"]["function"]["parameters"]
     return json.dumps({p: EXAMPLE_VALUES[parameters["properties"][p]["type"]]
                        for p in parameters["required"]})

@@ -67,7 +67,7 @@ class Trace:
 
     @property
     def answer(self):
-        return (self.messages[-1]["content"] or "") if self.stop_reason == "answer" else None
+        return (self.messages[-1].get("content") or "") if self.stop_reason == "answer" else None
 
     @property
     def estimated(self):

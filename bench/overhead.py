@@ -11,7 +11,6 @@ message list adds.
 import math
 
 from agentlib import Call, Message, ScriptedModel, run_agent
-from agentlib.tools import Tool
 
 from . import fastest_seconds
 
@@ -21,9 +20,9 @@ def noop() -> str:
 
 
 # A registry of its own, so the lesson's TOOLS stay as they are.
-TRIVIAL_TOOLS = {"noop": Tool(noop, {"type": "function", "function": {
+TRIVIAL_TOOLS = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
     "name": "noop", "description": "Do nothing.",
-    "parameters": {"type": "object", "properties": {}, "required": []}}})}
+    "parameters": {"type": "object", "properties": {}, "required": []}}}}}
 
 
 class NoopModel:
@@ -31,7 +30,7 @@ class NoopModel:
 
     def __init__(self, steps):
         self.left = steps
-        self.call = Message(tool_calls=[Call("noop", "{}", id="call_1")])
+        self.call = Message(tool_calls=[Call("call_1", "noop", "{}")])
         self.answer = Message(content="done")
 
     def __call__(self, messages, tools):
@@ -41,7 +40,7 @@ class NoopModel:
 
 def scripted(steps):
     """agentlib's ScriptedModel with the same replies; it keeps a copy of every message list."""
-    return ScriptedModel([Message(tool_calls=[Call("noop", "{}")])] * (steps - 1) + [Message(content="done")])
+    return ScriptedModel([Message(tool_calls=[Call("", "noop", "{}")])] * (steps - 1) + [Message(content="done")])
 
 
 def run(model, steps):

@@ -21,7 +21,7 @@ def measure():
     """One row per step (bytes, tokens, fixed share), the run's totals, and the comparisons."""
     model = ScriptedModel(lesson_script(), estimate_usage=True)
     _, stats = run_agent(model, QUESTION["en"], verbose=False)
-    schemas = [tool.schema for tool in TOOLS.values()]
+    schemas = [t["schema"] for t in TOOLS.values()]
     # json.dumps escapes non-ASCII, so characters are bytes here
     fixed = len(json.dumps(model.calls[0][:2])) + len(json.dumps(schemas))  # system prompt, question, tools
     steps = []

@@ -27,17 +27,17 @@ def test_import_loads_only_the_standard_library():
 
 
 def test_call_is_shaped_like_the_openai_sdk_tool_call():
-    call = Call("read_doc", {"path": "api.md", "start": 1}, id="call_7")
+    call = Call("call_7", "read_doc", {"path": "api.md", "start": 1})
     assert (call.id, call.type, call.function.name) == ("call_7", "function", "read_doc")
     assert call.function.arguments == '{"path": "api.md", "start": 1}'
     assert call.model_dump() == {"id": "call_7", "type": "function",
                                  "function": {"name": "read_doc", "arguments": '{"path": "api.md", "start": 1}'}}
-    assert Call("x", '{"broken').function.arguments == '{"broken'
+    assert Call("c1", "x", '{"broken').function.arguments == '{"broken'
 
 
 def test_message_dumps_like_an_assistant_message_and_keeps_provider_fields():
     assert Message("hi").model_dump(exclude_none=True) == {"role": "assistant", "content": "hi"}
-    with_calls = Message(tool_calls=[Call("list_docs", id="c1")], extra={"reasoning_content": "hmm"})
+    with_calls = Message(tool_calls=[Call("c1", "list_docs")], extra={"reasoning_content": "hmm"})
     assert with_calls.model_dump() == {
         "role": "assistant", "content": None, "reasoning_content": "hmm",
         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]}
@@ -45,7 +45,7 @@ def test_message_dumps_like_an_assistant_message_and_keeps_provider_fields():
 
 
 def test_scripted_model_fills_missing_call_ids_and_leaves_the_script_untouched():
-    script = [Message(tool_calls=[Call("list_docs"), Call("list_docs", id="mine")])]
+    script = [Message(tool_calls=[Call("", "list_docs"), Call("mine", "list_docs")])]
     reply, usage = ScriptedModel(script)([], [])
     assert [c.id for c in reply.tool_calls] == ["call_1_1", "mine"]
     assert script[0].tool_calls[0].id == "" and usage is None

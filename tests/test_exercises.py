@@ -51,8 +51,8 @@ def test_list_schema_check(language):
 # ── exercise 1: failures in the script ──
 
 def script_with_both_failures(language):
-    return [Message(tool_calls=[Call("search_web", {"query": "httpx"})]),
-            Message(tool_calls=[Call("read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
+    return [Message(tool_calls=[Call("", "search_web", {"query": "httpx"})]),
+            Message(tool_calls=[Call("", "read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
             *lesson_script(language)]
 
 
@@ -67,8 +67,8 @@ def test_errors_in_script_check(language, capsys):
     without_answer = script_with_both_failures(language)[:2]
     status, message = judged(1, language, without_answer)
     assert status == INCORRECT and "Message(content=" in message
-    numeric_start = [Message(tool_calls=[Call("search_web", {})]),
-                     Message(tool_calls=[Call("read_doc", {"path": "api.md", "start": "3"})]),
+    numeric_start = [Message(tool_calls=[Call("", "search_web", {})]),
+                     Message(tool_calls=[Call("", "read_doc", {"path": "api.md", "start": "3"})]),
                      *lesson_script(language)]
     assert judged(1, language, numeric_start)[0] == INCORRECT  # "3" is a number in quotes, which the loop accepts
     assert judged(1, language, "my script")[0] == INCORRECT

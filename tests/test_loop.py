@@ -8,7 +8,7 @@ from agentlib.classroom.viewer import trace_text
 
 
 def grep(keyword):
-    return Message(tool_calls=[Call("grep_docs", {"keyword": keyword})])
+    return Message(tool_calls=[Call("", "grep_docs", {"keyword": keyword})])
 
 
 def tool_messages(stats):
@@ -63,7 +63,7 @@ def test_max_steps_one_answers_when_first_reply_is_the_answer(tmp_docs):
 
 
 def test_unknown_tool_becomes_an_observation_and_the_run_goes_on(tmp_docs):
-    model = ScriptedModel([Message(tool_calls=[Call("search_web", {"query": "httpx"})]), Message("ok")])
+    model = ScriptedModel([Message(tool_calls=[Call("", "search_web", {"query": "httpx"})]), Message("ok")])
     answer, stats = run_agent(model, "Q?", verbose=False)
     assert answer == "ok"
     observation = tool_messages(stats)[0]["content"]
@@ -72,7 +72,7 @@ def test_unknown_tool_becomes_an_observation_and_the_run_goes_on(tmp_docs):
 
 
 def test_wrongly_typed_argument_becomes_an_observation(tmp_docs):
-    model = ScriptedModel([Message(tool_calls=[Call("read_doc", {"path": "index.md", "start": "abc"})]),
+    model = ScriptedModel([Message(tool_calls=[Call("", "read_doc", {"path": "index.md", "start": "abc"})]),
                            Message("ok")])
     _, stats = run_agent(model, "Q?", verbose=False)
     observation = tool_messages(stats)[0]["content"]
@@ -80,8 +80,8 @@ def test_wrongly_typed_argument_becomes_an_observation(tmp_docs):
 
 
 def test_parallel_calls_each_get_one_result_in_order_even_when_one_fails(tmp_docs):
-    calls = [Call("grep_docs", {"keyword": "class"}, id="a"), Call("no_such_tool", "{}", id="b"),
-             Call("read_doc", {"path": "index.md", "end": 1}, id="c")]
+    calls = [Call("a", "grep_docs", {"keyword": "class"}), Call("b", "no_such_tool", "{}"),
+             Call("c", "read_doc", {"path": "index.md", "end": 1})]
     model = ScriptedModel([Message(tool_calls=calls), Message("ok")])
     _, stats = run_agent(model, "Q?", verbose=False)
     results = tool_messages(stats)
@@ -97,7 +97,7 @@ def test_exception_inside_a_tool_becomes_an_observation(tmp_docs, clean_registry
     def crash():
         return 1 / 0
 
-    model = ScriptedModel([Message(tool_calls=[Call("crash")]), Message("recovered")])
+    model = ScriptedModel([Message(tool_calls=[Call("", "crash")]), Message("recovered")])
     answer, stats = run_agent(model, "Q?", verbose=False)
     assert answer == "recovered"
     assert tool_messages(stats)[0]["content"] == "Error: ZeroDivisionError: division by zero"
@@ -108,7 +108,7 @@ def test_long_observation_is_cut_with_a_note_saying_how_long_it_was(tmp_docs, cl
     def flood():
         return "x" * 5000
 
-    model = ScriptedModel([Message(tool_calls=[Call("flood")]), Message("ok")])
+    model = ScriptedModel([Message(tool_calls=[Call("", "flood")]), Message("ok")])
     _, stats = run_agent(model, "Q?", verbose=False)
     observation = tool_messages(stats)[0]["content"]
     assert observation.startswith("x" * MAX_OBSERVATION + "\n[cut: the result had 5000 characters")
@@ -121,19 +121,19 @@ def test_observation_of_exactly_the_limit_is_not_cut(tmp_docs, clean_registry):
     def fits():
         return "y" * MAX_OBSERVATION
 
-    _, stats = run_agent(ScriptedModel([Message(tool_calls=[Call("fits")]), Message("ok")]), "Q?", verbose=False)
+    _, stats = run_agent(ScriptedModel([Message(tool_calls=[Call("", "fits")]), Message("ok")]), "Q?", verbose=False)
     assert tool_messages(stats)[0]["content"] == "y" * MAX_OBSERVATION
 
 
 def test_reply_with_neither_text_nor_tool_calls_is_an_empty_answer(tmp_docs):
     answer, stats = run_agent(ScriptedModel([Message(content=None, tool_calls=[])]), "Q?", verbose=False)
     assert answer == "" and stats.trace.stop_reason == "answer"
-    assert stats.trace.messages[-1] == {"role": "assistant", "content": None}
+    assert stats.trace.messages[-1] == {"role": "assistant"}  # model_dump(exclude_none=True) drops the None
     assert stats.trace.answer == ""
 
 
 def test_reply_cut_off_by_token_limit_becomes_an_observation_saying_so(tmp_docs):
-    cut = Message(tool_calls=[Call("read_doc", '{"path": "index.md", "sta')], finish_reason="length")
+    cut = Message(tool_calls=[Call("", "read_doc", '{"path": "index.md", "sta')], finish_reason="length")
     _, stats = run_agent(ScriptedModel([cut, Message("ok")]), "Q?", verbose=False)
     observation = tool_messages(stats)[0]["content"]
     assert observation.startswith("Error: ValueError: the arguments are not valid JSON")
@@ -171,7 +171,7 @@ def test_interrupt_inside_a_tool_keeps_the_call_without_result(tmp_docs, clean_r
     def hang():
         raise KeyboardInterrupt
 
-    model = ScriptedModel([Message(tool_calls=[Call("grep_docs", {"keyword": "class"}), Call("hang")])])
+    model = ScriptedModel([Message(tool_calls=[Call("", "grep_docs", {"keyword": "class"}), Call("", "hang")])])
     answer, stats = run_agent(model, "Q?", verbose=False)
     assert answer is None and stats.trace.stop_reason == "interrupted"
     first, second = stats.trace.steps[0].calls
@@ -204,13 +204,13 @@ def test_scripted_model_reports_no_usage_unless_asked_to_estimate(tmp_docs):
     model = ScriptedModel([grep("a"), Message("x")], estimate_usage=True)
     _, estimated = run_agent(model, "Q?", verbose=False)
     assert estimated.trace.estimated
-    requests = [len(json.dumps(call)) + len(json.dumps([t.schema for t in TOOLS.values()])) for call in model.calls]
+    requests = [len(json.dumps(call)) + len(json.dumps([t["schema"] for t in TOOLS.values()])) for call in model.calls]
     assert estimated.prompt_tokens == sum(size // 4 for size in requests)
     assert estimated.trace.steps[1].usage["prompt_tokens"] > estimated.trace.steps[0].usage["prompt_tokens"]
 
 
 def test_verbose_prints_one_line_per_call_and_the_totals(tmp_docs, capsys):
-    model = ScriptedModel([Message(tool_calls=[Call("read_doc", {"path": "long.md", "end": 3})]), Message("fine")])
+    model = ScriptedModel([Message(tool_calls=[Call("", "read_doc", {"path": "long.md", "end": 3})]), Message("fine")])
     run_agent(model, "Q?")
     lines = capsys.readouterr().out.splitlines()
     observation = "1: row 1 timeout\n2: row 2 timeout\n3: row 3 timeout\n[lines 1-3 of 120; read on with start=4]"
@@ -232,7 +232,7 @@ def test_the_trace_is_the_message_list_itself_not_a_copy(tmp_docs):
 
 
 def test_trace_round_trips_through_json(tmp_docs, tmp_path):
-    model = ScriptedModel([Message(tool_calls=[Call("grep_docs", {"keyword": "class"}), Call("bad")]),
+    model = ScriptedModel([Message(tool_calls=[Call("", "grep_docs", {"keyword": "class"}), Call("", "bad")]),
                            Message("done")], estimate_usage=True)
     _, stats = run_agent(model, "Wofür? Größe", verbose=False)
     path = tmp_path / "run.json"

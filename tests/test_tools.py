@@ -11,7 +11,7 @@ def test_decorator_builds_openai_function_schema(clean_registry):
     def add(a: int, b: float = 0.5, note="") -> str:
         return str(a + b)
 
-    assert TOOLS["add"].schema == {
+    assert TOOLS["add"]["schema"] == {
         "type": "function",
         "function": {
             "name": "add",
@@ -35,7 +35,7 @@ def test_decorator_returns_the_function_unchanged(clean_registry):
 
     assert tool("Shout.", text="what to shout")(shout) is shout
     assert shout("hi") == "HI"
-    assert TOOLS["shout"].function is shout
+    assert TOOLS["shout"]["fn"] is shout
 
 
 def test_decorator_maps_bool_to_boolean(clean_registry):
@@ -43,7 +43,7 @@ def test_decorator_maps_bool_to_boolean(clean_registry):
     def toggle(on: bool):
         return on
 
-    assert TOOLS["toggle"].schema["function"]["parameters"]["properties"]["on"]["type"] == "boolean"
+    assert TOOLS["toggle"]["schema"]["function"]["parameters"]["properties"]["on"]["type"] == "boolean"
 
 
 def test_decorator_refuses_annotation_it_cannot_map(clean_registry):
@@ -72,7 +72,7 @@ def test_decorator_refuses_description_of_unknown_parameter(clean_registry):
 def test_every_registered_tool_schema_is_valid_json_schema():
     assert {"list_docs", "grep_docs", "read_doc"} <= set(TOOLS)
     for name, registered in TOOLS.items():
-        schema = registered.schema
+        schema = registered["schema"]
         assert schema["type"] == "function" and schema["function"]["name"] == name
         assert schema["function"]["description"]
         jsonschema.Draft202012Validator.check_schema(schema["function"]["parameters"])

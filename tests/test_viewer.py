@@ -1,7 +1,7 @@
 import pytest
 
 import agentlib.docs
-from agentlib import QUESTION, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
+from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
 from agentlib.classroom.viewer import TraceViewer, print_trace
 
 LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
@@ -9,25 +9,38 @@ LINE = "the connect timeout bounds how long opening a socket may take <script>x<
 
 @pytest.fixture(autouse=True)
 def long_lesson_docs(tmp_path, monkeypatch):
-    """advanced/timeouts.md of 120 long lines: the lesson's 80-line read is also cut at 3000 characters."""
+    """advanced/timeouts.md of 120 long lines: reading it whole is cut by the loop at 3000 characters."""
     folder = tmp_path / "docs" / "advanced"
     folder.mkdir(parents=True)
     (folder / "timeouts.md").write_text("".join(f"{LINE} {n}\n" for n in range(1, 121)), encoding="utf-8")
     monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")
 
 
+def read_whole(path):
+    return (agentlib.docs.root() / path).read_text(encoding="utf-8")
+
+
+# The viewer's run: a search, a result the loop must cut, a failing call, the answer.
+VIEWER_TOOLS = dict(TOOLS, read_whole={"fn": read_whole, "schema": {"type": "function", "function": {
+    "name": "read_whole", "description": "Read a whole file.",
+    "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}})
+
+
 def lesson_run(max_steps=8):
-    model = ScriptedModel(lesson_script(), estimate_usage=True)
-    return run_agent(model, QUESTION["de"], max_steps=max_steps, verbose=False)[1]
+    script = lesson_script()
+    script[1:3] = [Message(tool_calls=[Call("c2", "read_whole", '{"path": "advanced/timeouts.md"}')]),
+                   Message(tool_calls=[Call("c3", "read_doc", '{"path": "advanced/timeout.md"}')])]
+    model = ScriptedModel(script, estimate_usage=True)
+    return run_agent(model, QUESTION["de"], max_steps=max_steps, verbose=False, tools=VIEWER_TOOLS)[1]
 
 
 def test_next_button_shows_the_following_step():
     viewer = TraceViewer(lesson_run())
     assert viewer.step == 1 and "Schritt 1 von 4" in viewer.header.value
-    assert "grep_docs" in viewer.body.value and "read_doc" not in viewer.body.value
+    assert "grep_docs" in viewer.body.value and "read_whole" not in viewer.body.value
     viewer.next.click()
     assert viewer.step == 2 and "Schritt 2 von 4" in viewer.header.value
-    assert "read_doc" in viewer.body.value and "grep_docs" not in viewer.body.value
+    assert "read_whole" in viewer.body.value and "grep_docs" not in viewer.body.value
 
 
 def test_slider_and_previous_button_change_the_step_shown():
@@ -85,7 +98,7 @@ def test_message_list_shows_the_context_growing():
     assert viewer.messages.value == ""
     viewer.context.value = True
     assert "Schritt 1 bekam: 2 Nachrichten" in viewer.messages.value
-    assert "dazu 3 Werkzeugbeschreibungen" in viewer.messages.value  # sent again at every step
+    assert "dazu 4 Werkzeugbeschreibungen" in viewer.messages.value  # sent again at every step
     viewer.next.click()
     assert "Schritt 2 bekam: 4 Nachrichten" in viewer.messages.value
     assert viewer.messages.value.count(">neu<") == 2  # the model's call and the tool's result
@@ -151,7 +164,7 @@ def test_calls_that_never_ran_and_interrupted_runs_are_shown(clean_registry):
     def interrupt() -> str:
         raise KeyboardInterrupt
 
-    model = ScriptedModel([Message("Let me look.", [Call("interrupt"), Call("interrupt")])])
+    model = ScriptedModel([Message("Let me look.", [Call("", "interrupt"), Call("", "interrupt")])])
     viewer = TraceViewer(run_agent(model, "Q?", verbose=False)[1])
     assert "Das Modell schreibt:" in viewer.body.value and "Let me look." in viewer.body.value
     assert viewer.body.value.count("nicht ausgeführt") == 2
@@ -204,7 +217,7 @@ def test_print_trace_of_one_step_with_its_message_list(capsys):
     out = capsys.readouterr().out
     assert "Step 2 of 4" in out and "Step 1 of 4" not in out and "End:" not in out
     assert "What the model was given at step 2: 4 messages" in out
-    assert "[tool call_1_1]" in out and "more lines" not in out
+    assert "[tool c1]" in out and "more lines" not in out
     with pytest.raises(ValueError, match="step=0"):
         print_trace(stats, step=0)
 
@@ -215,4 +228,4 @@ def test_without_a_widget_front_end_the_viewer_falls_back_to_the_trace_as_text()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"].startswith("Hier kann kein Widget angezeigt werden – der Verlauf als Text:\n\nFrage: ")
     assert "VBox" not in bundle["text/plain"]
-    assert "read_doc" in bundle["text/plain"]
+    assert "read_whole" in bundle["text/plain"]

@@ -212,11 +212,16 @@ class OracleModel:
                                                              last=numbers[-1])), None
         elif entry["answerable"] and f"{entry['file']}:" in seen:
             first, last = entry["lines"]
-            return Message(tool_calls=[Call("read_doc", {"path": entry["file"], "start": first, "end": last})]), None
+            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": entry["file"], "start": first, "end": last})]), None
         elif greps < max(len(entry["keywords"]), 1):
             keyword = entry["keywords"][greps] if entry["keywords"] else longest_word(question)
-            return Message(tool_calls=[Call("grep_docs", {"keyword": keyword})]), None
+            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": keyword})]), None
         return Message(content=DECLINE[language]), None
+
+
+def next_id(messages):
+    """A call id unique within the run. Example: two assistant messages so far -> "call_3" """
+    return f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}"
 
 
 class NaiveModel:
@@ -228,9 +233,9 @@ class NaiveModel:
         called, seen = last_call(messages)
         hit = re.match(r"^([\w./-]+\.md):\d+:", seen)
         if called is None:
-            return Message(tool_calls=[Call("grep_docs", {"keyword": longest_word(messages[1]["content"])})]), None
+            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": longest_word(messages[1]["content"])})]), None
         if called == "grep_docs" and hit:
-            return Message(tool_calls=[Call("read_doc", {"path": hit.group(1), "start": 1, "end": 20})]), None
+            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": hit.group(1), "start": 1, "end": 20})]), None
         file = last_path(messages) if called == "read_doc" else "index.md"  # a confident guess
         return Message(content=f"httpx does this for you; see {file}, lines 1-20."), None
 

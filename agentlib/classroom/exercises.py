@@ -183,9 +183,9 @@ class ErrorsInScript(Exercise):
         typed = [c for c in calls if c.name == "read_doc" and bad_start(c.arguments)]
         if not unknown:
             raise self.wrong("Im Skript fehlt ein Aufruf des Werkzeugs search_web, das es nicht gibt: "
-                             'Call("search_web", {"query": "..."}).',
+                             'Call("x1", "search_web", {"query": "..."}).',
                              "The script lacks a call to the tool search_web, which does not exist: "
-                             'Call("search_web", {"query": "..."}).')
+                             'Call("x1", "search_web", {"query": "..."}).')
         if not typed:
             raise self.wrong('Im Skript fehlt ein read_doc-Aufruf mit falsch getyptem start, z. B. start="abc".',
                              'The script lacks a read_doc call with a wrongly typed start, e.g. start="abc".')
@@ -207,17 +207,17 @@ class ErrorsInScript(Exercise):
 
     HINT = {
         "de": "Nimm lesson_script(LANGUAGE) als Ausgangspunkt und stelle zwei Schritte davor: "
-              'Message(tool_calls=[Call("search_web", {"query": "httpx timeout"})]) und einen '
+              'Message(tool_calls=[Call("x1", "search_web", {"query": "httpx timeout"})]) und einen '
               'read_doc-Aufruf mit {"path": "advanced/timeouts.md", "start": "abc"}. '
               "Jeder Schritt ist eine Message; die letzte muss eine Antwort ohne Werkzeugaufruf sein.",
         "en": "Start from lesson_script(LANGUAGE) and put two steps in front of it: "
-              'Message(tool_calls=[Call("search_web", {"query": "httpx timeout"})]) and a '
+              'Message(tool_calls=[Call("x1", "search_web", {"query": "httpx timeout"})]) and a '
               'read_doc call with {"path": "advanced/timeouts.md", "start": "abc"}. '
               "Each step is one Message; the last one must be an answer without tool calls.",
     }
     SOLUTION = {language: '''my_script = [
-    Message(tool_calls=[Call("search_web", {"query": "httpx timeout"})]),
-    Message(tool_calls=[Call("read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
+    Message(tool_calls=[Call("x1", "search_web", {"query": "httpx timeout"})]),
+    Message(tool_calls=[Call("x2", "read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
     *lesson_script(LANGUAGE),
 ]''' for language in HEADINGS}
 
@@ -282,12 +282,12 @@ class CountLines(Exercise):
             raise self.wrong(f"count_lines sollte eine Funktion sein, ist aber {type(count_lines).__name__}.",
                              f"count_lines should be a function, but it is a {type(count_lines).__name__}.")
         registered = TOOLS.get("count_lines")
-        if registered is None or registered.function is not count_lines:
+        if registered is None or registered["fn"] is not count_lines:
             raise self.wrong("count_lines ist nicht als Werkzeug registriert: Setz @tool(\"...\", path=\"...\") "
                              "direkt über die Funktion und führe die Zelle noch einmal aus.",
                              "count_lines is not registered as a tool: put @tool(\"...\", path=\"...\") "
                              "right above the function and run the cell again.")
-        parameters = registered.schema["function"]["parameters"]
+        parameters = registered["schema"]["function"]["parameters"]
         if list(parameters["properties"]) != ["path"] or parameters["properties"]["path"]["type"] != "string":
             raise self.wrong(f"count_lines sollte genau einen Parameter path: str haben; das Schema sagt "
                              f"{json.dumps(parameters['properties'])}.",
@@ -380,8 +380,8 @@ def count_lines_script(language="en"):
     longest = max(doc_paths(), key=lambda p: len(read_text(p)[0].splitlines()))
     answer = {"de": f"Die längste Datei ist {relative(longest)} (laut count_lines).",
               "en": f"The longest file is {relative(longest)} (according to count_lines)."}[language]
-    return [Message(tool_calls=[Call("list_docs", {})]),
-            Message(tool_calls=[Call("count_lines", {"path": p}) for p in paths]),
+    return [Message(tool_calls=[Call("c1", "list_docs", {})]),
+            Message(tool_calls=[Call(f"c{i}", "count_lines", {"path": p}) for i, p in enumerate(paths, 2)]),
             Message(content=answer)]
 
 
@@ -446,9 +446,9 @@ def http3_script(language="en"):
               "They describe HTTP/2 as an optional client feature (http2.md, lines 1-5). So I cannot show from "
               "these docs whether httpx supports HTTP/3.",
     }[language]
-    return [Message(tool_calls=[Call("grep_docs", {"keyword": "HTTP/3"})]),
-            Message(tool_calls=[Call("grep_docs", {"keyword": "http3"})]),
-            Message(tool_calls=[Call("read_doc", {"path": "http2.md", "start": 1, "end": 20})]),
+    return [Message(tool_calls=[Call("c1", "grep_docs", {"keyword": "HTTP/3"})]),
+            Message(tool_calls=[Call("c2", "grep_docs", {"keyword": "http3"})]),
+            Message(tool_calls=[Call("c3", "read_doc", {"path": "http2.md", "start": 1, "end": 20})]),
             Message(content=answer)]
 
 

@@ -81,7 +81,7 @@ CELLS = [
         def add(a: int, b: int = 0) -> int:
             return a + b
 
-        print(json.dumps(TOOLS["add"].schema, indent=2))
+        print(json.dumps(TOOLS["add"]["schema"], indent=2))
         """),
     md("add-observe", de="""
         Schau genau hin: Beide Parameter sind `integer`, weil sie mit `int` annotiert sind. Nur `a` steht in `required`, denn `b` hat einen Standardwert. Die Beschreibungen sind englisch – sie sind für das Modell geschrieben, nicht für dich.
