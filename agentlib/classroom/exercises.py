@@ -12,6 +12,9 @@ Deliberately left out: scores, grading across exercises, and any peeking
 into the notebook's variables.
 """
 
+import functools
+import importlib
+import inspect
 import json
 import re
 import typing
@@ -56,6 +59,7 @@ class Exercise:
             raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
         self.language = language
         self.outcome = None  # the last check's status, for whoever wants to read it
+        self.checked = ()  # the work that check last judged, so pick hands on only what was judged
 
     def say(self, de, en):
         return de if self.language == "de" else en
@@ -73,6 +77,18 @@ class Exercise:
         """(status, message) for `work`, without showing anything."""
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.not_attempted().message
+        if work and any(work[0] is reference for reference in self.REFERENCE):
+            return NOT_ATTEMPTED, self.say(
+                f"{self.name()} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre "
+                f"Lücken (...), führe sie aus und prüfe dann noch einmal.",
+                f"{self.name()} is still agentlib's version: the exercise cell has not been run. Fill in its "
+                f"gaps (...), run it, then check again.")
+        if work and self.untouched(work[0]):
+            return NOT_ATTEMPTED, self.say(
+                f"Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die "
+                f"Zelle aus und prüfe dann noch einmal.",
+                f"The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the "
+                f"cell, then check again.")
         try:
             return CORRECT, self.evaluate(*work)
         except Outcome as outcome:
@@ -80,7 +96,36 @@ class Exercise:
 
     def check(self, *work):
         self.outcome, message = self.judge(*work)
+        self.checked = work
         report(self.outcome, HEADINGS[self.language][self.outcome], message)
+
+    # What a build-along exercise rebuilds: agentlib's object(s), in the order `check` takes them.
+    REFERENCE = ()
+
+    def name(self):
+        return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else "?"
+
+    def untouched(self, item):
+        """True for what the untouched skeleton cell defines (same code, comments aside)."""
+        skeleton = skeleton_objects(getattr(self, "SKELETON", {}).get(self.language))
+        return any(same_code(item, defined) for defined in skeleton)
+
+    def pick(self, *work):
+        """The student's work if the last check of exactly this work was correct, else agentlib's reference.
+
+        Prints one line saying which one the following cells use.
+        Example: run_agent = q.pick(run_agent); tool, TOOLS = q.pick(tool, TOOLS)
+        """
+        own = (self.outcome == CORRECT and len(work) == len(self.checked)
+               and all(a is b for a, b in zip(work, self.checked)))
+        chosen = work if own else self.REFERENCE[:len(work)]
+        print(self.say(f"Die folgenden Zellen verwenden deine Fassung von {self.name()}." if own else
+                       f"Die folgenden Zellen verwenden agentlibs {self.name()}, weil deine Fassung die Prüfung "
+                       f"noch nicht bestanden hat.",
+                       f"The following cells use your {self.name()}." if own else
+                       f"The following cells use agentlib's {self.name()}, because your version has not "
+                       f"passed the check yet."))
+        return chosen[0] if len(work) == 1 else tuple(chosen)
 
     def hint(self):
         report("hint", HEADINGS[self.language]["hint"], self.HINT[self.language])
@@ -105,6 +150,39 @@ def report(kind, heading, message, code=False):
     html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px;">'
             f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>')
     display({"text/plain": text, "text/html": html}, raw=True)
+
+
+def skeleton_objects(source):
+    """The functions and classes that running `source` (an untouched skeleton cell) defines.
+
+    Example: skeleton_objects("def f(x):\n    return ...") -> [<function f>]
+    """
+    if not source:
+        return []
+    return [value for value in skeleton_namespace(source).values()
+            if inspect.isfunction(value) or inspect.isclass(value)]
+
+
+@functools.cache
+def skeleton_namespace(source):
+    namespace = {}
+    exec(compile(source, "<skeleton>", "exec"), namespace)  # our own text, run once per skeleton
+    namespace.pop("__builtins__", None)
+    return namespace
+
+
+def same_code(a, b):
+    """True when two functions (or classes, method by method) were compiled from the same code.
+
+    Comments and the file name do not count; a changed line of code does.
+    """
+    if inspect.isfunction(a) and inspect.isfunction(b):
+        return a.__name__ == b.__name__ and a.__code__ == b.__code__
+    if inspect.isclass(a) and inspect.isclass(b):
+        methods = [(k, v) for k, v in vars(b).items() if inspect.isfunction(v)]
+        return a.__name__ == b.__name__ and bool(methods) and all(
+            same_code(vars(a).get(k), v) for k, v in methods)
+    return False
 
 
 def quiet_run(model, question, max_steps=8):
@@ -456,10 +534,23 @@ EXERCISES = {"lists": ListSchema, 1: ErrorsInScript, 2: StepLimit, 3: CountLines
 
 
 def exercise(key, language="de"):
-    """The exercise `key` (1-4, or "lists") with messages in `language`.
+    """The exercise `key` (1-4, "lists", or a build-along name such as "decorator") in `language`.
 
     Example: exercise(1, "en").check(...) -> "○ Not attempted yet: ..." for an untouched cell
     """
-    if key not in EXERCISES:
-        raise ValueError(f"there is no exercise {key!r}; choose one of {list(EXERCISES)}")
-    return EXERCISES[key](language)
+    known = {**EXERCISES, **build_along()}
+    if key not in known:
+        raise ValueError(f"there is no exercise {key!r}; choose one of {list(known)}")
+    return known[key](language)
+
+
+def build_along():
+    """The build-along exercises, keyed by name; imported here, late, because they import this module."""
+    found = {}
+    for module in ("own_tools", "own_loop"):
+        try:
+            found.update(importlib.import_module(f"{__package__}.{module}").EXERCISES)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__package__}.{module}":  # a module that is there but broken must say so
+                raise
+    return found
