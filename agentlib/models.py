@@ -140,13 +140,22 @@ class RealModel:
         self.client = client(self.settings, timeout, max_retries, language)
 
     def __call__(self, messages, tools):
+        # "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's server shows the
+        # model no tools unless it is sent; without tools, a tool_choice is refused.
+        tool_choice = {"tool_choice": "auto"} if tools else {}
         with explained(self):
             reply = self.client.chat.completions.create(
-                model=self.name, messages=messages, tools=tools, extra_body=self.settings.extra_body or None)
+                model=self.name, messages=messages, tools=tools, **tool_choice,
+                extra_body=self.settings.extra_body or None)
             choice = reply.choices[0]
             calls = [Call(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
         extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
-        message = Message(choice.message.content, calls or None, choice.finish_reason, extra)
+        # A tool-call turn without text goes back with content "" instead of null: llama-cpp-python
+        # refuses null and its chat template fails on a missing content. OpenAI's rule (content is a
+        # string, required unless tool_calls is given) and DeepSeek's (a string; it replies "" itself
+        # on such turns) both accept "".
+        content = "" if calls and choice.message.content is None else choice.message.content
+        message = Message(content, calls or None, choice.finish_reason, extra)
         return message, usage_of(reply.usage)
 
 
