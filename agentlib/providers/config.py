@@ -1,9 +1,10 @@
 """Where the real model lives: endpoint, model name, key, and provider-specific request fields.
 
 Three settings, each looked up in this order: a keyword argument, an
-environment variable (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL), the repository's
-`.env` file. Nothing is loaded at import time and nothing is written to disk:
-`key_field` keeps a key typed into a notebook in this process only.
+environment variable (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL), a `.env` file:
+the one LLM_ENV_FILE names, else the nearest one from the working directory
+up (see `env_file`). Nothing is loaded at import time and nothing is written
+to disk: `key_field` keeps a key typed into a notebook in this process only.
 
 Provider-specific request fields go in `extra_body`. By default they come from
 `PARAMETERS`, matched by the endpoint's host name, so DeepSeek's thinking
@@ -25,7 +26,7 @@ from .errors import explain, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
-ENV_FILE = Path(__file__).resolve().parents[2] / ".env"  # read at call time; tests redirect it
+ENV_FILE = None  # a path here wins over the search in env_file(); tests point it elsewhere
 
 # host suffix -> fields added to every request sent there
 PARAMETERS = {
@@ -66,13 +67,28 @@ def settings(model=None, base_url=None, api_key=None, extra_body=None):
                     extra_body, key_source)
 
 
+def env_file():
+    """The `.env` file to read: LLM_ENV_FILE, else the nearest `.env` from the working directory up.
+
+    Not the one next to agentlib: on a JupyterHub that is the shared install,
+    which belongs to the instructor, while a student's kernel runs in their own
+    copy of the notebooks. Example: a kernel in ~/course/notebooks/de reads
+    ~/course/.env, or else ~/.env; `make lab` and the CLI in this repository read its `.env`.
+    """
+    if ENV_FILE is not None or os.environ.get("LLM_ENV_FILE"):
+        return Path(ENV_FILE or os.environ["LLM_ENV_FILE"]).expanduser()
+    here = Path.cwd()
+    return next((folder / ".env" for folder in (here, *here.parents) if (folder / ".env").is_file()), None)
+
+
 def dotenv():
-    """The variables in the repository's `.env` file, without touching os.environ."""
-    if not Path(ENV_FILE).is_file():
+    """The variables in the `.env` file (see `env_file`), without touching os.environ."""
+    path = env_file()
+    if path is None or not path.is_file():
         return {}
     from dotenv import dotenv_values  # python-dotenv; only needed when there is a file
 
-    return {name: value for name, value in dotenv_values(ENV_FILE).items() if value is not None}
+    return {name: value for name, value in dotenv_values(path).items() if value is not None}
 
 
 def parse_extra_body(text):
@@ -182,8 +198,10 @@ def client(current, timeout, max_retries, language="en"):
     """
     from openai import OpenAI
 
-    if not current.base_url.startswith(("http://", "https://")):
-        raise explain("bad_url", language, url=current.base_url)
+    if not current.base_url.lower().startswith(("http://", "https://")):
+        raise explain("bad_url", language, url=shown_url(current.base_url, current.api_key))
+    if not current.api_key and current.key_source:  # set, but only spaces: not the same as no key
+        raise explain("malformed_key", language)
     if not current.api_key and not is_local(current.base_url):
         raise explain("missing_key", language, url=shown_url(current.base_url))
     if current.api_key and not (current.api_key.isascii() and current.api_key.isprintable()
@@ -191,4 +209,58 @@ def client(current, timeout, max_retries, language="en"):
         raise explain("malformed_key", language)
     # A local server ignores the key, but the client will not start without one.
     return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
-                  timeout=timeout, max_retries=max_retries)
+                  timeout=timeout, max_retries=max_retries, http_client=bounded_http_client(timeout))
+
+
+MAX_REPLY_BYTES = 10_000_000  # a chat completion is a few kilobytes; ten megabytes is a broken server
+
+
+def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
+    """An httpx client whose every reply ends within `timeout` seconds in total and `limit` bytes unpacked.
+
+    httpx's own timeouts bound each read, not the whole reply: a server that sends a
+    blank line every second (DeepSeek does while a request waits in its queue) would
+    never trip them, and a never-ending or gzip-bombed body would fill the memory.
+    """
+    import time
+    import zlib
+
+    import httpx2
+    from openai import DefaultHttpxClient  # the SDK's connection limits and redirects
+
+    from .errors import ReplyTooLarge
+
+    class Bounded(httpx2.SyncByteStream):
+        def __init__(self, raw, packed, deadline):
+            self.raw, self.deadline = raw, deadline
+            self.unpack = zlib.decompressobj(wbits=47) if packed else None  # 47: gzip or zlib, told by the header
+
+        def __iter__(self):
+            size = 0
+            for chunk in self.raw:
+                if time.monotonic() > self.deadline:
+                    raise httpx2.ReadTimeout(f"the reply took longer than {timeout:g} s")
+                if self.unpack:
+                    try:
+                        chunk = self.unpack.decompress(chunk, limit + 1 - size)  # never more than the budget
+                    except zlib.error as error:
+                        raise httpx2.DecodingError(f"the reply is not valid gzip: {error}") from None
+                size += len(chunk)
+                if size > limit:
+                    raise ReplyTooLarge(limit)
+                yield chunk
+
+        def close(self):
+            self.raw.close()
+
+    def start(request):
+        request.extensions = {**request.extensions, "deadline": time.monotonic() + timeout}
+        request.headers["accept-encoding"] = "gzip, deflate"  # the two that Bounded unpacks itself
+
+    def bound(response):  # called once the headers are in, before the body is read
+        encoding = response.headers.pop("content-encoding", "identity").strip().lower()
+        if encoding not in ("identity", "gzip", "x-gzip", "deflate"):
+            raise httpx2.DecodingError(f"the reply is packed as {encoding[:20]!r}, which was not asked for")
+        response.stream = Bounded(response.stream, encoding != "identity", response.request.extensions["deadline"])
+
+    return DefaultHttpxClient(event_hooks={"request": [start], "response": [bound]})
