@@ -12,6 +12,7 @@ Deliberately left out: scores, grading across exercises, and any peeking
 into the notebook's variables.
 """
 
+import dis
 import functools
 import importlib
 import inspect
@@ -89,6 +90,13 @@ class Exercise:
                 f"Zelle aus und prüfe dann noch einmal.",
                 f"The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the "
                 f"cell, then check again.")
+        gaps = code_gaps(work[0]) if work else 0
+        if gaps:
+            return INCORRECT, self.say(
+                f"In deinem Code {'ist noch eine Lücke' if gaps == 1 else f'sind noch {gaps} Lücken'} (...) offen. "
+                f"Fülle {'sie' if gaps == 1 else 'alle'} aus, führe die Zelle aus und prüfe dann noch einmal.",
+                f"Your code still has {'one open gap' if gaps == 1 else f'{gaps} open gaps'} (...). "
+                f"Fill in {'it' if gaps == 1 else 'all of them'}, run the cell, then check again.")
         try:
             return CORRECT, self.evaluate(*work)
         except Outcome as outcome:
@@ -174,15 +182,70 @@ def skeleton_namespace(source):
 def same_code(a, b):
     """True when two functions (or classes, method by method) were compiled from the same code.
 
-    Comments and the file name do not count; a changed line of code does.
+    Comments, blank lines and the file name do not count; a changed line of code does.
     """
     if inspect.isfunction(a) and inspect.isfunction(b):
-        return a.__name__ == b.__name__ and a.__code__ == b.__code__
+        return a.__name__ == b.__name__ and bare(a.__code__) == bare(b.__code__)
     if inspect.isclass(a) and inspect.isclass(b):
         methods = [(k, v) for k, v in vars(b).items() if inspect.isfunction(v)]
         return a.__name__ == b.__name__ and bool(methods) and all(
             same_code(vars(a).get(k), v) for k, v in methods)
     return False
+
+
+def skeletons(template, comments):
+    """The cell's text per language: the marker line, then `template` with its <comments> translated.
+
+    Example: skeletons("x = ...  # <what>", {"what": ("eine Zahl", "a number")})["en"]
+             -> "# YOUR CODE HERE\nx = ...  # a number\n"
+    """
+    texts = {}
+    for index, (language, marker) in enumerate(MARKERS.items()):
+        text = template
+        for key, translations in comments.items():
+            text = text.replace(f"<{key}>", translations[index])
+        texts[language] = marker + text
+    return texts
+
+
+MARKERS = {"de": "# DEIN CODE HIER", "en": "# YOUR CODE HERE"}  # the first line of every exercise cell
+
+
+def gap(value, where):
+    """Where in `value` a skeleton's `...` is still left, or "" when there is none.
+
+    Example: gap({"schema": {"type": ...}}, "entry") -> 'entry["schema"]["type"]'
+    """
+    if value is ...:
+        return where
+    if isinstance(value, dict):
+        items = ((f"{where}[{key!r}]", item) for key, item in value.items())
+    elif isinstance(value, (list, tuple)):
+        items = ((f"{where}[{index}]", item) for index, item in enumerate(value))
+    else:
+        return ""
+    return next((found for found in (gap(item, at) for at, item in items) if found), "")
+
+
+def code_gaps(item):
+    """How many `...` are still left in a function's or a class's code (a half-filled skeleton).
+
+    A bare `...` line is dropped by the compiler and does not count; `x = ...` and `return ...` do.
+    """
+    if inspect.isclass(item):
+        return sum(code_gaps(value) for value in vars(item).values() if inspect.isfunction(value))
+    codes, count = [item.__code__] if inspect.isfunction(item) else [], 0
+    while codes:
+        code = codes.pop()
+        count += sum(1 for step in dis.get_instructions(code) if step.opname == "LOAD_CONST" and step.argval is ...)
+        codes += [constant for constant in code.co_consts if inspect.iscode(constant)]
+    return count
+
+
+def bare(code):
+    """`code` without its line numbers, so that where a cell places a function does not matter."""
+    return code.replace(co_firstlineno=1, co_linetable=b"", co_exceptiontable=b"", co_consts=tuple(
+        bare(constant) if inspect.iscode(constant) else constant for constant in code.co_consts))
 
 
 def quiet_run(model, question, max_steps=8):
