@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .providers.config import DEEPSEEK, client, settings  # DEEPSEEK: the default endpoint, importable from here too
-from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, explain, explained
+from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained
 from .trace import Trace
 
 
@@ -143,12 +143,16 @@ class RealModel:
         # "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's server shows the
         # model no tools unless it is sent; without tools, a tool_choice is refused.
         tool_choice = {"tool_choice": "auto"} if tools else {}
-        with explained(self):
+        def ask():
             reply = self.client.chat.completions.create(
                 model=self.name, messages=messages, tools=tools, **tool_choice,
                 extra_body=self.settings.extra_body or None)
+            if not reply.choices and isinstance(getattr(reply, "error", None), dict):  # a 200 that is an error
+                raise ProviderError(str(reply.error.get("message")))
             choice = reply.choices[0]
-            calls = [Call(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
+            return reply, choice, [Call(c.id, c.function.name, c.function.arguments)
+                                   for c in choice.message.tool_calls or []]
+        reply, choice, calls = explained(self, ask)  # every failure of the API becomes one sentence
         extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
         # A tool-call turn without text goes back with content "" instead of null: llama-cpp-python
         # refuses null and its chat template fails on a missing content. OpenAI's rule (content is a
@@ -164,8 +168,16 @@ def usage_of(usage):
     if usage is None:  # some local servers report none
         return None
     cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
-    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0,
-                 cached if cached is not None else getattr(usage, "prompt_cache_hit_tokens", None))
+    cached = cached if cached is not None else getattr(usage, "prompt_cache_hit_tokens", None)
+    return Usage(count(usage.prompt_tokens), count(usage.completion_tokens), None if cached is None else count(cached))
+
+
+def count(value):
+    """A token count as a server sent it, or 0 when it is none. Example: count("12") -> 12; count(-5) -> 0"""
+    try:
+        return max(int(value), 0)
+    except (TypeError, ValueError, OverflowError):  # None, "many", inf, a 5,000-digit text
+        return 0
 
 
 # Replay: record once with a key, `stats.trace.save("run.json")`; anyone replays it without one,

@@ -23,6 +23,7 @@ import random
 import re
 import string
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -56,6 +57,19 @@ class Reply:
 class Hang:
     """Answer nothing for `seconds` (or until the server stops), then close the connection."""
     seconds: float = 5.0
+
+
+@dataclass
+class Trickle:
+    """Send a 200's headers, then `chunk` every `every` seconds for `seconds` (or until the server stops).
+
+    Blank lines are what DeepSeek sends while a request waits in its queue; big chunks with no
+    pause make a never-ending body. No content-length: the body ends when the connection closes.
+    """
+    chunk: bytes = b"\n"
+    every: float = 0.5
+    seconds: float = 60.0
+    headers: dict = field(default_factory=dict)
 
 
 def error(status, message, code=None, kind="invalid_request_error", headers=None):
@@ -279,6 +293,9 @@ class FakeServer:
                 raw = self.rfile.read(int(self.headers.get("content-length") or 0))
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 reply = server.answer(self.path, headers, raw)
+                if isinstance(reply, Trickle):
+                    self.trickle(reply)
+                    return
                 if isinstance(reply, Hang):
                     server.stopping.wait(reply.seconds)
                     self.close_connection = True
@@ -297,6 +314,23 @@ class FakeServer:
                     pass
 
             do_GET = do_POST
+
+            def trickle(self, reply):
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.close_connection = True
+                until = time.monotonic() + reply.seconds
+                try:
+                    while time.monotonic() < until and not server.stopping.is_set():
+                        self.wfile.write(reply.chunk)
+                        self.wfile.flush()
+                        if reply.every:
+                            server.stopping.wait(reply.every)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up, as it should
+                    pass
 
             def log_message(self, *_):  # keep pytest's output clean
                 pass

@@ -99,7 +99,7 @@ def parse_extra_body(text):
         value = None
     if not isinstance(value, dict):
         raise ValueError(f"LLM_EXTRA_BODY must be a JSON object such as "
-                         f'{{"thinking": {{"type": "disabled"}}}}, not {text!r}')
+                         f'{{"thinking": {{"type": "disabled"}}}}, not {text[:40]!r}')
     return value
 
 
@@ -135,8 +135,11 @@ def has_key(**overrides):
 
 def describe(language="en", **overrides):
     """One sentence: which endpoint and model, and whether a key is set (never the key itself)."""
-    current = settings(**overrides)
-    url, model = shown_url(current.base_url), current.model
+    try:
+        current = settings(**overrides)
+    except ValueError as problem:  # e.g. LLM_EXTRA_BODY is no JSON object: that is the one thing to say
+        return str(problem)
+    url, model = shown_url(current.base_url, current.api_key), current.model
     if language == "de":
         key = (f"ein API-Schlüssel ist gesetzt (aus {SOURCES_DE[current.key_source]})" if current.api_key
                else "kein Schlüssel nötig (lokaler Server)" if is_local(current.base_url)

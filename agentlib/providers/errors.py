@@ -4,18 +4,20 @@
      └── ModelError      raised by RealModel (and ReplayModel) for anything a person must fix
           .kind          "missing_key", "rejected_key", "unknown_model", "rate_limit", ... (SENTENCES)
 
-`explained(model)` wraps one API call and turns whatever the openai client
+`explained(model, ask)` makes one API call and turns whatever the openai client
 raises into a ModelError. The provider's own text is passed on only for a
-refused request (400, 422), and only after every word that could be part of
-the key is removed: a 401 from OpenAI, for instance, quotes the key's first
-and last characters. The client has already retried rate limits, server
-errors and time-outs (`max_retries`) before anything reaches this module.
+refused request (400, 422) and for a failing server on this machine (5xx),
+and only after every word that could be part of the key is removed: a 401
+from OpenAI, for instance, quotes the key's first and last characters. The
+client has already retried rate limits, server errors and time-outs
+(`max_retries`) before anything reaches this module.
 
 Deliberately left out: logging, and the error codes of single providers
 beyond the few that change what a student should do.
 """
 
-from contextlib import contextmanager
+import base64
+import ipaddress
 from urllib.parse import urlsplit
 
 SENTENCES = {
@@ -71,11 +73,23 @@ SENTENCES = {
               "provider's side, not yours; try again in a few minutes.",
         "de": "Der Server unter {url} ist gescheitert ({status}), auch nach {retries} Wiederholungen: Der Fehler "
               "liegt beim Anbieter, nicht bei dir; versuch es in ein paar Minuten noch einmal."},
+    "local_server": {  # a server on this machine: no key to leak, and its own words name the cause
+        "en": "The server on this machine at {url} failed ({status}: {detail}): that is the server's own message "
+              "and names the cause; if it is about the context window, lower max_steps, otherwise restart the "
+              "server (in a notebook: restart the kernel).",
+        "de": "Der Server auf diesem Rechner unter {url} ist gescheitert ({status}: {detail}): Das ist die eigene "
+              "Meldung des Servers und nennt die Ursache; geht es um das Kontextfenster, senk max_steps, sonst "
+              "starte den Server neu (im Notebook: Kernel neu starten)."},
     "timeout": {
         "en": "The model did not answer within {timeout:g} seconds, also after {retries} retries: try again "
               "later, or allow more time with RealModel(timeout=...).",
         "de": "Das Modell hat nicht innerhalb von {timeout:g} Sekunden geantwortet, auch nach {retries} "
               "Wiederholungen: Versuch es später noch einmal oder gib ihm mit RealModel(timeout=...) mehr Zeit."},
+    "too_large": {
+        "en": "The reply from {url} grew past {limit:,} bytes, far more than any chat completion: check that "
+              "LLM_BASE_URL points to an OpenAI-compatible API.",
+        "de": "Die Antwort von {url} wurde größer als {limit:,} Bytes, weit mehr als jede Chat-Completion: Prüf, "
+              "ob LLM_BASE_URL auf eine OpenAI-kompatible API zeigt."},
     "connection": {
         "en": "Cannot reach {url}: check your network connection and LLM_BASE_URL; for a local server such as "
               "Ollama, check that it is running.",
@@ -141,35 +155,85 @@ def explain(kind, language="en", sentences=SENTENCES, **facts):
     return ModelError(wording.get(language, wording["en"]).format(**facts), kind)
 
 
-@contextmanager
-def explained(model):
-    """Turn what the openai client raises during one call of `model` into a ModelError."""
+def explained(model, ask):
+    """`ask()`, one call of `model`'s API; whatever the openai client raises becomes a ModelError.
+
+    The ModelError is raised outside the `except` block, so it carries no
+    `__context__`: the client's exception holds the request, headers and key included.
+    """
     import openai
 
-    key = model.settings.api_key
-    facts = {"url": shown_url(model.settings.base_url), "model": model.settings.model,
+    facts = {"url": shown_url(model.settings.base_url, model.settings.api_key), "model": model.settings.model,
              "retries": model.client.max_retries, "timeout": model.timeout, "status": "", "detail": ""}
     try:
-        yield
+        return ask()
     except openai.APITimeoutError:  # before APIConnectionError, its parent
-        raise explain("timeout", model.language, **facts) from None
+        kind = "timeout"
     except openai.APIConnectionError:
-        raise explain("connection", model.language, **facts) from None
+        kind = "connection"
     except openai.APIStatusError as error:
-        facts.update(status=error.status_code, detail=redact(provider_message(error), key))
-        raise explain(status_kind(error.status_code, error.code, facts["detail"]), model.language,
-                      **facts) from None
+        facts.update(status=error.status_code, detail=redact(provider_message(error), model.settings.api_key))
+        kind = status_kind(error.status_code, error.code, facts["detail"])
+        if kind == "server" and on_this_machine(model.settings.base_url):
+            kind = "local_server"
+    except ReplyTooLarge as error:
+        facts["limit"], kind = error.limit, "too_large"
+    except ProviderError as error:  # a 200 reply that carries {"error": ...} instead of a completion
+        facts.update(status=200, detail=redact(str(error), model.settings.api_key))
+        kind = status_kind(400, None, facts["detail"])
     except (openai.APIResponseValidationError, AttributeError, IndexError, TypeError, ValueError):
-        raise explain("bad_reply", model.language, **facts) from None  # an HTML page, broken JSON, no choices
+        kind = "bad_reply"  # an HTML page, broken JSON, no choices
+    raise explain(kind, model.language, **facts)
 
 
-def shown_url(base_url):
-    """The endpoint without any user:password part. Example: "https://u:p@h/v1" -> "https://h/v1" """
+class ReplyTooLarge(Exception):
+    """Raised while a reply is read, once it grows past `limit` bytes (decompressed)."""
+
+    def __init__(self, limit):
+        super().__init__(f"the reply is larger than {limit:,} bytes")
+        self.limit = limit
+
+
+class ProviderError(Exception):
+    """A reply with status 200 whose body is the provider's {"error": {...}}, not a completion."""
+
+
+def shown_url(base_url, key=""):
+    """The endpoint without user:password, query or fragment, and without any part of `key`.
+
+    Example: shown_url("https://u:p@h/v1?key=sk-1#x") -> "https://h/v1"
+    Something that is no web address is shown by its first 5 characters only: it may be a key pasted
+    into the wrong field.
+    """
     parts = urlsplit(base_url)
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    return parts._replace(netloc=host).geturl() if parts.netloc else base_url
+    if not parts.netloc:
+        return base_url[:5] + "…" if len(base_url) > 5 else base_url
+    try:
+        host = parts.hostname or ""
+        host = f"[{host}]" if ":" in host else host
+        host += f":{parts.port}" if parts.port else ""
+    except ValueError:  # a port that is no number
+        host = parts.hostname or ""
+    path = "/".join("[hidden]" if looks_like_key(part) else part for part in parts.path.split("/"))
+    return redact(parts._replace(netloc=host, path=path, query="", fragment="").geturl(), key, limit=10_000)
+
+
+def looks_like_key(word):
+    """True for "sk-...", "key-..." and long runs of letters and digits, which URL paths seldom hold.
+
+    Example: looks_like_key("v1") -> False; looks_like_key("sk-proj-4f9a") -> True
+    """
+    return word.lower().startswith(("sk-", "key-")) or (
+        len(word) >= 20 and any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+
+
+def on_this_machine(base_url):
+    """True for localhost and loopback addresses. Example: on_this_machine("http://127.0.0.1:8080/v1") -> True"""
+    host = urlsplit(base_url).hostname or ""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def status_kind(status, code, detail):
@@ -194,14 +258,40 @@ def provider_message(error):
 
 
 def redact(text, key, limit=200):
-    """`text` cut to `limit` characters, with every word that could be part of `key` hidden.
+    """`text` cut to `limit` characters, with every word that could hold part of `key` hidden.
 
+    A word is hidden when it looks like a key ("sk-...", "***"), or when it holds 6 characters of
+    `key` in a row (the whole key if it is shorter), raw or base64-encoded, also across words:
+    servers echo keys in pieces, masked, split or inside "Basic"/"Bearer" headers.
     Example: redact("Incorrect API key provided: sk-ab***yz.", "sk-abcdefyz")
              -> "Incorrect API key provided: [hidden]"
     """
-    def suspicious(word):
-        return ("*" in word or word.lower().startswith(("sk-", "key-", "bearer")) or
-                (len(key) >= 8 and (key in word or key[:6] in word or key[-4:] in word)))
-    words = [("[hidden]" if suspicious(word) else word) for word in text.split()]
-    shown = " ".join(words)
+    words = text.split()
+    hidden = {i for i, word in enumerate(words) if "*" in word or word.lower().startswith(("sk-", "key-", "bearer"))}
+    joined, owner = "", []  # the words without spaces, and which word each character came from
+    for i, word in enumerate(words):
+        joined += word
+        owner += [i] * len(word)
+    for fragment in key_fragments(key):
+        start = joined.find(fragment)
+        while start != -1:
+            hidden |= set(owner[start:start + len(fragment)])
+            start = joined.find(fragment, start + 1)
+    shown = " ".join("[hidden]" if i in hidden else word for i, word in enumerate(words))
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
+def key_fragments(key, size=6):
+    """Every run of `size` characters of `key`, raw and in the three alignments of base64.
+
+    Example: key_fragments("abcdefg") -> {"abcdef", "bcdefg", "YWJjZG", ...}
+    """
+    if not key:
+        return set()
+    encoded = [key]
+    for offset in range(3):  # where the key starts within a 3-byte group decides its base64 letters
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            text = encode(b"\0" * offset + key.encode()).decode().rstrip("=")
+            encoded.append(text[4 if offset else 0:len(text) - 3])  # the letters that depend on the key alone
+    short = {key} if len(key) < size else set()  # a short key is hidden whole
+    return short | {text[i:i + size] for text in encoded for i in range(len(text) - size + 1)}
