@@ -2,6 +2,7 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, ScriptedModel, lesson_script
+from agentlib.classroom import controls
 from agentlib.classroom.controls import MaxStepsControl
 
 
@@ -40,14 +41,28 @@ def test_a_limit_the_script_fits_into_ends_with_the_answer(limit):
     assert "Antwort nach 4 Schritten" in control.status.value
 
 
-def test_run_button_uses_the_slider_value_and_a_fresh_model_each_time():
+def test_run_button_uses_the_chosen_limit_and_a_fresh_model_each_time(monkeypatch):
+    monkeypatch.setattr(controls, "QUEUED_CLICK_SECONDS", 0)  # two clicks in a row, as if seconds apart
     factory = Factory()
     control = MaxStepsControl(factory, QUESTION["de"])
     control.button.click()
-    control.slider.value = 3
+    control.limit.value = 3
     control.button.click()
     assert [len(model.calls) for model in factory.models] == [2, 3]  # each replayed from step 1
     assert control.last[1].steps == 3 and not control.button.disabled
+
+
+def test_run_button_stays_enabled_and_a_click_queued_during_a_run_is_ignored(monkeypatch):
+    factory = Factory()
+    control = MaxStepsControl(factory, QUESTION["de"])
+    seen = []
+    control.status.observe(lambda change: seen.append(control.button.disabled), "value")
+    control.button.click()
+    control.button.click()  # arrives right after the run, as a click made during it would
+    assert len(factory.models) == 1 and seen and not any(seen)
+    monkeypatch.setattr(controls, "QUEUED_CLICK_SECONDS", 0)
+    control.button.click()
+    assert len(factory.models) == 2
 
 
 def test_run_refreshes_the_trace_viewer_and_the_token_table():
@@ -57,7 +72,7 @@ def test_run_refreshes_the_trace_viewer_and_the_token_table():
     assert control.viewer.trace is stats.trace and "Schritt 1 von 2" in control.viewer.header.value
     assert "geschätzt (≈ 4 Zeichen pro Token)" in table_html(control)
     assert f"{stats.prompt_tokens:,}".replace(",", ".") in table_html(control)
-    control.slider.value = 8
+    control.limit.value = 8
     _, stats = control.run()
     assert "Schritt 1 von 4" in control.viewer.header.value
     assert f"{stats.prompt_tokens:,}".replace(",", ".") in table_html(control)
@@ -65,6 +80,9 @@ def test_run_refreshes_the_trace_viewer_and_the_token_table():
 
 def test_loop_printing_goes_to_the_log_not_the_cell(capsys):
     control = MaxStepsControl(Factory(), QUESTION["de"], value=2)
+    assert control.log.layout.display == "none" and control.show_log.description == "Ausgabe der Schleife zeigen"
+    control.show_log.value = True
+    assert control.log.layout.display is None and control.show_log.description == "Ausgabe der Schleife ausblenden"
     control.run()
     assert capsys.readouterr().out == ""
     log = "".join(entry["text"] for entry in control.log.outputs)
@@ -99,8 +117,8 @@ def test_question_in_both_languages_is_asked_in_the_controls_language():
 
 def test_widgets_carry_the_css_classes_and_the_control_displays_itself():
     control = MaxStepsControl(Factory(), QUESTION["de"])
-    assert (control.slider.min, control.slider.max, control.slider.value) == (1, 10, 2)
-    parts = {"max-steps-slider": control.slider, "max-steps-run": control.button,
+    assert (control.limit.min, control.limit.max, control.limit.value) == (1, 10, 2)
+    parts = {"max-steps-limit": control.limit, "max-steps-run": control.button,
              "max-steps-status": control.status, "token-table": control.table,
              "trace-viewer": control.viewer.widget}
     for name, widget in parts.items():
@@ -114,3 +132,14 @@ def test_without_a_widget_front_end_the_control_explains_itself_in_one_sentence(
     control = MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["en"], language="en")
     text = control._repr_mimebundle_()["text/plain"]
     assert "VBox" not in text and "max_steps=3" in text
+
+
+def test_controls_have_text_names_and_the_status_is_announced_in_colours_set_in_pairs():
+    control = MaxStepsControl(Factory(), QUESTION["de"], value=2)
+    assert control.limit.description == "max_steps" and control.button.description == "Agent starten"
+    assert not control.button.icon and control.button.tooltip == "Agent starten"
+    assert "role='status' aria-live='polite'" in control.status.value
+    control.run()
+    assert "color:#8a3c00;background:#fff3e0" in control.status.value  # text and background both set
+    stale = [c for c in control.widget.children if "agentlib-stale" in str(getattr(c, "value", ""))]
+    assert len(stale) == 1 and "agentlib-stale" not in str([getattr(c, "value", "") for c in control.viewer.widget.children])

@@ -122,3 +122,19 @@ def test_compare_runs_reads_saved_traces_and_refuses_nonsense(tmp_path):
     with pytest.raises(ValueError, match="'fr'"):
         token_table(lesson_run(), language="fr")
     assert isinstance(token_frame(tmp_path / "run.json"), pd.DataFrame)
+
+
+def test_tables_set_text_and_background_together_so_a_dark_theme_cannot_wash_out_the_digits():
+    for styler in (token_table(lesson_run()), compare_runs({"a": lesson_run()})):
+        html = styler.to_html()
+        for element in ("td", "th", "caption"):  # every cell, the bars' included
+            assert re.search(element + r" \{\s*color: #1f1f1f;\s*background-color: #ffffff;", html), element
+
+
+def test_a_run_that_never_reached_a_server_costs_unknown_not_zero():
+    from agentlib.providers.pricing import describe_cost, trace_cost
+
+    _, stats = run_agent(ScriptedModel([ConnectionError("no route to host")]), "Q?", verbose=False)
+    assert trace_cost(stats.trace, "deepseek-flash") is None
+    assert describe_cost(trace_cost(stats.trace, "deepseek-flash"), "de") == "unbekannt"
+    assert trace_cost(lesson_run().trace, "deepseek-flash") > 0

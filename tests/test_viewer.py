@@ -1,8 +1,11 @@
+import time
+
 import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
-from agentlib.classroom.viewer import TraceViewer, print_trace
+from agentlib.classroom import viewer as viewer_module
+from agentlib.classroom.viewer import TraceViewer, number, print_trace, trace_text
 
 LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
 
@@ -52,17 +55,56 @@ def test_slider_and_previous_button_change_the_step_shown():
     assert viewer.step == 2 and "Schritt 2 von 4" in viewer.header.value
 
 
-def test_play_drives_the_slider():
+def test_play_steps_on_by_itself_stops_at_the_last_step_and_starts_over_from_there(monkeypatch):
+    monkeypatch.setattr(viewer_module, "PLAY_SECONDS", 0.01)
     viewer = TraceViewer(lesson_run())
-    viewer.play.value = 4
-    assert viewer.slider.value == 4 and "Schritt 4 von 4" in viewer.header.value
+    for start in (1, 4):  # from the last step, play starts over at step 1
+        viewer.go(start)
+        viewer.play.value = True
+        assert viewer.play.description == "anhalten" and viewer.step == 1
+        deadline = time.monotonic() + 10
+        while viewer.play.value and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not viewer.play.value and viewer.step == 4 and "Schritt 4 von 4" in viewer.header.value
+        assert viewer.play.description == "abspielen"
 
 
-def test_buttons_are_disabled_at_either_end():
+def test_pausing_play_stops_the_steps():
     viewer = TraceViewer(lesson_run())
-    assert viewer.prev.disabled and not viewer.next.disabled
-    viewer.go(4)
-    assert viewer.next.disabled and not viewer.prev.disabled
+    viewer.play.value = True
+    viewer.play.value = False
+    time.sleep(viewer_module.PLAY_SECONDS + 0.3)
+    assert viewer.step == 1
+
+
+def test_buttons_stay_enabled_at_either_end_so_the_keyboard_focus_stays_on_them():
+    viewer = TraceViewer(lesson_run())
+    viewer.prev.click()
+    assert viewer.step == 1 and not viewer.prev.disabled
+    viewer.go(3)
+    assert viewer.next.description == "weiter"
+    viewer.next.click()
+    assert viewer.step == 4 and not viewer.next.disabled and viewer.next.description == "von vorn"
+    viewer.next.click()
+    assert viewer.step == 1 and viewer.next.description == "weiter"
+
+
+def test_every_control_has_a_text_name_without_glyphs_or_icons():
+    viewer = TraceViewer(lesson_run())
+    for control in (viewer.play, viewer.prev, viewer.next, viewer.context):
+        assert control.description and control.tooltip == control.description, control
+        assert not control.icon and not set(control.description) & set("◀▶\uf04b"), control.description
+    assert viewer.slider.description == "Schritt"
+    viewer.context.value = True
+    assert viewer.context.description == viewer.context.tooltip == "Nachrichtenliste ausblenden"
+
+
+def test_step_header_is_announced_and_the_stale_note_is_hidden_until_the_kernel_is_gone():
+    viewer = TraceViewer(lesson_run(), language="en")
+    assert "role='status' aria-live='polite'" in viewer.header.value
+    (note,) = [child for child in viewer.widget.children if "agentlib-stale" in str(getattr(child, "value", ""))]
+    assert "display:none" in note.value and "run the cell again" in note.value
+    assert ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}" in note.value
 
 
 def test_cut_and_failed_observations_are_marked():
@@ -113,6 +155,17 @@ def test_last_step_says_the_step_limit_stopped_the_run():
     assert "Schrittlimit" not in viewer.body.value
     viewer.go(2)
     assert "Ende: Schrittlimit erreicht (2 Schritte), keine Antwort." in viewer.body.value
+    assert "Ende: Schrittlimit erreicht (1 Schritt), keine Antwort." in TraceViewer(lesson_run(max_steps=1)).body.value
+    assert "End: step limit reached (1 step), no answer." in trace_text(lesson_run(max_steps=1), language="en")
+
+
+def test_message_list_counts_the_characters_of_content_as_notebook_1_does():
+    stats = lesson_run()
+    viewer = TraceViewer(stats)
+    viewer.context.value = True
+    viewer.go(3)
+    content = sum(len(str(message.get("content") or "")) for message in stats.trace.steps[2].context)
+    assert f"6 Nachrichten, {number(content, 'de')} Zeichen" in viewer.messages.value
 
 
 def test_last_step_shows_the_answer_and_why_the_run_ended():
@@ -148,10 +201,12 @@ def test_go_outside_the_trace_is_refused():
 
 def test_empty_viewer_and_a_run_without_steps(capsys):
     viewer = TraceViewer()
-    assert viewer.step == 0 and "Noch kein Lauf" in viewer.header.value
-    assert viewer.prev.disabled and viewer.next.disabled and viewer.slider.disabled
+    assert viewer.step == 0 and "Noch kein Lauf zum Anzeigen." in viewer.header.value
+    assert "gespeichert" not in viewer.header.value  # no promise of a loader it does not have
+    assert viewer.nav.layout.display == viewer.context.layout.display == "none"  # no dead Tab stops
     _, stats = run_agent(ScriptedModel([RuntimeError("the key was rejected")]), "Q?", verbose=False)
     viewer.show(stats)
+    assert viewer.nav.layout.display == "none"
     assert viewer.step == 0 and "vor dem ersten Schritt" in viewer.header.value
     assert "Abbruch wegen eines Fehlers: the key was rejected" in viewer.body.value
     print_trace(stats)

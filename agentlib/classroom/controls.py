@@ -1,41 +1,51 @@
-"""A slider for `max_steps` and a run button: watch the step limit at work.
+"""A field for `max_steps` and a run button: watch the step limit at work.
 
 Every press of the button asks `make_model()` for a fresh model (so a
 scripted model replays its script from the start), runs the agent with the
 chosen limit and shows how the run ended in one plain sentence, its trace
 in a `TraceViewer` and its token table. What the loop prints goes into a
-collapsed log inside the control instead of spilling into the cell.
+log inside the control, shown on demand, instead of spilling into the cell.
+
+The limit is a number field, not a slider: a field carries its name for
+screen readers and keeps its arrow keys in Notebook 7, where the arrow keys
+on a slider handle move the cell selection instead.
 
 Deliberately left out: running in the background and cancelling a run;
 the button waits until the run is over.
 """
 
+import time
 from contextlib import redirect_stdout
 from html import escape
 
 from ..loop import run_agent
 from .tokens import token_table
-from .viewer import TraceViewer, labels
+from .viewer import TraceViewer, button, labels, stale_note, text_box
 
 TEXT = {
-    "de": {"run": "Agent starten", "log": "Ausgabe der Schleife",
+    "de": {"run": "Agent starten", "log": "Ausgabe der Schleife zeigen", "hide_log": "Ausgabe der Schleife ausblenden",
            "ready": "Wähle ein Schrittlimit und starte den Agenten.",
            "running": "Läuft mit max_steps={limit} …", "no_model": "Kein Modell: {message}",
            "answer": "Antwort nach {steps}", "max_steps": "Schrittlimit {limit} erreicht – keine Antwort",
            "error": "Abbruch nach {steps}: {message}", "interrupted": "Unterbrochen nach {steps}",
            "steps": ("Schritt", "Schritten"),
-           "static": "Hier kann kein Widget angezeigt werden – der Schieberegler für max_steps braucht "
-                     "JupyterLab, Notebook 7 oder VS Code. Ohne ihn: run_agent(model, frage, max_steps=3)."},
-    "en": {"run": "Run agent", "log": "What the loop printed",
+           "static": "Hier kann kein Widget angezeigt werden – die Steuerung für max_steps braucht "
+                     "JupyterLab, Notebook 7 oder VS Code. Ohne sie: run_agent(model, frage, max_steps=3)."},
+    "en": {"run": "Run agent", "log": "Show what the loop printed", "hide_log": "Hide what the loop printed",
            "ready": "Pick a step limit and run the agent.",
            "running": "Running with max_steps={limit} …", "no_model": "No model: {message}",
            "answer": "Answer after {steps}", "max_steps": "Step limit {limit} reached – no answer",
            "error": "Stopped after {steps}: {message}", "interrupted": "Interrupted after {steps}",
            "steps": ("step", "steps"),
-           "static": "No widget can be shown here – the max_steps slider needs JupyterLab, Notebook 7 "
+           "static": "No widget can be shown here – the max_steps control needs JupyterLab, Notebook 7 "
                      "or VS Code. Without it: run_agent(model, question, max_steps=3)."},
 }
-COLORS = {"answer": "#2e7d32", "max_steps": "#ef6c00", "error": "#c62828", "interrupted": "#c62828"}
+# (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
+COLORS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
+          "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
+# A click that arrives this soon after a run ended was queued during the run: the button stays
+# enabled while it runs (disabling it would drop the keyboard focus), so ignore the echo.
+QUEUED_CLICK_SECONDS = 0.3
 
 
 class OutputWriter:
@@ -53,7 +63,7 @@ class OutputWriter:
 
 
 class MaxStepsControl:
-    """Slider (1-10), run button, status line, trace viewer and token table for one question.
+    """Step limit (1-10), run button, status line, trace viewer and token table for one question.
 
     Example: MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["de"], value=2)
     `.run()` does what the button does; `.last` holds the last (answer, stats).
@@ -65,26 +75,35 @@ class MaxStepsControl:
         labels(language)  # refuses an unknown language before anything is built
         self.make_model, self.language, self.label, self.last = make_model, language, TEXT[language], None
         self.question = question[language] if isinstance(question, dict) else question
-        self.slider = w.IntSlider(value=value, min=1, max=10, description="max_steps")
-        self.button = w.Button(description=self.label["run"], button_style="primary", icon="play")
-        self.status = w.HTML(escape(self.label["ready"]))
-        self.viewer = TraceViewer(language=language)
-        self.table = w.Output()
-        self.log = w.Output()
-        for widget, name in [(self.slider, "max-steps-slider"), (self.button, "max-steps-run"),
+        self.limit = w.BoundedIntText(value=value, min=1, max=10, description="max_steps", continuous_update=True,
+                                      style={"description_width": "initial"},
+                                      layout=w.Layout(width="10em", flex="0 0 auto"))
+        self.button = button(w, self.label["run"], button_style="primary")
+        self.status = w.HTML(text_box(escape(self.label["ready"]), live=True))
+        self.viewer = TraceViewer(language=language, note=False)  # one note for the whole control
+        self.table = w.Output(layout=w.Layout(overflow="auto", max_width="100%"))  # a wide table scrolls, not cut
+        self.log = w.Output(layout=w.Layout(display="none"))
+        self.show_log = w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
+                                       layout=w.Layout(width="auto"))
+        for widget, name in [(self.limit, "max-steps-limit"), (self.button, "max-steps-run"),
                              (self.status, "max-steps-status"), (self.table, "token-table"),
-                             (self.log, "max-steps-log")]:
+                             (self.log, "max-steps-log"), (self.show_log, "max-steps-show-log")]:
             widget.add_class(name)
-        self.button.on_click(lambda _: self.run())
-        self.widget = w.VBox([w.HBox([self.slider, self.button]), self.status, self.table,
-                              self.viewer.widget, w.Accordion([self.log], titles=(self.label["log"],))])
+        self.finished = float("-inf")
+        self.button.on_click(lambda _: self.run() if time.monotonic() - self.finished > QUEUED_CLICK_SECONDS else None)
+        self.show_log.observe(lambda _: self.toggle_log(), "value")
+        self.widget = w.VBox([stale_note(w, language), w.HBox([self.limit, self.button], layout=w.Layout(flex_flow="row wrap")),
+                              self.status, self.table, self.viewer.widget, self.show_log, self.log])
         self.widget.add_class("max-steps-control")
 
+    def toggle_log(self):
+        self.log.layout.display = None if self.show_log.value else "none"
+        self.show_log.description = self.show_log.tooltip = self.label["hide_log" if self.show_log.value else "log"]
+
     def run(self):
-        """Run the agent once with the slider's limit; show and return (answer, stats)."""
-        limit = self.slider.value
-        self.button.disabled = True  # a second click would queue a second run
-        self.status.value = escape(self.label["running"].format(limit=limit))
+        """Run the agent once with the chosen limit; show and return (answer, stats)."""
+        limit = self.limit.value
+        self.status.value = text_box(escape(self.label["running"].format(limit=limit)), live=True)
         self.log.outputs = ()
         try:
             model = self.make_model()
@@ -94,7 +113,7 @@ class MaxStepsControl:
             self.status.value = self.line("error", self.label["no_model"].format(message=error))
             return None
         finally:
-            self.button.disabled = False
+            self.finished = time.monotonic()
         self.last = answer, stats
         self.viewer.show(stats)
         self.table.outputs = ()
@@ -110,7 +129,9 @@ class MaxStepsControl:
         return template.format(steps=steps, limit=limit, message=stats.trace.stop_message)
 
     def line(self, reason, text):
-        return f"<b style='color:{COLORS.get(reason, 'inherit')}'>{escape(text)}</b>"
+        color, background = COLORS.get(reason, ("inherit", "transparent"))
+        return text_box(f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>"
+                        f"{escape(text)}</b>", live=True)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

@@ -1,6 +1,6 @@
 """Step through a run's trace: what the model decided, what it saw, what it cost.
 
-`TraceViewer` is a small ipywidgets panel (previous/next, a slider, play)
+`TraceViewer` is a small ipywidgets panel (previous/next, a step field, play)
 that shows one step at a time and, on demand, the whole message list the
 model was given at that step, so you can watch the context grow.
 `print_trace` prints the same information as plain text, for terminals
@@ -19,10 +19,14 @@ from pathlib import Path
 from ..trace import Trace
 
 TEXT = {
-    "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "◀ zurück",
-           "next": "weiter ▶", "context": "Nachrichtenliste zeigen",
+    "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "zurück",
+           "next": "weiter", "restart": "von vorn", "play": "abspielen", "pause": "anhalten",
+           "jump": "Schritt", "context": "Nachrichtenliste zeigen", "hide_context": "Nachrichtenliste ausblenden",
+           "steps": ("Schritt", "Schritte"),
            "static": "Hier kann kein Widget angezeigt werden – der Verlauf als Text:",
-           "no_trace": "Noch kein Lauf: starte einen oder lade einen gespeicherten Trace.",
+           "stale": "Dieses Widget ist nicht mehr mit Python verbunden (der Kernel wurde neu gestartet oder das "
+                    "Notebook neu geöffnet) und reagiert nicht mehr: Führe die Zelle noch einmal aus.",
+           "no_trace": "Noch kein Lauf zum Anzeigen.",
            "no_steps": "Der Lauf endete vor dem ersten Schritt.",
            "says": "Das Modell schreibt:", "answers": "Das Modell antwortet:", "calls": "Das Modell ruft auf:",
            "error": "Fehler", "cut": "gekürzt", "not_run": "(nicht ausgeführt: der Lauf endete vorher)",
@@ -34,14 +38,18 @@ TEXT = {
            "tools": ", dazu {count} Werkzeugbeschreibungen ({chars} Zeichen JSON)",
            "new": "neu", "more_lines": "… {n} weitere Zeilen",
            "stop": {"answer": "Ende: Das Modell hat geantwortet.",
-                    "max_steps": "Ende: Schrittlimit erreicht ({n} Schritte), keine Antwort.",
+                    "max_steps": "Ende: Schrittlimit erreicht ({steps}), keine Antwort.",
                     "error": "Ende: Abbruch wegen eines Fehlers: {message}",
                     "interrupted": "Ende: Du hast den Lauf unterbrochen.",
                     None: "Der Lauf wurde nicht bis zum Ende aufgezeichnet."}},
-    "en": {"question": "Question", "model": "model", "step": "Step {n} of {total}", "prev": "◀ previous",
-           "next": "next ▶", "context": "Show message list",
+    "en": {"question": "Question", "model": "model", "step": "Step {n} of {total}", "prev": "previous",
+           "next": "next", "restart": "from the start", "play": "play", "pause": "pause",
+           "jump": "Step", "context": "Show message list", "hide_context": "Hide message list",
+           "steps": ("step", "steps"),
            "static": "No widget can be shown here – the trace as text:",
-           "no_trace": "No run yet: start one or load a saved trace.",
+           "stale": "This widget is no longer connected to Python (the kernel was restarted or the notebook "
+                    "reopened) and does not respond: run the cell again.",
+           "no_trace": "No run to show yet.",
            "no_steps": "The run ended before its first step.",
            "says": "The model writes:", "answers": "The model answers:", "calls": "The model calls:",
            "error": "error", "cut": "cut", "not_run": "(not run: the run ended first)",
@@ -53,7 +61,7 @@ TEXT = {
            "tools": ", plus {count} tool descriptions ({chars} characters of JSON)",
            "new": "new", "more_lines": "… {n} more lines",
            "stop": {"answer": "End: the model answered.",
-                    "max_steps": "End: step limit reached ({n} steps), no answer.",
+                    "max_steps": "End: step limit reached ({steps}), no answer.",
                     "error": "End: stopped by an error: {message}",
                     "interrupted": "End: you interrupted the run.",
                     None: "The run was not recorded to its end."}},
@@ -70,6 +78,12 @@ def labels(language):
 def number(n, language):
     """Example: number(2946, "de") -> "2.946"; number(2946, "en") -> "2,946"."""
     return f"{n:,}".replace(",", "." if language == "de" else ",")
+
+
+def count(n, language):
+    """Example: count(1, "de") -> "1 Schritt"; count(3, "en") -> "3 steps"."""
+    one, many = labels(language)["steps"]
+    return f"{number(n, language)} {one if n == 1 else many}"
 
 
 def seconds(value, language):
@@ -105,7 +119,7 @@ def usage_line(step, so_far, language):
 def stop_line(trace, language):
     """Why the run ended, e.g. 'Ende: Schrittlimit erreicht (2 Schritte), keine Antwort.'"""
     template = labels(language)["stop"].get(trace.stop_reason, "{message}")
-    return template.format(n=len(trace.records), message=trace.stop_message)
+    return template.format(steps=count(len(trace.records), language), message=trace.stop_message)
 
 
 def flag(call):
@@ -169,18 +183,40 @@ def trace_text(trace, step=None, context=False, language="de", lines=6):
 def context_line(trace, step, language):
     """Example: 'Was das Modell in Schritt 2 bekam: 4 Nachrichten, 600 Zeichen, dazu 3 Werkzeug...'."""
     label = labels(language)
-    chars = sum(len(message_summary(m)[1]) for m in step.context)
+    chars = context_chars(step)
     line = label["context_title"].format(n=step.number, count=len(step.context), chars=number(chars, language))
     if trace.tools:
         line += label["tools"].format(count=len(trace.tools), chars=number(len(json.dumps(trace.tools)), language))
     return line
 
 
-# Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet.
-PRE = ("white-space:pre-wrap;margin:2px 0 8px;padding:4px 8px;max-height:16em;overflow:auto;"
-       "background:rgba(127,127,127,.08);border-left:4px solid {color};font-size:90%")
-COLORS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ef6c00", "new": "#2e7d32"}
-BADGE = "<span style='background:{color};color:white;padding:0 6px;border-radius:3px'>{text}</span>"
+def context_chars(step):
+    """The characters of text in the messages the model was given at `step`: their content,
+    the same count notebook 1 prints (tool calls and tool schemas are counted apart)."""
+    return sum(len(message.get("content") or "") for message in step.context)
+
+
+# Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet. Every
+# coloured text sets its background too, so it reads the same in light and dark themes (WCAG AA,
+# at least 4.5:1); everything else takes the front end's colours.
+TEXT_BOX = "line-height:1.45;word-break:normal;overflow-wrap:anywhere"  # whole words, lines not 28 px apart
+PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;line-height:1.35;margin:2px 0 8px;"
+       "padding:4px 8px;max-height:16em;overflow:auto;background:rgba(127,127,127,.08);"
+       "border-left:4px solid {color};font-size:90%")
+COLORS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ad4700", "new": "#2e7d32"}  # white on each: >= 5.1:1
+BADGE = "<span style='background:{color};color:#fff;padding:0 6px;border-radius:3px'>{text}</span>"
+PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
+
+
+def stale_note(w, language):
+    """A note that shows only while the widget has lost its kernel (restart, reopened notebook).
+
+    The widget front end marks such views with the class `jupyter-widgets-disconnected`; one
+    style rule turns the hidden note on. Front ends without that class never show it.
+    """
+    rule = ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
+    return w.HTML(f"<style>{rule}</style><div class='agentlib-stale' style='display:none;{TEXT_BOX};color:#b71c1c;"
+                  f"background:#ffebee;padding:4px 8px'>{escape(labels(language)['stale'])}</div>")
 
 
 def badge(text, kind=""):
@@ -191,38 +227,58 @@ def pre(text, kind=""):
     return f"<pre style='{PRE.format(color=COLORS[kind])}'>{escape(text)}</pre>"
 
 
+def text_box(html, live=False):
+    """`html` in a box with readable line spacing; `live=True` makes screen readers announce changes."""
+    role = " role='status' aria-live='polite'" if live else ""
+    return f"<div style='{TEXT_BOX}'{role}>{html}</div>"
+
+
+def button(w, description, **options):
+    """A button with a text name (no icon font, no glyphs read aloud) that never shrinks its label."""
+    return w.Button(description=description, tooltip=description, layout=w.Layout(width="auto", flex="0 0 auto"),
+                    **options)
+
+
 class TraceViewer:
     """A panel that shows one step of a trace at a time.
 
     Example: TraceViewer(stats) shows step 1; `.go(3)` jumps to step 3,
     `.show(other_trace)` replaces the trace and goes back to step 1.
+    Keyboard: Tab reaches every control; the step field takes a number or the arrow keys
+    (a number field, because a slider handle cannot be given a name without scripts).
     """
 
-    def __init__(self, trace=None, language="de"):
+    def __init__(self, trace=None, language="de", note=True):
         import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
 
-        self.label, self.language, self.trace, self.steps = labels(language), language, None, []
+        self.label, self.language, self.trace, self.steps, self.playing = labels(language), language, None, [], None
         self.question = w.HTML()
-        self.prev = w.Button(description=self.label["prev"], layout=w.Layout(width="auto"))
-        self.next = w.Button(description=self.label["next"], layout=w.Layout(width="auto"))
-        self.slider = w.IntSlider(min=1, max=1, value=1, readout=True, continuous_update=False)
-        self.play = w.Play(min=1, max=1, value=1, interval=1500, show_repeat=False)
-        w.link((self.play, "value"), (self.slider, "value"))
+        self.play = w.ToggleButton(description=self.label["play"], tooltip=self.label["play"],
+                                   layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.prev = button(w, self.label["prev"])
+        self.next = button(w, self.label["next"])
+        # Buttons are never disabled: a disabled button drops the keyboard focus to the page.
+        self.slider = w.BoundedIntText(min=1, max=1, value=1, description=self.label["jump"], continuous_update=True,
+                                       style={"description_width": "initial"},
+                                       layout=w.Layout(width="9em", flex="0 0 auto"))
         self.header = w.HTML()
         self.body = w.HTML()
-        self.context = w.ToggleButton(description=self.label["context"], layout=w.Layout(width="max-content"))
+        self.context = w.ToggleButton(description=self.label["context"], tooltip=self.label["context"],
+                                      layout=w.Layout(width="auto"))
         self.messages = w.HTML()
-        self.prev.on_click(lambda _: self.go(self.step - 1))
-        self.next.on_click(lambda _: self.go(self.step + 1))
+        self.prev.on_click(lambda _: self.go(max(self.step - 1, 1)))
+        self.next.on_click(lambda _: self.go(self.step + 1 if self.step < len(self.steps) else 1))
         self.slider.observe(lambda _: self.render(), "value")
         self.context.observe(lambda _: self.render(), "value")
+        self.play.observe(lambda _: self.toggle_play(), "value")
+        self.nav = w.HBox([self.play, self.prev, self.slider, self.next],
+                          layout=w.Layout(flex_flow="row wrap", align_items="center"))  # wraps at 320 px
         for widget, name in [(self.prev, "trace-prev"), (self.next, "trace-next"),
                              (self.slider, "trace-slider"), (self.play, "trace-play"),
                              (self.header, "trace-step"), (self.body, "trace-body"),
                              (self.context, "trace-context"), (self.messages, "trace-messages")]:
             widget.add_class(name)
-        self.widget = w.VBox([self.question, w.HBox([self.play, self.prev, self.slider, self.next]),
-                              self.header, self.body, self.context, self.messages])
+        self.widget = w.VBox([stale_note(w, language)] * note + [self.question, self.nav, self.header, self.body, self.context, self.messages])
         self.widget.add_class("trace-viewer")
         self.show(trace)
 
@@ -233,38 +289,66 @@ class TraceViewer:
 
     def show(self, trace):
         """Show `trace` (a Trace, Stats or path; None for none) from step 1."""
+        self.play.value = False
         self.trace = None if trace is None else as_trace(trace)
         self.steps = self.trace.steps if self.trace else []
         self.totals = list(accumulate(step.tokens for step in self.steps))
-        for widget in (self.slider, self.play):
-            widget.value = widget.min = 1  # value first, so max can shrink without clamping
-            widget.max = max(len(self.steps), 1)
-        self.question.value = (f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
-                               f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>"
-                               if self.trace else "")
+        self.slider.value = self.slider.min = 1  # value first, so max can shrink without clamping
+        self.slider.max = max(len(self.steps), 1)
+        self.question.value = text_box(
+            f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
+            f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>") if self.trace else ""
         self.render()
 
     def go(self, step):
         """Show `step` (1 to the number of steps)."""
         if not 1 <= step <= len(self.steps):
             raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(self.steps)}")
-        self.slider.value = step  # the slider's observer renders
+        self.slider.value = step  # the field's observer renders
+
+    def toggle_play(self):
+        """Start or stop stepping through the trace on its own; from the last step it starts over."""
+        self.play.description = self.play.tooltip = self.label["pause" if self.play.value else "play"]
+        self.playing = object() if self.play.value else None  # a new token ends an older timer's chain
+        if self.playing:
+            if self.step == len(self.steps):
+                self.go(1)
+            self.later(self.playing)
+
+    def later(self, token):
+        import threading
+
+        timer = threading.Timer(PLAY_SECONDS, self.tick, [token])
+        timer.daemon = True  # a kernel that shuts down does not wait for it
+        timer.start()
+
+    def tick(self, token):
+        """One step on, as a press of "weiter" would; playing stops at the last step."""
+        if token is not self.playing:
+            return
+        if self.step < len(self.steps):
+            self.go(self.step + 1)
+        if self.step == len(self.steps):
+            self.play.value = False
+        else:
+            self.later(token)
 
     def render(self):
         n, total = self.step, len(self.steps)
-        for widget in (self.slider, self.play, self.context):
-            widget.disabled = total == 0
-        self.prev.disabled, self.next.disabled = n <= 1, n >= total
+        self.nav.layout.display = self.context.layout.display = None if total else "none"  # no dead Tab stops
+        self.next.description = self.next.tooltip = self.label["restart" if total and n == total else "next"]
+        self.context.description = self.context.tooltip = self.label["hide_context" if self.context.value
+                                                                     else "context"]
         if not self.steps:
             empty = self.label["no_trace"] if self.trace is None else self.label["no_steps"]
-            self.header.value = f"<b>{escape(empty)}</b>"
-            self.body.value = f"<p>{escape(stop_line(self.trace, self.language))}</p>" if self.trace else ""
+            self.header.value = text_box(f"<b>{escape(empty)}</b>", live=True)
+            self.body.value = text_box(f"<p>{escape(stop_line(self.trace, self.language))}</p>") if self.trace else ""
             self.messages.value = ""
             return
         step = self.steps[n - 1]
-        self.header.value = f"<b>{escape(self.label['step'].format(n=n, total=total))}</b>"
-        self.body.value = self.step_html(step, self.totals[n - 1], last=n == total)
-        self.messages.value = self.context_html(n) if self.context.value else ""
+        self.header.value = text_box(f"<b>{escape(self.label['step'].format(n=n, total=total))}</b>", live=True)
+        self.body.value = text_box(self.step_html(step, self.totals[n - 1], last=n == total))
+        self.messages.value = text_box(self.context_html(n)) if self.context.value else ""
 
     def step_html(self, step, so_far, last):
         label, parts = self.label, []

@@ -45,9 +45,12 @@ def estimate_cost(model, prompt_tokens, completion_tokens, cached_tokens=0):
 def trace_cost(trace, model=None):
     """The estimated cost of every step in `trace` (a Trace), or None when any part is unknown.
 
-    Steps without reported usage count as unknown: a missing number is not zero.
+    Steps without reported usage count as unknown: a missing number is not zero, and neither is
+    a run that never reached a server (no step at all).
     """
     model = model or trace.model
+    if not trace.records:
+        return None
     total = 0.0
     for record in trace.records:
         usage = record["usage"]
