@@ -211,3 +211,22 @@ def test_token_counts_that_are_strings_or_negative_become_counts(usage, expected
         model = RealModel("test-model", server.base_url, server.key, timeout=TIMEOUT, max_retries=0)
         _, got = model(HI, SCHEMAS)
     assert (got.prompt_tokens, got.completion_tokens) == expected
+
+
+@pytest.mark.parametrize("content, says", [("LLM_API_KEY=sk-abc\n".encode("utf-16"), "not UTF-8 text"),
+                                           ("LLM_API_KEY=sk-äbc\n".encode("cp1252"), "not UTF-8 text"),
+                                           (b'LLM_MODEL=m\nLLM_API_KEY="sk-abc\n', "line 2 of")],
+                         ids=["utf-16", "cp1252", "unbalanced-quote"])
+def test_an_unreadable_env_file_is_named_with_the_fix(content, says, tmp_path, monkeypatch):
+    (tmp_path / ".env").write_bytes(content)
+    monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
+    with pytest.raises(ValueError, match=says) as caught:
+        RealModel()
+    assert ".env" in str(caught.value) and "sk-" not in str(caught.value)
+    assert says in config.describe()
+
+
+def test_an_env_file_with_a_byte_order_mark_is_read(tmp_path, monkeypatch):
+    (tmp_path / ".env").write_bytes("LLM_MODEL=bom-model\n".encode("utf-8-sig"))
+    monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
+    assert config.settings().model == "bom-model"

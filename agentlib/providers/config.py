@@ -86,9 +86,20 @@ def dotenv():
     path = env_file()
     if path is None or not path.is_file():
         return {}
-    from dotenv import dotenv_values  # python-dotenv; only needed when there is a file
+    import io
 
-    return {name: value for name, value in dotenv_values(path).items() if value is not None}
+    from dotenv import dotenv_values  # python-dotenv; only needed when there is a file
+    from dotenv.parser import parse_stream
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # the byte-order mark some Windows editors write is fine
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text (UTF-16 or Windows-1252?): save it again as UTF-8") from None
+    broken = next((binding.original.line for binding in parse_stream(io.StringIO(text)) if binding.error), None)
+    if broken:  # python-dotenv would skip the line, and a key in it would read as "no key"
+        raise ValueError(f"line {broken} of {path} cannot be read (a quote without its partner?): "
+                         f"write it as NAME=value")
+    return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value is not None}
 
 
 def parse_extra_body(text):
