@@ -53,16 +53,17 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
         while stats.steps < max_steps:
             started = time.perf_counter()
             message, usage = model(messages, schemas)
+            finish_reason = getattr(message, "finish_reason", "stop")  # the SDK's message leaves it to its choice
             stats.steps += 1
             if usage:
                 stats.prompt_tokens += usage.prompt_tokens
                 stats.completion_tokens += usage.completion_tokens
             messages.append(message.model_dump(exclude_none=True))
-            stats.trace.record(usage, time.perf_counter() - started, message.finish_reason)
+            stats.trace.record(usage, time.perf_counter() - started, finish_reason)
             if not message.tool_calls:
                 return finish(stats, message.content or "", "answer", "the model answered", say)
             for call in message.tool_calls:  # every call gets exactly one result, in order
-                observation = observe(call, tools, message.finish_reason)
+                observation = observe(call, tools, finish_reason)
                 stats.tool_calls += 1
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
                 say(preview(stats.steps, call, observation))

@@ -8,7 +8,7 @@ JSON and loads back, so a run can be looked at later or elsewhere.
 """
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 
 FORMAT = "agentlib-trace/1"
@@ -55,7 +55,9 @@ class Trace:
 
     def record(self, usage, seconds, finish_reason):
         """Note what the newest assistant message in `messages` does not say itself."""
-        self.records.append({"at": len(self.messages) - 1, "usage": usage and asdict(usage),
+        counts = usage and (asdict(usage) if is_dataclass(usage) else  # agentlib's Usage, or the openai SDK's
+                            {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens})
+        self.records.append({"at": len(self.messages) - 1, "usage": counts,
                              "seconds": round(seconds, 4), "finish_reason": finish_reason})
 
     def stop(self, reason, message):
