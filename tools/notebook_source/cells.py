@@ -13,8 +13,26 @@ def md(id, de, en, tags=()):
     return {"cell_type": "markdown", "id": id, "text": {"de": de, "en": en}, "tags": list(tags)}
 
 
-def code(id, source, tags=()):
-    return {"cell_type": "code", "id": id, "source": source, "tags": list(tags)}
+def code(id, source, tags=(), needs=None):
+    """A code cell; `source` is one text with ⟨German|English⟩ alternatives, or {"de": ..., "en": ...}.
+
+    `needs` names the one earlier cell (besides the set-up cell) that must have run first; the cell's
+    own first line says so to the student, and tests/test_notebooks.py runs them in that order.
+    """
+    return {"cell_type": "code", "id": id, "source": source, "tags": list(tags), "needs": needs}
+
+
+def skeleton(name):
+    """{"de": ..., "en": ...}: the exercise cell exactly as exercise(name, language).SKELETON holds it.
+
+    Taken from agentlib, never copied, so the notebook and its check cannot drift apart.
+    """
+    from agentlib.classroom.exercises import exercise
+
+    try:
+        return {language: exercise(name, language).SKELETON[language] for language in ("de", "en")}
+    except (ValueError, AttributeError):  # FIXME: until the exercise has landed in agentlib
+        return {"de": "# DEIN CODE HIER\n...", "en": "# YOUR CODE HERE\n..."}
 
 
 def pick(text, language):
@@ -32,7 +50,7 @@ def render(cell, language):
     if cell["cell_type"] == "markdown":
         return {"cell_type": "markdown", "id": cell["id"], "metadata": metadata,
                 "source": lines(cell["text"][language])}
-    source = pick(cell["source"], language)
+    source = cell["source"][language] if isinstance(cell["source"], dict) else pick(cell["source"], language)
     if "⟨" in source or "⟩" in source:
         raise ValueError(f"cell {cell['id']}: an unclosed ⟨German|English⟩ alternative")
     return {"cell_type": "code", "id": cell["id"], "metadata": metadata, "execution_count": None,

@@ -15,7 +15,7 @@ CELLS = [
         - einen Lauf der Schleife offline starten und seine Ausgabe Zeile für Zeile lesen,
         - sagen, was das Modell bei jedem Schritt zu sehen bekommt.
 
-        ⏱ etwa 10 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 6 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
@@ -26,7 +26,7 @@ CELLS = [
         - start a run of the loop offline and read its output line by line,
         - say what the model gets to see at every step.
 
-        ⏱ about 10 minutes · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 6 minutes · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("where-we-come-from", de="""
         ## Wo wir herkommen
@@ -34,18 +34,18 @@ CELLS = [
         In Modul 03 (Lektion 3) hast du ein Modell genau ein Werkzeug aufrufen lassen: eine Anfrage an PyPI, ein Ergebnis, fertig.
         In Modul 04 hast du mit RAG passende Textstellen per Vektorsuche herausgesucht und sie dem Modell in einem einzigen Aufruf mitgegeben.
 
-        Jetzt drehen wir den Spieß um: **Das Modell entscheidet selbst, was es nachschlägt.** Es sieht das Ergebnis, entscheidet wieder, schlägt wieder nach – bis es genug weiß, um zu antworten. Mehr steckt hinter einem Agenten nicht.
+        Jetzt ist es umgekehrt: **Das Modell entscheidet selbst, was es nachschlägt.** Es sieht das Ergebnis, entscheidet wieder, schlägt wieder nach – bis es genug weiß, um zu antworten. Mehr steckt hinter einem Agenten nicht.
 
-        Du baust das ohne Framework, in rund hundert lesbaren Zeilen: Werkzeuge registrieren, die Aufrufschleife, Abbruchbedingungen, Fehlerbehandlung. Zuerst testest du die Schleife offline mit einem *Skriptmodell*, das einen festen Ablauf abspielt; dann schließt du ein echtes Modell an und schaust zu, wie es selbst entscheidet. Danach liest du Frameworks wie LangGraph oder das OpenAI Agents SDK als das, was sie sind: Dinge, die um genau diese Schleife herum gebaut sind.
+        Du schreibst das selbst, ohne Framework, in rund hundert lesbaren Zeilen: Werkzeuge registrieren, die Aufrufschleife, Abbruchbedingungen, Fehlerbehandlung. Jedes Teil erklären wir erst, dann schreibst du es in einer markierten Zelle (`# DEIN CODE HIER`) nach einer Vorlage mit Lücken, eine Prüfzelle vergleicht es mit der fertigen Fassung im Paket `agentlib`, und danach arbeitest du damit weiter. Bleibt ein Teil unfertig, geht es mit der fertigen Fassung weiter – du bleibst nie stecken. Zuerst testest du die Schleife offline mit einem *Skriptmodell*, das einen festen Ablauf abspielt; dann schließt du ein echtes Modell an und schaust zu, wie es selbst entscheidet. Danach liest du Frameworks wie LangGraph oder das OpenAI Agents SDK als das, was sie sind: Dinge, die um genau diese Schleife herum gebaut sind.
         """, en="""
         ## Where we come from
 
         In module 03 (lesson 3) you let a model call exactly one tool: one request to PyPI, one result, done.
         In module 04 you used RAG to pick matching passages by vector search and handed them to the model in a single call.
 
-        Now we turn this around: **the model decides for itself what to look up.** It sees the result, decides again, looks up again – until it knows enough to answer. That is all there is to an agent.
+        Now it is the other way round: **the model decides for itself what to look up.** It sees the result, decides again, looks up again – until it knows enough to answer. That is all there is to an agent.
 
-        You build it without a framework, in about a hundred readable lines: tool registration, the call loop, stop conditions, error handling. First you test the loop offline with a *scripted model* that plays back a fixed script; then you plug in a real model and watch it decide on its own. Afterwards, frameworks such as LangGraph or the OpenAI Agents SDK read as what they are: things built around exactly this loop.
+        You write it yourself, without a framework, in about a hundred readable lines: tool registration, the call loop, stop conditions, error handling. Each piece is explained first; then you write it in a marked cell (`# YOUR CODE HERE`) from a skeleton with gaps, a check cell compares it with the finished version in the package `agentlib`, and then you carry on with it. If a piece stays unfinished, the course carries on with the finished version – you never get stuck. First you test the loop offline with a *scripted model* that plays back a fixed script; then you plug in a real model and watch it decide on its own. Afterwards, frameworks such as LangGraph or the OpenAI Agents SDK read as what they are: things built around exactly this loop.
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten
@@ -103,12 +103,12 @@ CELLS = [
 
         - Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf: was das Modell wollte, und der Anfang dessen, was zurückkam (Zeilenumbrüche als ` | `).
         - **Schritt 1** sucht nach „pool timeout“ und findet nichts – die Doku stellt die beiden Wörter nie direkt nebeneinander.
-        - **Schritt 2** verlangt 200 Zeilen auf einmal, bekommt aber höchstens 80.
-        - **Schritt 3** vertippt sich im Dateinamen (`timeout.md` statt `timeouts.md`) und bekommt eine Fehlermeldung mit einem Vorschlag.
-        - **Schritt 4** ruft kein Werkzeug mehr auf: Das ist die Antwort, die Schleife hört auf.
+        - **Schritt 2** vertippt sich im Dateinamen (`timeout.md` statt `timeouts.md`) und bekommt eine Fehlermeldung mit der Frage „did you mean …?“.
+        - **Schritt 3** nimmt den Vorschlag an und verlangt 200 Zeilen auf einmal, bekommt aber höchstens 80.
+        - **Schritt 4** ruft kein Werkzeug mehr auf: Das ist die Antwort, die Schleife hört auf. Sie belegt, was sie sagt, mit Zeilennummern: Zeile 9 für den Standardwert, Zeilen 15–20 für die vier Arten.
         - Die letzte Zeile zählt zusammen: 4 Schritte, 3 Werkzeugaufrufe, 0 Tokens – ein Skriptmodell verbraucht keine.
 
-        Dreimal ging etwas schief, und nichts ist abgestürzt: Jede Panne wurde zu Text, den das Modell lesen kann. Das Skript baut sie mit Absicht ein, damit du siehst, dass die Schleife sie übersteht.
+        Zweimal ging etwas schief, und nichts ist abgestürzt: Jede Panne wurde zu Text, den das Modell lesen kann, und der nächste Schritt hat sie korrigiert. Das Skript baut die Pannen mit Absicht ein, damit du siehst, dass die Schleife sie übersteht.
 
         Dass die Schleife englisch schreibt (`[step 1]`, `Answer:`), ist Absicht: Code und alles, was das Modell liest, sind englisch. Die Antwort kommt trotzdem auf Deutsch – weil die Frage deutsch war.
         """, en="""
@@ -116,12 +116,12 @@ CELLS = [
 
         - Every line `[step N] tool(arguments) → …` is one tool call: what the model asked for, and the beginning of what came back (line breaks shown as ` | `).
         - **Step 1** searches for "pool timeout" and finds nothing – the docs never put those two words side by side.
-        - **Step 2** asks for 200 lines at once but gets 80 at most.
-        - **Step 3** misspells the file name (`timeout.md` instead of `timeouts.md`) and gets an error message with a suggestion.
-        - **Step 4** calls no tool any more: that is the answer, and the loop stops.
+        - **Step 2** misspells the file name (`timeout.md` instead of `timeouts.md`) and gets an error message that asks "did you mean …?".
+        - **Step 3** takes the suggestion and asks for 200 lines at once, but gets 80 at most.
+        - **Step 4** calls no tool any more: that is the answer, and the loop stops. It backs up what it says with line numbers: line 9 for the default, lines 15–20 for the four kinds.
         - The last line adds it up: 4 steps, 3 tool calls, 0 tokens – a scripted model uses none.
 
-        Three things went wrong in four steps, and nothing crashed: every mishap became text the model can read. The script builds them in on purpose, so that you can see the loop survive them.
+        Two things went wrong, and nothing crashed: every mishap became text the model can read, and the next step corrected it. The script builds the mishaps in on purpose, so that you can see the loop survive them.
         """),
     md("messages-intro", de="""
         ## Teil 1 zum Anfassen: die Nachrichtenliste
@@ -135,65 +135,60 @@ CELLS = [
         `system` (the instructions to the model), `user` (the question), `assistant` (what the model wrote: tool calls or the answer) and `tool` (the result of one tool call).
         """),
     code("messages", """
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         for message in stats.trace.messages:
             calls = [call["function"]["name"] for call in message.get("tool_calls", [])]
             text = message["content"] or "⟨ruft auf|calls⟩: " + ", ".join(calls)
             print(f"{message['role']:>9} │ {text[:80]!r}")
-        """),
-    md("context-grows-intro", de="""
-        Bei jedem Schritt bekommt das Modell **die ganze Liste bis dahin** – es hat kein Gedächtnis außer dieser Liste. So viele Nachrichten waren es bei jedem der vier Schritte:
-        """, en="""
-        At every step the model is given **the whole list so far** – it has no memory apart from this list. This is how many messages it got at each of the four steps:
-        """),
-    code("context-grows", """
+
+        print()
         for step in stats.trace.steps:
-            characters = sum(len(str(message.get("content") or "")) for message in step.context)
-            print(f"⟨Schritt|Step⟩ {step.number}: {len(step.context)} ⟨Nachrichten|messages⟩, {characters} ⟨Zeichen|characters⟩")
-        """),
+            print(f"⟨Schritt|Step⟩ {step.number}: ⟨das Modell bekam|the model was given⟩ {len(step.context)} ⟨Nachrichten|messages⟩")
+        """, needs="first-run"),
     md("context-grows-why", de="""
-        Die Liste wächst mit jedem Schritt, denn jeder Schritt schickt alles Vorherige noch einmal mit. Deshalb kostet ein Agent mehr als ein einzelner Chat-Aufruf, und deshalb begrenzen die Werkzeuge, wie viel sie zurückgeben. Beides begegnet dir in Notebook 4 und 6 wieder.
+        Bei jedem Schritt bekommt das Modell **die ganze Liste bis dahin** – es hat kein Gedächtnis außer dieser Liste. Deshalb wächst sie von Schritt zu Schritt, und jeder Schritt schickt alles Vorherige noch einmal mit. Was das kostet, rechnest du in Notebook 6 nach.
         """, en="""
-        The list grows with every step, because every step sends everything before it once more. That is why an agent costs more than a single chat call, and why the tools limit how much they return. You will meet both again in notebooks 4 and 6.
-        """),
-    md("show-intro", de="""
-        ## Der Code ist Lernstoff
-
-        Alles, was hier läuft, steht im Paket `agentlib` – kurze Module, jedes nach seinem Thema benannt. `show(...)` zeigt dir den Code direkt aus der Datei, also immer genau den, der auch läuft. Hier das Skript, das eben das Modell gespielt hat:
-        """, en="""
-        ## The code is lesson material
-
-        Everything that runs here lives in the package `agentlib` – short modules, each named after its topic. `show(...)` displays the code straight from the file, so it is always the code that actually runs. Here is the script that just played the model:
-        """),
-    code("show-script", """
-        show(lesson_script)
+        At every step the model is given **the whole list so far** – it has no memory apart from this list. That is why the list grows from step to step, and every step sends everything before it once more. Notebook 6 works out what that costs.
         """),
     md("road-map", de="""
         ## Dein Weg durch das Modul
 
-        | Notebook | Thema | Minuten |
-        |---|---|---|
-        | 1 · Überblick | die Schleife im Bild und ein erster Lauf | 10 |
-        | 2 · Werkzeuge per Dekorator | aus einer Funktion ein Werkzeug machen (`agentlib/tools.py`) | 12 |
-        | 3 · Doku-Werkzeuge | auflisten, durchsuchen, Zeilen lesen – mit Grenzen (`agentlib/docs.py`) | 12 |
-        | 4 · Die Schleife | `run_agent`, Abbruchbedingungen, Fehler als Beobachtung (`agentlib/loop.py`) | 15 |
-        | 5 · Skriptmodell | testen ohne API, Trace ansehen, Schrittlimit ausprobieren (`agentlib/models.py`) | 15 |
-        | 6 · Echtes Modell | ein echtes Modell anschließen, Tokens und Kosten | 12 |
-        | 7 · Übungen und Selbsttest | selbst Hand anlegen, Verständnis prüfen | 15 |
+        Der Kern dauert etwa 60 Minuten. Abschnitte mit *(optional)* in der Überschrift kannst du überspringen und später nachholen.
 
-        Weiter geht es mit **[2 · Werkzeuge per Dekorator](02_werkzeuge_per_dekorator.ipynb)**.
+        | Notebook | Thema | du schreibst | Minuten |
+        |---|---|---|---|
+        | 1 · Überblick | die Schleife im Bild und ein erster Lauf | – | 6 |
+        | 2 · Werkzeuge per Dekorator | aus einer Funktion ein Werkzeug machen | den Dekorator `tool` | 9 |
+        | 3 · Doku-Werkzeuge | auflisten, durchsuchen, Zeilen lesen – mit Grenzen | `read_doc` | 8 |
+        | 4 · Die Schleife | Abbruchbedingungen, Fehler als Beobachtung, Kürzen | `run_agent` | 13 |
+        | 5 · Skriptmodell | testen ohne API, Trace lesen, Schrittlimit (Übungen 1 und 2) | `ScriptedModel` | 8 |
+        | 6 · Echtes Modell | ein echtes Modell anschließen, Tokens und Kosten | `RealModel` | 7 |
+        | 7 · Übungen und Selbsttest | ein eigenes Werkzeug, eine Frage ohne Antwort, Selbsttest | – | 10 |
+
+        Alles, was du nachbaust, steht fertig im Paket `agentlib`; `show(...)` zeigt dir den Code direkt aus der Datei, also genau den, der läuft:
         """, en="""
         ## Your way through the module
 
-        | Notebook | Topic | Minutes |
-        |---|---|---|
-        | 1 · Overview | the loop as a picture and a first run | 10 |
-        | 2 · Tools by decorator | turning a function into a tool (`agentlib/tools.py`) | 12 |
-        | 3 · Doc tools | list, search, read lines – with limits (`agentlib/docs.py`) | 12 |
-        | 4 · The loop | `run_agent`, stop conditions, failures as observations (`agentlib/loop.py`) | 15 |
-        | 5 · Scripted model | testing without an API, reading the trace, trying the step limit (`agentlib/models.py`) | 15 |
-        | 6 · Real model | plugging in a real model, tokens and cost | 12 |
-        | 7 · Exercises and self-test | hands on, and checking what you understood | 15 |
+        The core takes about 60 minutes. Sections marked *(optional)* in their heading can be skipped and done later.
 
-        Next: **[2 · Tools by decorator](02_tools_by_decorator.ipynb)**.
+        | Notebook | Topic | you write | Minutes |
+        |---|---|---|---|
+        | 1 · Overview | the loop as a picture and a first run | – | 6 |
+        | 2 · Tools by decorator | turning a function into a tool | the decorator `tool` | 9 |
+        | 3 · Doc tools | list, search, read lines – with limits | `read_doc` | 8 |
+        | 4 · The loop | stop conditions, failures as observations, cutting | `run_agent` | 13 |
+        | 5 · Scripted model | testing without an API, reading the trace, the step limit (exercises 1 and 2) | `ScriptedModel` | 8 |
+        | 6 · Real model | plugging in a real model, tokens and cost | `RealModel` | 7 |
+        | 7 · Exercises and self-test | a tool of your own, a question without an answer, self-test | – | 10 |
+
+        Everything you rebuild is in the package `agentlib`, finished; `show(...)` displays its code straight from the file, so it is exactly the code that runs:
+        """),
+    code("show-script", """
+        show(lesson_script)
+        """),
+    md("next", de="""
+        Das war das Skript, das eben das Modell gespielt hat. Weiter geht es mit **[2 · Werkzeuge per Dekorator](02_werkzeuge_per_dekorator.ipynb)**.
+        """, en="""
+        That was the script that just played the model. Next: **[2 · Tools by decorator](02_tools_by_decorator.ipynb)**.
         """),
 ]

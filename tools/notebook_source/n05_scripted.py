@@ -1,6 +1,6 @@
-"""Notebook 5: the scripted model, the trace viewer, the token table, the step limit; exercise 1."""
+"""Notebook 5: the student writes ScriptedModel; the trace viewer, the token table; exercises 1 and 2, the step limit."""
 
-from .cells import code, md
+from .cells import code, md, skeleton
 
 FILES = {"de": "05_skriptmodell", "en": "05_scripted_model"}
 
@@ -8,84 +8,108 @@ CELLS = [
     md("title", de="""
         # 5 · Das Skriptmodell: die Schleife testen, ohne zu bezahlen
 
-        **Worum es geht:** Ein Modell, das keine API ruft, sondern einen vorbereiteten Ablauf abspielt – damit testest du die Schleife kostenlos und bei jedem Lauf gleich.
+        **Worum es geht:** Ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt – damit testest du die Schleife kostenlos und bei jedem Lauf gleich. Du schreibst es selbst.
 
         **Danach kannst du**
         - erklären, warum man eine Agentenschleife zuerst mit einem Skriptmodell testet,
-        - ein eigenes Skript aus `Message`- und `Call`-Objekten schreiben,
+        - `ScriptedModel` schreiben und ein eigenes Skript aus `Message`- und `Call`-Objekten bauen,
         - einen Lauf im Trace-Viewer Schritt für Schritt lesen und seine Tokens in einer Tabelle ablesen,
-        - zusehen, was das Schrittlimit mit einem Lauf macht.
+        - vorhersagen, was das Schrittlimit mit einem Lauf macht.
 
-        ⏱ etwa 15 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 3 Minuten am Schieberegler
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
-        **What this is about:** a model that calls no API but plays back a prepared script – so you can test the loop for free and get the same result on every run.
+        **What this is about:** a model that calls no API but plays back a prepared script – so you can test the loop for free and get the same result on every run. You write it yourself.
 
         **Afterwards you can**
         - explain why you test an agent loop with a scripted model first,
-        - write a script of your own from `Message` and `Call` objects,
+        - write `ScriptedModel` and build a script of your own from `Message` and `Call` objects,
         - read a run step by step in the trace viewer and its tokens in a table,
-        - watch what the step limit does to a run.
+        - predict what the step limit does to a run.
 
-        ⏱ about 15 minutes
+        ⏱ about 8 minutes, plus an optional 3 minutes at the slider
         """),
     md("why", de="""
         ## Warum erst ein Skript?
 
         Ein echtes Modell entscheidet bei jedem Lauf ein bisschen anders. Geht etwas schief, weißt du nicht: Ist das ein Fehler in deiner Schleife oder nur eine seltsame Entscheidung des Modells? Und jeder Versuch kostet Geld.
 
-        Ein `ScriptedModel(script)` ruft keine API. Bei jedem Aufruf gibt es einfach die nächste vorbereitete Nachricht zurück. Das macht Läufe kostenlos, bei jedem Mal gleich – und tauglich für automatische Tests: Nach jeder Änderung an der Schleife spielst du zuerst das Skript ab.
+        Ein `ScriptedModel(script)` ruft keine API auf. Bei jedem Aufruf gibt es einfach die nächste vorbereitete Nachricht zurück, ohne Token-Angaben (`usage` ist `None`). Das macht Läufe kostenlos, bei jedem Mal gleich – und tauglich für automatische Tests: Nach jeder Änderung an der Schleife spielst du zuerst das Skript ab.
         """, en="""
         ## Why a script first?
 
         A real model decides a little differently on every run. When something goes wrong, you cannot tell: is it a bug in your loop or just an odd decision of the model? And every try costs money.
 
-        A `ScriptedModel(script)` calls no API. On every call it simply returns the next prepared message. That makes runs free, identical every time – and fit for automated tests: after any change to the loop, you replay the script first.
+        A `ScriptedModel(script)` calls no API. On every call it simply returns the next prepared message, with no token counts (`usage` is `None`). That makes runs free, identical every time – and fit for automated tests: after any change to the loop, you replay the script first.
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
 
-        from agentlib import Call, Message, QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
+        import agentlib
+        from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent
+        from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
         from agentlib.providers.config import has_key
+        from agentlib.classroom.exercises import exercise
         from agentlib.classroom.show import show
 
-        show(ScriptedModel)
+        def make_model(script):
+            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
+            if has_key():
+                return RealModel(language=LANGUAGE)
+            return agentlib.ScriptedModel(script, estimate_usage=True)
         """),
     md("shapes-intro", de="""
-        ## Genau so geformt wie die echten Objekte
+        ## Nachrichten, geformt wie die echten
 
-        `Message` und `Call` sind kleine Datenklassen mit denselben Feldern wie die Objekte des offiziellen `openai`-Pakets: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` und `call.function.arguments` als JSON-Text. Deshalb kann die Schleife ein Skriptmodell nicht von einem echten unterscheiden – und muss es auch nicht.
+        `Message` und `Call` sind kleine Datenklassen mit denselben Feldern wie die Objekte des offiziellen `openai`-Pakets: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` und `call.function.arguments` als JSON-Text, dazu `message.model_dump(exclude_none=True)`. In der Lektion gibt `RealModel` die Nachricht des SDK unverändert an die Schleife weiter – damit dieselbe Schleife auch mit dem Skriptmodell läuft, sehen dessen Nachrichten genauso aus. (Das `RealModel` in `agentlib` baut die Antwort des SDK ohnehin in eine `Message` um; dort bekommt die Schleife also immer dieselbe Klasse.)
+
+        Ein Aufruf wird so geschrieben wie in der Lektion: `Call(id, name, arguments)`, die Argumente als JSON-Text.
         """, en="""
-        ## Shaped exactly like the real objects
+        ## Messages shaped like the real ones
 
-        `Message` and `Call` are small data classes with the same fields as the objects of the official `openai` package: `message.content`, `message.tool_calls`, `call.id`, `call.function.name`, and `call.function.arguments` as JSON text. That is why the loop cannot tell a scripted model from a real one – and does not need to.
+        `Message` and `Call` are small data classes with the same fields as the objects of the official `openai` package: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` and `call.function.arguments` as JSON text, plus `message.model_dump(exclude_none=True)`. In the lesson, `RealModel` hands the SDK's message to the loop unchanged – so that the same loop also runs with the scripted model, its messages look just the same. (The `RealModel` in `agentlib` turns the SDK's reply into a `Message` anyway, so there the loop always gets the same class.)
+
+        A call is written as in the lesson: `Call(id, name, arguments)`, the arguments as JSON text.
         """),
     code("shapes", """
-        call = Call("read_doc", {"path": "advanced/timeouts.md", "start": 1, "end": 20})
-        print(call.function.name, call.function.arguments)
-        print(Message(tool_calls=[call]).model_dump())
+        call = Call("c1", "read_doc", '{"path": "advanced/timeouts.md", "start": 1, "end": 20}')
+        print(call.id, call.function.name, call.function.arguments)
+        print(Message(tool_calls=[call]).model_dump(exclude_none=True))
         """),
+    md("build-scripted-model", de="""
+        ## Du bist dran: schreib `ScriptedModel`
+
+        Ein paar Zeilen genügen: Das Modell merkt sich sein Skript, und jeder Aufruf `model(messages, tools)` gibt das Paar aus der nächsten Nachricht und `None` zurück. Fülle die Lücken (`...`) und prüfe. Besteht deine Fassung, spielen die Zellen danach mit ihr.
+        """, en="""
+        ## Your turn: write `ScriptedModel`
+
+        A few lines will do: the model keeps its script, and every call `model(messages, tools)` returns the pair of the next message and `None`. Fill in the gaps (`...`) and check. If your version passes, the cells after it play with yours.
+        """, tags=["exercise"]),
+    code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
+    code("build-scripted-model-check", """
+        q = exercise("scripted_model", LANGUAGE)
+        q.check(ScriptedModel)
+        ScriptedModel = q.pick(ScriptedModel)
+        # q.hint()
+        # q.solution()
+        """, tags=["check"]),
     md("script-intro", de="""
         ## Das Skript der Lektion
 
-        Vier Schritte, und drei davon gehen mit Absicht schief: eine Suche ohne Treffer, eine Anfrage über die 80-Zeilen-Grenze hinaus, ein vertippter Dateiname. Erst der vierte Schritt ist die Antwort. So probt ein einziger Lauf drei typische Pannen auf einmal – zwei weitere baust du in Übung 1 selbst ein.
+        Vier Schritte, und zwei davon gehen mit Absicht schief: eine Suche ohne Treffer, dann ein vertippter Dateiname. Der dritte Schritt korrigiert sich mit dem Vorschlag aus der Fehlermeldung und läuft dabei in die 80-Zeilen-Grenze; erst der vierte ist die Antwort, mit den Zeilen, in denen steht, was sie sagt. So probt ein einziger Lauf die typischen Pannen – zwei weitere baust du gleich in Übung 1 selbst ein.
         """, en="""
         ## The lesson's script
 
-        Four steps, and three of them go wrong on purpose: a search without hits, a request beyond the 80-line cap, a misspelt file name. Only the fourth step is the answer. One run thus rehearses three typical mishaps at once – you will add two more yourself in exercise 1.
+        Four steps, and two of them go wrong on purpose: a search without hits, then a misspelt file name. The third step corrects itself with the suggestion from the error message and runs into the 80-line cap; only the fourth is the answer, citing the lines that say what it says. One run thus rehearses the typical mishaps – you will add two more yourself in exercise 1.
         """),
     code("script", """
         for number, message in enumerate(lesson_script(LANGUAGE), 1):
             print(number, message.tool_calls or message.content.splitlines()[0] + " …")
         """),
-    md("run-intro", de="""
-        Jetzt der Lauf. `estimate_usage=True` lässt das Skriptmodell Tokens schätzen (etwa 4 Zeichen pro Token), damit die Tabelle weiter unten etwas zu zeigen hat – echte Zahlen liefert nur ein echtes Modell.
-        """, en="""
-        Now the run. `estimate_usage=True` makes the scripted model estimate tokens (about 4 characters per token), so the table further down has something to show – real numbers only come from a real model.
-        """),
     code("scripted-run", """
-        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE])
+        model = ScriptedModel(lesson_script(LANGUAGE))
+        answer, stats = run_agent(model, QUESTION[LANGUAGE])
         """),
     md("viewer-intro", de="""
         ## Der Trace: die beste Diagnose
@@ -94,7 +118,7 @@ CELLS = [
 
         Blättere mit **weiter ▶** durch die Schritte. „Nachrichtenliste zeigen“ zeigt dir, was das Modell in diesem Schritt bekommen hat – du siehst die Liste wachsen.
 
-        Steht unter der Zelle nur `VBox(...)` statt Knöpfen, zeigt dein Editor keine Widgets an. Dann druckt `print_trace(stats.trace, language=LANGUAGE)` aus `agentlib.classroom.viewer` denselben Trace als Text.
+        Kann dein Editor keine Widgets zeichnen, steht unter der Zelle „Hier kann kein Widget angezeigt werden“ und darunter derselbe Trace als Text.
         """, en="""
         ## The trace: your best diagnosis
 
@@ -102,70 +126,34 @@ CELLS = [
 
         Step through with **next ▶**. "Show message list" shows what the model was given at that step – you can watch the list grow.
 
-        If all you see below the cell is `VBox(...)` instead of buttons, your editor does not display widgets. Then `print_trace(stats.trace, language=LANGUAGE)` from `agentlib.classroom.viewer` prints the same trace as text.
+        If your editor cannot draw widgets, the cell shows "No widget can be shown here" and below it the same trace as text.
         """),
     code("trace-viewer", """
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         from agentlib.classroom.viewer import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
-        """, tags=["widget"]),
+        """, tags=["widget"], needs="scripted-run"),
     md("tokens-intro", de="""
         ## Tokens pro Schritt
 
-        Jede Zeile ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Die Zahlen hier sind geschätzt – in Notebook 6 siehst du echte.
+        Dein Skriptmodell meldet keine Tokens. Das fertige `ScriptedModel` aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 4 Zeichen pro Token) – genug, um zu sehen, was ein Agent kostet. Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Echte Zahlen vom Anbieter siehst du in Notebook 6.
         """, en="""
         ## Tokens per step
 
-        Every row is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. These numbers are estimates – notebook 6 shows real ones.
+        Your scripted model reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 4 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
         """),
     code("token-table", """
-        from agentlib.classroom.tokens import compare_runs, token_table
+        from agentlib.classroom.tokens import token_table
 
+        _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
+                             verbose=False)
         token_table(stats.trace, language=LANGUAGE)
-        """, tags=["widget"]),
-    md("limit-intro", de="""
-        ## Das Schrittlimit zum Anfassen
-
-        Stell mit dem Schieberegler `max_steps` ein und drück auf **Agent starten**. Das Skript braucht vier Schritte bis zur Antwort – was passiert bei 2? Bei 3? Bei 4?
-
-        `make_model` liefert bei jedem Start ein frisches Modell, damit das Skript wieder von vorn beginnt. Hast du einen API-Schlüssel gesetzt (Notebook 6), fragt es stattdessen das echte Modell.
-        """, en="""
-        ## The step limit, hands on
-
-        Set `max_steps` with the slider and press **Run agent**. The script needs four steps to answer – what happens at 2? At 3? At 4?
-
-        `make_model` hands over a fresh model for every run, so that the script starts from the beginning again. If you have set an API key (notebook 6), it asks the real model instead.
-        """),
-    code("max-steps-control", """
-        from agentlib.classroom.controls import MaxStepsControl
-
-        def make_model():
-            if has_key():
-                return RealModel(language=LANGUAGE)
-            return ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True)
-
-        MaxStepsControl(make_model, QUESTION[LANGUAGE], language=LANGUAGE)
-        """, tags=["widget"]),
-    md("compare-intro", de="""
-        ## Zwei Läufe nebeneinander
-
-        Dieselbe Frage, einmal mit `max_steps=2`, einmal mit `max_steps=8`. Der kurze Lauf hat schon Tokens verbraucht – und trotzdem keine Antwort.
-        """, en="""
-        ## Two runs side by side
-
-        The same question, once with `max_steps=2`, once with `max_steps=8`. The short run has already used tokens – and still has no answer.
-        """),
-    code("compare-runs", """
-        runs = {}
-        for limit in (2, 8):
-            _, runs[f"max_steps={limit}"] = run_agent(make_model(), QUESTION[LANGUAGE], max_steps=limit, verbose=False)
-
-        compare_runs(runs, language=LANGUAGE)
         """, tags=["widget"]),
     md("exercise-1", de="""
         ## Übung 1: Fehler ins Skript einbauen
 
-        Jetzt bist du dran. Schreib ein eigenes Skript `my_script`, das zwei neue Fehler enthält, und schau, wie die Schleife damit umgeht:
+        Schreib ein eigenes Skript `my_script`, das zwei neue Fehler enthält, und schau, wie die Schleife damit umgeht:
 
         1. einen Aufruf eines Werkzeugs, das es nicht gibt: `search_web`,
         2. einen `read_doc`-Aufruf mit einem falsch getypten Argument: `start="abc"`.
@@ -174,7 +162,7 @@ CELLS = [
         """, en="""
         ## Exercise 1: put failures into the script
 
-        Your turn. Write a script of your own, `my_script`, with two new failures in it, and see how the loop copes:
+        Write a script of your own, `my_script`, with two new failures in it, and see how the loop copes:
 
         1. a call to a tool that does not exist: `search_web`,
         2. a `read_doc` call with a wrongly typed argument: `start="abc"`.
@@ -185,23 +173,57 @@ CELLS = [
         my_script = ...  # ⟨DEIN CODE HIER: eine Liste von Message(...)-Objekten|YOUR CODE HERE: a list of Message(...) objects⟩
         """, tags=["exercise"]),
     code("exercise-1-check", """
-        from agentlib.classroom.exercises import exercise
-
         q1 = exercise(1, LANGUAGE)
         q1.check(my_script)
         # q1.hint()
         # q1.solution()
         """, tags=["check"]),
+    md("exercise-2", de="""
+        ## Übung 2: `max_steps=2`
+
+        Stell die Frage der Lektion mit `max_steps=2`. Speichere, was `run_agent` zurückgibt – das Paar aus Antwort und Statistik –, in `run2`. `make_model(lesson_script(LANGUAGE))` gibt dir das Skriptmodell der Lektion, oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast (Notebook 6).
+
+        Überleg dir vorher: Das Skript braucht vier Schritte bis zur Antwort. Was gibt `run_agent` dann zurück?
+        """, en="""
+        ## Exercise 2: `max_steps=2`
+
+        Ask the lesson's question with `max_steps=2`. Store what `run_agent` returns – the pair of answer and stats – in `run2`. `make_model(lesson_script(LANGUAGE))` gives you the lesson's scripted model, or the real model if you have already set a key (notebook 6).
+
+        Think first: the script needs four steps to answer. What will `run_agent` return then?
+        """, tags=["exercise"]),
+    code("exercise-2-code", """
+        run2 = ...  # ⟨DEIN CODE HIER: run2 = run_agent(...)|YOUR CODE HERE: run2 = run_agent(...)⟩
+        """, tags=["exercise"]),
+    code("exercise-2-check", """
+        q2 = exercise(2, LANGUAGE)
+        q2.check(run2)
+        # q2.hint()
+        # q2.solution()
+        """, tags=["check"]),
+    md("limit-intro", de="""
+        ## Das Schrittlimit am Schieberegler *(optional)*
+
+        Stell mit dem Schieberegler `max_steps` ein und drück auf **Agent starten**. Was passiert bei 3, was bei 4? Unter dem Ergebnis siehst du den Trace des Laufs und seine Tokens. Jeder Start bekommt ein frisches Modell, damit das Skript wieder von vorn beginnt.
+        """, en="""
+        ## The step limit at the slider *(optional)*
+
+        Set `max_steps` with the slider and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
+        """),
+    code("max-steps-control", """
+        from agentlib.classroom.controls import MaxStepsControl
+
+        MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE)
+        """, tags=["widget"]),
     md("limits-of-scripts", de="""
         ## Was ein Skript zeigen kann – und was nicht
 
-        Ein Skriptmodell prüft die **Mechanik** der Schleife: ob Werkzeuge ausgeführt werden, ob Fehler zu Text werden, ob gekürzt wird, ob beide Abbruchbedingungen greifen. Ob ein Modell **gut entscheidet** – das richtige Stichwort, die richtige Datei, rechtzeitig aufhören –, kann es nicht zeigen: Die Entscheidungen hast du ja selbst ins Skript geschrieben. Dafür braucht es ein echtes Modell und eine Sammlung von Testfragen.
+        Ein Skriptmodell prüft die **Mechanik** der Schleife: ob Werkzeuge ausgeführt werden, ob Fehler zu Text werden, ob gekürzt wird, ob beide Abbruchbedingungen greifen. Ob ein Modell **gut entscheidet** – das richtige Stichwort, die richtige Datei, rechtzeitig aufhören –, kann es nicht zeigen: Die Entscheidungen hast du ja selbst ins Skript geschrieben. Dafür braucht es ein echtes Modell und eine Sammlung von Testfragen (Notebook 7).
 
         Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
         """, en="""
         ## What a script can show – and what it cannot
 
-        A scripted model tests the **mechanics** of the loop: whether tools run, whether failures become text, whether results are cut, whether both stop conditions fire. Whether a model **decides well** – the right keyword, the right file, stopping in time – it cannot show: you wrote those decisions into the script yourself. That takes a real model and a set of test questions.
+        A scripted model tests the **mechanics** of the loop: whether tools run, whether failures become text, whether results are cut, whether both stop conditions fire. Whether a model **decides well** – the right keyword, the right file, stopping in time – it cannot show: you wrote those decisions into the script yourself. That takes a real model and a set of test questions (notebook 7).
 
         Next: **[6 · Real model](06_real_model.ipynb)**.
         """),

@@ -1,6 +1,6 @@
-"""Notebook 6: a real model behind the same loop; the offline fallback; tokens and cost."""
+"""Notebook 6: the student writes RealModel; a real model behind the same loop; the offline fallback; tokens and cost."""
 
-from .cells import code, md
+from .cells import code, md, skeleton
 
 FILES = {"de": "06_echtes_modell", "en": "06_real_model"}
 
@@ -11,26 +11,26 @@ CELLS = [
         **Worum es geht:** Dieselbe Schleife, nur dass jetzt ein echtes Sprachmodell entscheidet, was es nachschlägt – und was das kostet.
 
         **Danach kannst du**
-        - ein echtes Modell über eine OpenAI-kompatible API anschließen, ohne deinen Schlüssel irgendwo zu speichern,
+        - `RealModel` schreiben und damit ein echtes Modell über eine OpenAI-kompatible API anschließen, ohne deinen Schlüssel irgendwo zu speichern,
         - einen echten Lauf im Trace lesen und seine Tokens mit den Zahlen des Anbieters ablesen,
         - abschätzen, was eine Frage kostet, und erklären, warum ein Agent teurer ist als RAG aus Modul 04.
 
         Kein API-Schlüssel? Kein Problem: Das Notebook läuft trotzdem von oben bis unten, dann mit dem Skriptmodell als Stellvertreter.
 
-        ⏱ etwa 12 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 5 Minuten mit einem Schlüssel
         """, en="""
         # 6 · Plugging in a real model
 
         **What this is about:** the same loop, except that a real language model now decides what to look up – and what that costs.
 
         **Afterwards you can**
-        - connect a real model through an OpenAI-compatible API without storing your key anywhere,
+        - write `RealModel` and use it to connect a real model through an OpenAI-compatible API without storing your key anywhere,
         - read a real run in the trace and its tokens as the provider reports them,
         - estimate what a question costs, and explain why an agent costs more than the RAG of module 04.
 
         No API key? No problem: the notebook still runs from top to bottom, with the scripted model standing in.
 
-        ⏱ about 12 minutes
+        ⏱ about 7 minutes, plus an optional 5 minutes with a key
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
@@ -44,7 +44,7 @@ CELLS = [
 
         Bei DeepSeek schaltet `RealModel` den „Denkmodus“ ab: Er macht jeden Schritt langsamer und teurer, und für das Nachschlagen in einer Doku braucht es ihn nicht. In der Lektion startest du das Ganze auf der Kommandozeile mit `python -m agentlib --real`.
 
-        Die nächste Zelle sagt dir, wie es gerade eingestellt ist, und zeigt dann den Code von `RealModel`:
+        Die nächste Zelle sagt dir, wie es gerade eingestellt ist:
         """, en="""
         ## `RealModel`: the same shape, real decisions
 
@@ -57,24 +57,40 @@ CELLS = [
 
         With DeepSeek, `RealModel` switches the "thinking mode" off: it makes every step slower and pricier, and looking things up in documentation does not need it. In the lesson you start all this from the command line with `python -m agentlib --real`.
 
-        The next cell tells you how things are set up right now, and then shows the code of `RealModel`:
+        The next cell tells you how things are set up right now:
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
 
         from pathlib import Path
 
-        from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
+        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
+        from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
         from agentlib.providers.config import describe, has_key, key_field
+        from agentlib.classroom.exercises import exercise
         from agentlib.providers.errors import ModelError
         from agentlib.models import ReplayModel
         from agentlib.classroom.show import show
 
         print(describe(LANGUAGE))
         """),
-    code("show-real-model", """
-        show(RealModel)
-        """),
+    md("build-real-model", de="""
+        ## Du bist dran: schreib `RealModel`
+
+        Fülle die Lücken (`...`) in der nächsten Zelle: Schlüssel, Adresse und Modellname aus den `LLM_*`-Variablen, ein `openai`-Client, und bei jedem Aufruf ein `chat.completions.create(...)`, dessen erste Antwort samt `usage` zurückgeht. Die Prüfzelle braucht weder Schlüssel noch Netz: Sie lässt dein `RealModel` mit einem kleinen Server auf deinem eigenen Rechner sprechen, der die Chat-Completions-API nachspielt, und schaut nach, was dort ankommt.
+        """, en="""
+        ## Your turn: write `RealModel`
+
+        Fill in the gaps (`...`) in the next cell: key, address and model name from the `LLM_*` variables, an `openai` client, and on every call one `chat.completions.create(...)` whose first reply goes back together with its `usage`. The check cell needs neither a key nor a network: it lets your `RealModel` talk to a small server on your own machine that plays the chat-completions API, and looks at what arrives there.
+        """, tags=["exercise"]),
+    code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
+    code("build-real-model-check", """
+        q = exercise("real_model", LANGUAGE)
+        q.check(RealModel)
+        RealModel = q.pick(RealModel)
+        # q.hint()
+        # q.solution()
+        """, tags=["check"]),
     md("key-intro", de="""
         ## Der Schlüssel – nur für diese Sitzung
 
@@ -127,42 +143,44 @@ CELLS = [
         print(f"⟨Es antwortet|Answering⟩: {type(model).__name__}")
         """),
     code("real-run", """
+        # ⟨braucht `model`: führe zuerst die Zelle model = choose_model() aus|needs `model`: run the cell model = choose_model() first⟩
         answer, stats = run_agent(model, QUESTION[LANGUAGE])
 
         if isinstance(model, RealModel) and stats.steps:
             stats.trace.save(RECORDING)  # ⟨ab jetzt kannst du diesen Lauf auch ohne Schlüssel abspielen|from now on you can replay this run without a key⟩
             print(f"⟨Aufgenommen|Recorded⟩: {RECORDING}")
-        """, tags=["needs-key"]),
+        """, tags=["needs-key"], needs="choose-model"),
     md("author-run", de="""
-        ## So sah der Lauf des Autors aus
+        ## Zum Vergleich: der Lauf aus der Lektion
 
-        Der Autor der Lektion hat dieselbe Frage an `deepseek-flash` gestellt. Sein Lauf:
+        Für die Lektion wurde die Frage nach den Timeouts an `deepseek-flash` gestellt – mit dem Systemprompt und der Fassung der httpx-Doku, die die Lektion damals hatte, nicht mit denen dieses Kurses. Der Lauf ist also ein Vergleich, keine Vorhersage:
 
         1. **Schritt 1:** Das Modell ruft `grep_docs("timeout")` **und** `list_docs()` auf – zwei voneinander unabhängige Aufrufe in einer einzigen Antwort. Die Schleife führt beide aus, der Reihe nach.
         2. **Schritt 2:** Es liest `advanced/timeouts.md`, Zeilen 1–80.
         3. **Schritt 3:** Es antwortet mit einer Tabelle: connect, read, write und pool, wofür jeder Timeout gilt und welche Ausnahme er auslöst (`ConnectTimeout`, `ReadTimeout`, `WriteTimeout`, `PoolTimeout`) – mit der Zeilenangabe als Beleg.
 
-        Zusammen: **3 Modellaufrufe, 3.742 Prompt-Tokens, 666 Completion-Tokens.** Der Autor hat die zitierten Zeilennummern mit der Datei verglichen: Sie stimmten – dank der nummerierten Zeilen von `read_doc`.
+        Zusammen: **3 Modellaufrufe, 3.742 Prompt-Tokens, 666 Completion-Tokens.** Die zitierten Zeilennummern wurden mit der Datei verglichen: Sie stimmten – dank der nummerierten Zeilen von `read_doc`.
 
         Dein Lauf (falls du einen Schlüssel hast) sieht vermutlich ähnlich aus, aber nicht gleich: Ein echtes Modell entscheidet jedes Mal neu. Hier ist er – oder ohne Schlüssel der Stellvertreter:
         """, en="""
-        ## What the author's run looked like
+        ## For comparison: the lesson's run
 
-        The author of the lesson asked `deepseek-flash` the same question. The run:
+        For the lesson, the question about timeouts was put to `deepseek-flash` – with the system prompt and the version of the httpx docs the lesson had at the time, not those of this course. The run is therefore a comparison, not a prediction:
 
         1. **Step 1:** the model calls `grep_docs("timeout")` **and** `list_docs()` – two independent calls in a single reply. The loop runs both, one after the other.
         2. **Step 2:** it reads `advanced/timeouts.md`, lines 1–80.
         3. **Step 3:** it answers with a table: connect, read, write and pool, what each timeout bounds and which exception it raises (`ConnectTimeout`, `ReadTimeout`, `WriteTimeout`, `PoolTimeout`) – citing the line range.
 
-        In total: **3 model calls, 3,742 prompt tokens, 666 completion tokens.** The author checked the cited line numbers against the file: they were right – thanks to the numbered lines of `read_doc`.
+        In total: **3 model calls, 3,742 prompt tokens, 666 completion tokens.** The cited line numbers were checked against the file: they were right – thanks to the numbered lines of `read_doc`.
 
         Your run (if you have a key) probably looks similar, but not the same: a real model decides afresh every time. Here it is – or, without a key, the stand-in:
         """),
     code("trace-viewer", """
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
         from agentlib.classroom.viewer import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
-        """, tags=["widget"]),
+        """, tags=["widget"], needs="real-run"),
     md("tokens-intro", de="""
         ## Tokens: was der Anbieter meldet
 
@@ -173,10 +191,11 @@ CELLS = [
         With a real model the numbers come from the provider – this is what you are billed for. Some providers remember the beginning of a prompt they have already seen and bill those *cached* tokens at a lower rate; then you see that column too. With the stand-in, the numbers here are estimates.
         """),
     code("token-table", """
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
         from agentlib.classroom.tokens import token_table
 
         token_table(stats.trace, language=LANGUAGE)
-        """, tags=["widget"]),
+        """, tags=["widget"], needs="real-run"),
     md("cost-intro", de="""
         ## Was hat das gekostet?
 
@@ -187,32 +206,40 @@ CELLS = [
         `agentlib.providers.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. For the stand-in we use the prices of `deepseek-flash`.
         """),
     code("cost", """
-        from agentlib.providers.pricing import PRICES, describe_cost, estimate_cost, trace_cost
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
+        from agentlib.providers.pricing import PRICES, describe_cost, trace_cost
 
         priced_as = stats.trace.model if stats.trace.model in PRICES else "deepseek-flash"
         print(f"⟨Dieser Lauf, zu Preisen von|This run, at the prices of⟩ {priced_as}: "
               f"{describe_cost(trace_cost(stats.trace, priced_as), LANGUAGE)}")
-        """),
+        """, needs="real-run"),
     md("rag-intro", de="""
         ## Agent oder RAG?
 
-        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf mit etwa 1.000 Prompt-Tokens: Die Suche passiert vorher, ohne Modell. Der Agent des Autors brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – weil jeder Schritt alles Vorherige mitschickt. Gerechnet mit denselben Preisen (und, weil Modul 04 dazu keine Zahl hat, mit einer gleich langen Antwort von 666 Tokens):
+        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf mit etwa 1.000 Prompt-Tokens: Die Suche passiert vorher, ohne Modell. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – weil jeder Schritt alles Vorherige mitschickt.
+
+        Für die Completion-Tokens hat Modul 04 keine Zahl. Wir rechnen für RAG mit denselben 666, denn beide schreiben am Ende eine ähnlich lange Antwort; die Zwischenschritte des Agenten sind nur kurze Werkzeugaufrufe. Das ist wichtig für den Vergleich: Ein Completion-Token kostet ein Mehrfaches eines Prompt-Tokens, bei `deepseek-flash` das Vierfache. Der teure Teil ist also bei beiden gleich, und die Kosten wachsen deshalb langsamer als die Prompt-Tokens:
         """, en="""
         ## Agent or RAG?
 
-        The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens: the search happens beforehand, without the model. The author's agent needed **three** calls and 3,742 prompt tokens – because every step re-sends everything before it. At the same prices (and, since module 04 gives no figure for it, assuming an answer of the same 666 tokens):
+        The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens: the search happens beforehand, without the model. The lesson's run needed **three** calls and 3,742 prompt tokens – because every step re-sends everything before it.
+
+        Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
     code("rag-comparison", """
         from agentlib.classroom.viewer import number
+        from agentlib.providers.pricing import describe_cost, estimate_cost
 
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
             ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),
-            ("⟨Agent, Lauf des Autors|agent, the author's run⟩", 3, 3742, 666),
+            ("⟨Agent, Lauf der Lektion|agent, the lesson's run⟩", 3, 3742, 666),
         ]
+        costs = []
         for name, calls, prompt, completion in runs:
-            cost = estimate_cost("deepseek-flash", prompt, completion)
-            print(f"{name:<24} {calls} × ⟨Modell|model⟩, {number(prompt, LANGUAGE):>5} ⟨Prompt-Tokens|prompt tokens⟩ → {describe_cost(cost, LANGUAGE)}")
-        print(f"⟨Der Agent schickt rund|The agent sends about⟩ {round(3742 / 1000)}× ⟨so viele Prompt-Tokens wie RAG|as many prompt tokens as RAG⟩.")
+            costs.append(estimate_cost("deepseek-flash", prompt, completion))
+            print(f"{name:<26} {calls} × ⟨Modell|model⟩, {number(prompt, LANGUAGE):>5} ⟨Prompt-Tokens|prompt tokens⟩ → {describe_cost(costs[-1], LANGUAGE)}")
+        ratio = lambda x: f"{x:.1f}".replace(".", "," if LANGUAGE == "de" else ".")
+        print(f"⟨Prompt-Tokens|Prompt tokens⟩: × {ratio(3742 / 1000)}, ⟨Kosten|cost⟩: × {ratio(costs[1] / costs[0])}")
         """),
     md("rag-after", de="""
         Der Agent ist also **flexibler** – er entscheidet selbst, was er liest, und kann nachfassen, wenn der erste Versuch nichts bringt – und **teurer**. Bei einer einzelnen Frage sind das Bruchteile eines Cents; bei tausend Nutzern am Tag lohnt sich der Blick auf die Tabelle.

@@ -1,4 +1,4 @@
-"""Notebook 7: exercises 2-4 (real model, or scripted offline) and the self-test."""
+"""Notebook 7: exercises 3 and 4 (real model, or scripted offline), the self-test, and an evaluation set."""
 
 from .cells import code, md
 
@@ -8,31 +8,29 @@ CELLS = [
     md("title", de="""
         # 7 · Übungen und Selbsttest
 
-        **Worum es geht:** Du legst selbst Hand an – Schrittlimit, ein eigenes Werkzeug, eine Frage ohne Antwort – und prüfst am Ende, was hängen geblieben ist.
+        **Worum es geht:** Du legst noch einmal Hand an – ein eigenes Werkzeug, eine Frage ohne Antwort – und prüfst am Ende, was hängen geblieben ist.
 
         **Danach kannst du**
-        - vorhersagen, was ein zu knappes Schrittlimit mit einem Lauf macht,
         - ein eigenes Werkzeug schreiben, das so sicher ist wie `read_doc`, und es dem Agenten geben,
         - an einem Trace ablesen, wie ein Agent mit einer Frage umgeht, die die Doku nicht beantwortet,
-        - die drei Fragen des Selbsttests beantworten.
+        - die drei Fragen des Selbsttests beantworten und sagen, wie man prüft, ob ein Modell gut entscheidet.
 
         Die Übungen sind für ein echtes Modell gedacht. Ohne API-Schlüssel spielt das Skriptmodell einen passenden Lauf ab – jede Übung lässt sich so oder so lösen und prüfen. Unter jeder Übung steht eine Prüfzelle: `q.check(...)` sagt dir, ob es passt; nimm das `#` vor `q.hint()` oder `q.solution()` weg, wenn du einen Tipp oder die Lösung sehen willst.
 
-        ⏱ etwa 15 Minuten
+        ⏱ etwa 10 Minuten, dazu optional 2 Minuten
         """, en="""
         # 7 · Exercises and self-test
 
-        **What this is about:** you get your hands dirty – the step limit, a tool of your own, a question without an answer – and at the end you check what stuck.
+        **What this is about:** you get your hands dirty once more – a tool of your own, a question without an answer – and at the end you check what stuck.
 
         **Afterwards you can**
-        - predict what a step limit that is too tight does to a run,
         - write a tool of your own that is as safe as `read_doc`, and hand it to the agent,
         - read from a trace how an agent deals with a question the docs do not answer,
-        - answer the three questions of the self-test.
+        - answer the three questions of the self-test and say how to check whether a model decides well.
 
         The exercises are meant for a real model. Without an API key the scripted model plays a fitting run – either way, every exercise can be solved and checked. Below each exercise there is a check cell: `q.check(...)` tells you whether it fits; remove the `#` in front of `q.hint()` or `q.solution()` if you want a hint or the solution.
 
-        ⏱ about 15 minutes
+        ⏱ about 10 minutes, plus an optional 2 minutes
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
@@ -54,28 +52,6 @@ CELLS = [
 
         print("⟨Es antwortet das echte Modell.|The real model answers.⟩" if has_key() else "⟨Es antwortet das Skriptmodell (kein Schlüssel gesetzt).|The scripted model answers (no key set).⟩")
         """),
-    md("exercise-2", de="""
-        ## Übung 2: `max_steps=2`
-
-        Stell die Frage der Lektion mit `max_steps=2`. Was passiert? Speichere das Ergebnis von `run_agent` – das Paar aus Antwort und Statistik – in `run2`. `make_model(lesson_script(LANGUAGE))` gibt dir das echte Modell, wenn du einen Schlüssel hast, sonst das Skriptmodell der Lektion.
-
-        Überleg dir vorher: Das Skript braucht vier Schritte bis zur Antwort. Was gibt `run_agent` dann zurück?
-        """, en="""
-        ## Exercise 2: `max_steps=2`
-
-        Ask the lesson's question with `max_steps=2`. What happens? Store what `run_agent` returns – the pair of answer and stats – in `run2`. `make_model(lesson_script(LANGUAGE))` gives you the real model if you have a key, otherwise the lesson's scripted model.
-
-        Think first: the script needs four steps to answer. What will `run_agent` return then?
-        """, tags=["exercise"]),
-    code("exercise-2-code", """
-        run2 = ...  # ⟨DEIN CODE HIER: run2 = run_agent(...)|YOUR CODE HERE: run2 = run_agent(...)⟩
-        """, tags=["exercise"]),
-    code("exercise-2-check", """
-        q2 = exercise(2, LANGUAGE)
-        q2.check(run2)
-        # q2.hint()
-        # q2.solution()
-        """, tags=["check"]),
     md("exercise-3", de="""
         ## Übung 3: ein neues Werkzeug `count_lines`
 
@@ -110,6 +86,7 @@ CELLS = [
         And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
         """),
     code("exercise-3-agent", """
+        # ⟨braucht `count_lines` aus Übung 3: führe zuerst deren Zelle aus|needs `count_lines` from exercise 3: run its cell first⟩
         if callable(count_lines):
             answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
                                         "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
@@ -117,7 +94,7 @@ CELLS = [
             print(f"\\n⟨count_lines wurde so oft aufgerufen|count_lines was called this often⟩: {used}")
         else:
             print("⟨Schreib zuerst count_lines in Übung 3.|Write count_lines in exercise 3 first.⟩")
-        """, tags=["needs-key"]),
+        """, tags=["needs-key"], needs="exercise-3-code"),
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
@@ -139,8 +116,9 @@ CELLS = [
         answer4, stats4 = run_agent(make_model(http3_script(LANGUAGE)), HTTP3_QUESTION[LANGUAGE])
         """, tags=["needs-key"]),
     code("exercise-4-viewer", """
+        # ⟨braucht `stats4` aus dem Lauf oben: führe zuerst die Zelle answer4, stats4 = run_agent(...) aus|needs `stats4` from the run above: run the cell answer4, stats4 = run_agent(...) first⟩
         TraceViewer(stats4, language=LANGUAGE)
-        """, tags=["widget"]),
+        """, tags=["widget"], needs="exercise-4-run"),
     code("exercise-4-code", """
         searched_steps = ...  # ⟨DEIN CODE HIER: eine Zahl|YOUR CODE HERE: a number⟩
         keywords = ...        # ⟨DEIN CODE HIER: eine Liste, z. B. ["timeout"]|YOUR CODE HERE: a list, e.g. ["timeout"]⟩
@@ -150,7 +128,7 @@ CELLS = [
         q4.check(stats4, searched_steps, keywords)
         # q4.hint()
         # q4.solution()
-        """, tags=["check"]),
+        """, tags=["check"], needs="exercise-4-run"),
     md("self-test", de="""
         ## Selbsttest
 
@@ -208,12 +186,34 @@ CELLS = [
 
         </details>
         """, tags=["self-test"]),
+    md("evaluate-intro", de="""
+        ## Eine Sammlung von Testfragen *(optional)*
+
+        Frage 3 sagt: Ob ein Modell gut entscheidet, prüft man mit einer Sammlung von Testfragen. So eine liegt in `data/questions.json`: 48 Fragen, 40 davon beantwortet die Doku (mit Datei und Zeilen, in denen die Antwort steht), 8 nicht. `evaluate` lässt ein Modell alle Fragen beantworten und prüft jede Antwort mit einfachen Regeln: Nennt sie die richtige Datei? Überschneiden sich die zitierten Zeilen mit den erwarteten? Sagt sie bei den unbeantwortbaren Fragen ehrlich, dass die Doku dazu nichts sagt?
+
+        Zwei Skriptmodelle zeigen offline und kostenlos die beiden Enden der Skala: `NaiveModel` sucht nach dem längsten Wort der Frage und zitiert den Anfang der ersten Datei, die es findet; `OracleModel` schlägt nach, wie es die Fragensammlung vorsieht. Mit einem Schlüssel kannst du dasselbe mit `RealModel` machen – dann kostet es Geld, und du erfährst, wo zwischen beiden dein Modell steht.
+        """, en="""
+        ## A set of test questions *(optional)*
+
+        Question 3 says: whether a model decides well is checked with a set of test questions. There is one in `data/questions.json`: 48 questions, 40 of which the docs answer (with the file and lines that hold the answer), 8 they do not. `evaluate` lets a model answer every question and checks each answer by simple rules: does it name the right file? Do the cited lines overlap the expected ones? For the unanswerable questions, does it say honestly that the docs do not cover them?
+
+        Two scripted models show the two ends of the scale, offline and for free: `NaiveModel` searches for the longest word of the question and cites the top of the first file it finds; `OracleModel` looks things up the way the question set intends. With a key you can do the same with `RealModel` – then it costs money, and you learn where your model stands between the two.
+        """),
+    code("evaluate", """
+        from agentlib import evaluate
+        from agentlib.classroom.evaluate import NaiveModel, OracleModel
+
+        for model in (NaiveModel(), OracleModel()):
+            table = evaluate(model, language=LANGUAGE, progress=False)
+            shares = table.loc["all", ["cites_file", "lines_overlap", "declined", "correct"]]
+            print(f"{model.name:>6}: " + ", ".join(f"{name} {round(share * 100)}⟨ %|%⟩" for name, share in shares.items()))
+        """),
     md("next", de="""
         ## Wie es weitergeht
 
         Du hast eine Agentenschleife von Hand gebaut: Werkzeuge per Dekorator, drei Doku-Werkzeuge mit Grenzen, die Schleife mit zwei Abbruchbedingungen, Fehler als Beobachtungen, ein Skriptmodell zum Testen und ein echtes Modell zum Entscheiden. Wenn du jetzt in LangGraph oder das OpenAI Agents SDK schaust, erkennst du die Schleife wieder – und alles, was drumherum gebaut ist.
 
-        In den nächsten Lektionen geht es weiter: wie man den Kontext klein hält (Lektion 5), warum Sandkästen für Werkzeuge so wichtig sind (Lektion 8) und wie man Traces strukturiert protokolliert (Modul 06, Lektion 3).
+        In den nächsten Lektionen geht es weiter: wie man den Kontext klein hält (Lektion 5), warum Werkzeuge abgeschottet in einer Sandbox laufen sollten (Lektion 8) und wie man Traces strukturiert protokolliert (Modul 06, Lektion 3).
         """, en="""
         ## Where to go from here
 
