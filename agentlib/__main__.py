@@ -1,18 +1,25 @@
-"""Run the lesson from the shell.
+"""Run the lesson from the shell (with the course installed: .venv/bin/python -m agentlib ...).
 
-    python -m agentlib                      the scripted demo: offline, free, always the same
-    python -m agentlib --real               the same question to the real model (LLM_API_KEY, see .env.example)
+    python -m agentlib                       the scripted demo: offline, free, always the same
+    python -m agentlib --real                the lesson's question to the real model (LLM_API_KEY, see .env.example)
     python -m agentlib --real --save r.json  ... and record the run
-    python -m agentlib --replay r.json      replay a recorded run: offline, no key
-    python -m agentlib --question "..." --max-steps 4 --language de
-    python -m agentlib eval                 score a model on data/questions.json (--model oracle|naive|real|replay)
+    python -m agentlib --replay r.json       replay a recorded run: offline, no key
+    python -m agentlib --real --question "..." --max-steps 4 --language de
+    python -m agentlib eval                  score a model on data/questions.json (--model oracle|naive|real|replay)
+
+Exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage.
 """
 
 import argparse
 import sys
+from pathlib import Path
+from shlex import quote
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
 from .classroom.viewer import trace_text
+
+FAILED, USAGE = 1, 2  # argparse's convention: 2 for a command line that cannot be run
+EXIT_CODES = "exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage"
 
 
 def main(argv=None):
@@ -20,74 +27,215 @@ def main(argv=None):
     if argv[:1] == ["eval"]:
         return evaluate_command(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m agentlib", description=__doc__.splitlines()[0],
-                                     epilog="python -m agentlib eval --help: score a model on the question set")
+                                     epilog=f"{EXIT_CODES}. `python -m agentlib eval --help`: score a model on "
+                                            f"the question set.")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--real", action="store_true", help="use the real model instead of the script")
     source.add_argument("--replay", metavar="TRACE", help="replay a run saved with --save (or a folder of them)")
-    parser.add_argument("--question", help="the question to ask (default: the lesson's)")
-    parser.add_argument("--max-steps", type=int, default=8)
-    parser.add_argument("--language", choices=["en", "de"], default="en")
+    parser.add_argument("--question", help="the question to ask; needs --real or --replay (the script answers "
+                                           "only the lesson's question; a replay defaults to the recorded one)")
+    parser.add_argument("--max-steps", type=positive, default=8, metavar="N",
+                        help="stop after N model calls if the model has not answered (default: 8)")
+    parser.add_argument("--language", choices=["en", "de"], default="en",
+                        help="language of the lesson's question and of the printed trace (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON, e.g. for --replay")
     args = parser.parse_args(argv)
-    model = choose_model("real" if args.real else "replay" if args.replay else "script", args.replay, args.language)
-    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
-    print("\n" + trace_text(stats.trace, language=args.language))
-    if args.real or args.replay:
+    kind = "real" if args.real else "replay" if args.replay else "script"
+    if args.question is not None and kind == "script":
+        parser.error("--question needs --real or --replay: the scripted demo knows only the lesson's question")
+    if args.question is not None and not args.question.strip():
+        parser.error("--question is empty: put the question in quotes, e.g. --question \"What is a Client?\"")
+    save = args.save and usage_check(writable_file, args.save)
+    if kind == "replay":
+        model = usage_check(load_recording, args.replay, args.language)
+        question = usage_check(recorded_question, model, args.replay, args.question, args.language)
+    else:
+        model = choose_model(kind, language=args.language)
+        question = args.question or QUESTION[args.language]
+    if kind not in ("script", "replay"):
+        print(f"asking {model.name} (each step can take a few seconds) ...", file=sys.stderr)
+    answer, stats = run_agent(model, question, max_steps=args.max_steps, verbose=False)
+    print(trace_text(stats.trace, language=args.language))
+    if kind != "script" and stats.trace.records:  # no cost line for a run that never reached the model
         from .providers.pricing import describe_cost, trace_cost
 
         print(f"\n{'Kosten' if args.language == 'de' else 'Cost'}: "
               f"{describe_cost(trace_cost(stats.trace), args.language)}")
-    if args.save:
-        stats.trace.save(args.save)
-        print(f"saved: {args.save}")
-    return 0 if answer is not None else 1
+    if save:
+        from .classroom.evaluate import save_trace
+
+        written = save_trace(stats.trace, save)
+        if written != save:
+            return FAILED
+        print(f"saved: {save}")
+    return 0 if answer is not None else FAILED
 
 
 def evaluate_command(argv):
     parser = argparse.ArgumentParser(prog="python -m agentlib eval",
                                      description="Run the agent on every question of the question set and score "
-                                                 "the citations.")
+                                                 "the citations.", epilog=EXIT_CODES.replace("the model answered",
+                                                                                             "the table is complete"))
     parser.add_argument("--model", choices=["oracle", "naive", "real", "replay"], default="oracle",
                         help="oracle and naive are scripted and free; real needs LLM_API_KEY; replay needs "
                              "--recording")
     parser.add_argument("--recording", metavar="FOLDER", help="traces saved by an earlier `eval --save`")
     parser.add_argument("--questions", metavar="FILE", help="default: data/questions.json")
-    parser.add_argument("--language", choices=["en", "de"], default="en")
-    parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--language", choices=["en", "de"], default="en",
+                        help="which language of each question to ask (default: en)")
+    parser.add_argument("--max-steps", type=positive, default=8, metavar="N",
+                        help="stop a question after N model calls (default: 8)")
     parser.add_argument("--save", metavar="FOLDER", help="save every run's trace there, for --model replay")
     args = parser.parse_args(argv)
     if args.model == "replay" and not args.recording:
         parser.error("--model replay needs --recording FOLDER")
-    from .classroom.evaluate import evaluate, load_questions
+    from .classroom.evaluate import evaluate, load_questions, report, writable_folder
+    from .providers.errors import ModelError
 
+    questions = usage_check(load_questions, args.questions)
+    save = args.save and usage_check(writable_folder, args.save)
+    if args.model == "replay":
+        model = usage_check(load_recording, args.recording, args.language)
+    else:
+        model = choose_model(args.model, language=args.language, questions=questions)
     try:
-        questions = load_questions(args.questions)
-    except (OSError, ValueError) as error:
-        sys.exit(f"error: {error}")
-    model = choose_model(args.model, args.recording, args.language, questions)
-    table = evaluate(model, questions, language=args.language, max_steps=args.max_steps, save_to=args.save)
-    print(table.to_string())
+        table = evaluate(model, questions, language=args.language, max_steps=args.max_steps, save_to=save)
+    except ModelError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return FAILED
+    except ImportError as error:
+        return missing_package(error)
+    print(report(table))
     return 0
 
 
-def choose_model(kind, recording=None, language="en", questions=None):
-    """The model named on the command line; exits with one sentence when it cannot be had."""
+def positive(text):
+    """argparse type: a whole number of at least 1. Example: positive("-1") -> ArgumentTypeError"""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def usage_check(function, *args):
+    """`function(*args)`, or exit 2 with its one sentence when a file named on the command line is unusable."""
+    try:
+        return function(*args)
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(USAGE)
+
+
+def writable_file(path):
+    """`path` as a file --save can write (missing folders made), checked before the run costs anything."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a folder: give --save a file name, e.g. --save {target / 'run.json'}")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        existed = target.exists()
+        with open(target, "a", encoding="utf-8"):
+            pass
+        if not existed:
+            target.unlink()
+    except OSError as error:
+        raise PermissionError(f"cannot write {target} ({error.strerror or error}): choose another file with "
+                              f"--save") from None
+    return target
+
+
+def load_recording(path, language="en"):
+    """A ReplayModel of the trace at `path`, or of every *.json in that folder; ValueError naming a bad file."""
+    from .models import ReplayModel
+    from .trace import Trace
+
+    path = Path(path)
+    record = f"`python -m agentlib --real --save {quote(str(path / 'run.json' if path.is_dir() else path))}` (needs a key)"
+    if path.is_dir():
+        files = sorted(path.glob("*.json"))
+        if not files:
+            raise FileNotFoundError(f"{path} holds no recording (*.json): record one with {record}")
+    elif path.is_file():
+        files = [path]
+    else:
+        raise FileNotFoundError(f"no recording at {path}: check the path, or record one with {record}")
+    traces = []
+    for file in files:
+        try:
+            if not file.is_file():  # a FIFO would block forever
+                raise ValueError("not a regular file")
+            traces.append(Trace.load(file))
+            traces[-1].question  # noqa: B018 -- a trace without a question cannot be replayed
+        except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError, StopIteration) as error:
+            if path.is_dir():  # a stray file in a folder of recordings: set it aside
+                fix = f"set it aside with `mv {quote(str(file))} {quote(str(file) + '.bad')}`"
+            else:
+                fix = "replay a file that `python -m agentlib --real --save run.json` wrote (needs a key)"
+            raise ValueError(f"{file} is not a run saved with --save ({why(error)}): {fix}") from None
+    try:
+        return ReplayModel(traces, language)
+    except (TypeError, ValueError) as error:  # e.g. a model name that is not text
+        raise ValueError(f"{path} holds a tampered recording ({error}): record it again with {record}") from None
+
+
+def why(error):
+    """A few words on what is wrong with a saved trace. Example: KeyError('records') -> "the field 'records' is missing" """
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(error, KeyError):
+        return f"the field {error.args[0]!r} is missing"
+    if isinstance(error, StopIteration):
+        return "it holds no question"
+    if isinstance(error, (AttributeError, TypeError)):
+        return "it is JSON, but not an object with the fields format, messages and records"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    if hasattr(error, "lineno"):  # json.JSONDecodeError
+        return f"not JSON: {error.msg} at line {error.lineno}"
+    return str(error)
+
+
+def recorded_question(model, path, question, language):
+    """The question to replay: the one asked if it was recorded, else the recorded one, or the lesson's."""
+    questions = list(dict.fromkeys(trace.question for trace in model.traces))
+    if question is not None and question not in questions:
+        raise ValueError(f"{path} holds no recording of the question {question!r}: leave out --question to "
+                         f"replay {'the recorded one' if len(questions) == 1 else 'one of its ' + str(len(questions))}, "
+                         f"or record it with `python -m agentlib --real --question {quote(question)}`")
+    if question is not None or len(questions) == 1:
+        return question or questions[0]
+    if QUESTION[language] in questions:
+        return QUESTION[language]
+    raise ValueError(f"{path} holds recordings of {len(questions)} questions: say which one to replay with "
+                     f"--question, e.g. --question {quote(questions[0])}")
+
+
+def choose_model(kind, language="en", questions=None):
+    """The model named on the command line; exits 1 with one sentence when it cannot be had."""
     from .providers.errors import ModelError
 
     try:
         if kind == "real":
             return RealModel(language=language)
-        if kind == "replay":
-            from .models import ReplayModel
-
-            return ReplayModel.load(recording, language)
         if kind in ("oracle", "naive"):
             from .classroom.evaluate import NaiveModel, OracleModel
 
             return OracleModel(questions) if kind == "oracle" else NaiveModel()
         return ScriptedModel(lesson_script(language))
-    except (ModelError, ImportError, OSError, ValueError) as error:
-        sys.exit(f"error: {error}")
+    except ImportError as error:
+        sys.exit(missing_package(error))
+    except (ModelError, OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(FAILED)
+
+
+def missing_package(error):
+    """Say which package is missing and the command that installs it; returns the exit status."""
+    print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
+          f"and use .venv/bin/python, or install the course with `{sys.executable} -m pip install -r "
+          f"requirements.txt`", file=sys.stderr)
+    return FAILED
 
 
 if __name__ == "__main__":

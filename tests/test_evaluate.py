@@ -1,14 +1,16 @@
 """evaluate(): the scoring rules, the two scripted models, a real model and its replay."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 import agentlib.docs
 from agentlib import config
-from agentlib.classroom.evaluate import (QUESTIONS, NaiveModel, OracleModel, cited_ranges, cites_file, declined,
-                               evaluate, load_questions)
-from agentlib.models import RealModel
+from agentlib.classroom.evaluate import (PER_QUESTION, QUESTIONS, NaiveModel, OracleModel, cited_ranges, cites_file,
+                                         declined, evaluate, load_questions, report)
+from agentlib.models import Message, RealModel, ScriptedModel
+from agentlib.providers.errors import SENTENCES, ModelError
 from agentlib.providers.pricing import estimate_cost
 from agentlib.models import ReplayModel
 from fake_openai_server import FakeServer, completion
@@ -120,8 +122,60 @@ def test_progress_is_shown_on_stderr_in_a_shell(docs, capsys):
 def test_a_malformed_question_set_is_named(tmp_path):
     path = tmp_path / "questions.json"
     path.write_text(json.dumps([{"id": "q9", "question": {"en": "x"}, "answerable": True}]), encoding="utf-8")
-    with pytest.raises(ValueError, match="question 'q9' in questions.json needs"):
+    with pytest.raises(ValueError, match="question 'q9' in questions.json: 'question' must hold the question in both"):
         load_questions(path)
+
+
+@pytest.mark.parametrize("bad_id", ["../../outside", "a/b", "", ".hidden", "q 1", 7])
+def test_ids_that_are_no_safe_file_name_are_refused_before_the_first_model_call(docs, tmp_path, bad_id):
+    model = ScriptedModel([])
+    with pytest.raises(ValueError, match="'id' must be a short name"):
+        evaluate(model, [SET[0], dict(SET[1], id=bad_id)], save_to=tmp_path / "runs", progress=False)
+    assert model.calls == [] and not (tmp_path / "runs").exists() and not (tmp_path.parent / "outside.json").exists()
+
+
+def test_a_duplicate_id_is_refused_before_it_could_overwrite_a_saved_run(docs, tmp_path):
+    model = ScriptedModel([])
+    with pytest.raises(ValueError, match="question 'q01' in the question list: 'id' is used twice"):
+        evaluate(model, [SET[0], SET[2], SET[0]], save_to=tmp_path, progress=False)
+    assert model.calls == []
+
+
+@pytest.mark.parametrize("kind", sorted(set(SENTENCES) - PER_QUESTION))
+def test_an_error_a_person_must_fix_stops_the_evaluation_at_once(docs, kind):
+    failure = ModelError(f"the {kind} sentence", kind)
+    model = ScriptedModel([failure, failure, failure])
+    with pytest.raises(ModelError, match=f"the {kind} sentence .The evaluation stopped at question q01, 1 of 3.") as raised:
+        evaluate(model, SET, progress=False)
+    assert raised.value.kind == kind and len(model.calls) == 1
+
+
+def test_an_error_of_one_question_stays_its_row(docs):
+    model = ScriptedModel([ModelError("too long for the context", "refused"),
+                           Message("proxies.md, line 2"), Message("The docs do not mention it.")])
+    table = evaluate(model, SET, progress=False)
+    assert list(table["stop_reason"][:3]) == ["error", "answer", "answer"] and list(table["correct"][:3]) == [False, True, True]
+    assert "1 error" in report(table).splitlines()[-1]
+
+
+def test_a_failed_save_goes_to_a_fallback_file_and_the_evaluation_goes_on(docs, tmp_path, capsys):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "q01.json").mkdir()  # a folder where the trace should go
+    table = evaluate(OracleModel(SET), SET, save_to=tmp_path / "runs", progress=False)
+    message = capsys.readouterr().err
+    fallback = Path(message.split("the trace is in ")[1].split()[0])
+    assert f"could not save to {tmp_path / 'runs' / 'q01.json'}" in message
+    assert json.loads(fallback.read_text())["messages"][1]["content"] == SET[0]["question"]["en"]
+    assert (tmp_path / "runs" / "u01.json").is_file() and table.loc["all", "correct"] == 1.0
+    fallback.unlink()
+
+
+def test_the_report_fits_100_columns_and_ends_with_the_result(docs):
+    text = report(evaluate(NaiveModel(), SET, progress=False))
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 100 and len(lines) == len(SET) + 2
+    # naive cites the top 20 lines of the file it hits, right by luck in these short docs; it never declines
+    assert lines[-1] == "Result: 2 of 3 correct (0.67) · stops: 3 answer · 8 steps · cost unknown"
 
 
 @pytest.mark.skipif(not QUESTIONS.exists(), reason="data/questions.json is not there")

@@ -20,31 +20,100 @@ takes a person or another model); the rules above only check the citation.
 """
 
 import json
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from ..loop import run_agent
 from ..models import Call, Message
+from ..providers.errors import ModelError
 from ..providers.pricing import trace_cost
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "questions.json"
 
 
 def load_questions(path=None):
-    """The question set as a list of dicts; ValueError naming the first malformed entry."""
+    """The question set as a list of dicts; ValueError naming the file, the entry, the field and the fix."""
     path = Path(path or QUESTIONS)
     if not path.is_file():
-        raise FileNotFoundError(f"no question set at {str(path)!r}")
-    questions = json.loads(path.read_text(encoding="utf-8"))
-    for entry in questions:
-        answerable = entry.get("answerable")
-        if (not isinstance(entry.get("question"), dict) or not {"de", "en"} <= set(entry["question"])
-                or not isinstance(answerable, bool)
-                or answerable and not (isinstance(entry.get("file"), str) and len(entry.get("lines") or []) == 2)):
-            raise ValueError(f"question {entry.get('id', '?')!r} in {path.name} needs 'question' with 'de' and "
-                             f"'en', 'answerable', and for an answerable one 'file' and 'lines': [first, last]")
+        raise FileNotFoundError(f"no question set at {str(path)!r}: name a JSON file like data/questions.json "
+                                f"with --questions, or leave it out to use that one")
+    try:
+        questions = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise ValueError(f"{path.name} is not a readable JSON file ({reason(error)}): fix it, or compare it "
+                         f"with data/questions.json") from None
+    check_questions(questions, path.name)
     return questions
+
+
+SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # an id names a saved trace file: <id>.json
+
+
+def check_questions(questions, source="the question list"):
+    """Raise ValueError, one sentence, at the first entry `evaluate` could not use.
+
+    Checked before the first model call, so a paid run never ends early on a typo.
+    Example: [{"id": "../x", ...}] -> "question '../x' in questions.json: 'id' must be ..."
+    """
+    if not isinstance(questions, list) or not questions:
+        raise ValueError(f"{source} must hold a JSON list of questions, [{{\"id\": \"q01\", ...}}, ...], not "
+                         f"{describe(questions)}: put the entries in square brackets, as in data/questions.json")
+    seen = set()
+    for number, entry in enumerate(questions, 1):
+        name = (f"question {entry['id']!r}" if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+                else f"question {number}")
+        problem = entry_problem(entry)
+        if problem is None and entry["id"] in seen:
+            problem = "'id' is used twice; give every question its own id (it names the saved trace file)"
+        if problem:
+            raise ValueError(f"{name} in {source}: {problem}")
+        seen.add(entry["id"])
+
+
+def entry_problem(entry):
+    """What is wrong with one question entry, or None. Example: {"lines": ["9", "20"], ...} -> "'lines' must ..." """
+    if not isinstance(entry, dict):
+        return f"each entry must be an object {{\"id\": ..., \"question\": ...}}, not {describe(entry)}"
+    if not isinstance(entry.get("id"), str) or not SAFE_ID.fullmatch(entry["id"]):
+        return ("'id' must be a short name of letters, digits, '_', '.' or '-' such as \"q07\" "
+                "(it names the saved trace file)")
+    texts = entry.get("question")
+    if not isinstance(texts, dict) or not all(isinstance(texts.get(k), str) and texts[k].strip() for k in ("de", "en")):
+        return "'question' must hold the question in both languages, {\"de\": \"...\", \"en\": \"...\"}"
+    if not isinstance(entry.get("answerable"), bool):
+        return "'answerable' must be true or false"
+    keywords = entry.get("keywords", [])
+    if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
+        return "'keywords' must be a list of search words, e.g. [\"timeout\"] (or [] )"
+    if not entry["answerable"]:
+        return None
+    if not isinstance(entry.get("file"), str) or not entry["file"].strip():
+        return "an answerable question needs 'file', the doc that answers it, e.g. \"advanced/timeouts.md\""
+    lines = entry.get("lines")
+    if (not isinstance(lines, list) or len(lines) != 2 or not all(type(n) is int and n >= 1 for n in lines)
+            or lines[0] > lines[1]):
+        return (f"'lines' must be two line numbers [first, last] with first <= last, e.g. [9, 20], "
+                f"not {json.dumps(lines)[:40]}")
+    return None
+
+
+def describe(value):
+    """Example: describe({}) -> "an object"; describe([]) -> "an empty list" """
+    if isinstance(value, list):
+        return "an empty list" if not value else "a list"
+    return {dict: "an object", str: "a string", bool: "true/false", type(None): "null"}.get(type(value), "a number")
+
+
+def reason(error):
+    """Why a JSON file could not be read, in a few words."""
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text"
+    return getattr(error, "msg", str(error)) + (f", line {error.lineno}" if hasattr(error, "lineno") else "")
 
 
 # ---- scoring -------------------------------------------------------------------------------
@@ -107,20 +176,28 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
 
     `questions` is a list as in data/questions.json, or a path to one.
     With `save_to` (a folder), every run's trace is saved there as <id>.json,
-    ready for ReplayModel.load(folder).
+    ready for ReplayModel.load(folder). The questions and the folder are checked
+    before the first model call. An error a person must fix (a rejected key, an
+    unreachable server, an unknown model, no quota, ...) stops the evaluation
+    with its ModelError; what the model did wrong stays a row.
     """
     import pandas as pd
 
     if questions is None or isinstance(questions, (str, Path)):
         questions = load_questions(questions)
-    if save_to:
-        Path(save_to).mkdir(parents=True, exist_ok=True)
-    rows, tick = [], progress_bar(len(questions), progress)
-    for entry in questions:
+    check_questions(questions)
+    folder = save_to and writable_folder(save_to)
+    rows, tick, watched = [], progress_bar(len(questions), progress), Watched(model)
+    for number, entry in enumerate(questions, 1):
         tick(entry["id"])
-        answer, stats = run_agent(model, entry["question"][language], max_steps=max_steps, verbose=False)
-        if save_to:
-            stats.trace.save(Path(save_to) / f"{entry['id']}.json")
+        answer, stats = run_agent(watched, entry["question"][language], max_steps=max_steps, verbose=False)
+        if folder:
+            save_trace(stats.trace, folder / f"{entry['id']}.json")
+        if watched.error is not None and watched.error.kind not in PER_QUESTION:
+            tick(None, "stopped")
+            saved = f"; the traces of questions 1 to {number} are in {folder}" if folder else ""
+            raise ModelError(f"{watched.error} (The evaluation stopped at question {entry['id']}, {number} of "
+                             f"{len(questions)}{saved}.)", watched.error.kind) from None
         cached = [r["usage"].get("cached_tokens") for r in stats.trace.records if r["usage"]]
         rows.append({"id": entry["id"], "answerable": entry["answerable"], "stop_reason": stats.trace.stop_reason,
                      "steps": stats.steps, "tool_calls": stats.tool_calls,
@@ -133,6 +210,58 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
     table = table.astype({column: object for column in checks})  # the row "all" holds shares there
     table.loc["all"] = summary(table)
     return table
+
+
+# ModelError kinds that belong to one question: the provider refused this conversation (e.g. too
+# long), or a replay has no fitting recording. Every other kind would fail every question alike.
+PER_QUESTION = {"refused", "unknown_question", "diverged", "ended", "replayed_error"}
+
+
+class Watched:
+    """`model`, unchanged, but remembering the ModelError of the current run (run_agent turns it into a stop)."""
+
+    def __init__(self, model):
+        self.model, self.name, self.error = model, getattr(model, "name", type(model).__name__), None
+
+    def __call__(self, messages, tools):
+        if len(messages) == 2:  # a new run begins
+            self.error = None
+        try:
+            return self.model(messages, tools)
+        except ModelError as error:
+            self.error = error
+            raise
+
+
+def writable_folder(path):
+    """`path` as a folder that exists and takes files, or OSError saying what to do instead."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"{folder} is a file, but the traces need a folder: name a folder with --save")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        raise PermissionError(f"cannot write into {folder} ({error.strerror or error}): choose another folder "
+                              f"with --save") from None
+    return folder
+
+
+def save_trace(trace, path):
+    """Save `trace` at `path`; if that fails, in a fresh file of the temp folder. Returns the path written.
+
+    A paid run is not lost to a full disk or a bad path: the message names where it went.
+    """
+    try:
+        trace.save(path)
+        return Path(path)
+    except (OSError, ValueError) as error:  # UnicodeEncodeError is a ValueError
+        handle, fallback = tempfile.mkstemp(prefix="agentlib-run-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            json.dump(trace.to_dict(), file, indent=1)  # ASCII escapes survive any text
+        print(f"could not save to {path} ({getattr(error, 'strerror', None) or error}); the trace is in "
+              f"{fallback} instead", file=sys.stderr)
+        return Path(fallback)
 
 
 def summary(table):
@@ -149,13 +278,49 @@ def summary(table):
     return [row[column] for column in table.columns]
 
 
+def report(table):
+    """`evaluate`'s table as text under 100 columns wide, ending with a one-line result.
+
+    Example line: "q01   answer         4      3      5,210   0.0021  yes   yes    -        yes"
+    """
+    rows = table.drop(index="all")
+    width = max(4, *(len(str(i)) for i in rows.index))
+    head = f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}  file  lines  declined  correct"
+    lines = [head]
+    for id, row in rows.iterrows():
+        tokens = row["prompt_tokens"] + row["completion_tokens"]
+        cost = "?" if pd_missing(row["cost_usd"]) else f"{row['cost_usd']:.4f}"
+        lines.append(f"{id:<{width}}  {row['stop_reason']:<11}{row['steps']:>5}{row['tool_calls']:>7}"
+                     f"{(f'{tokens:,}' if tokens else '-'):>11}{cost:>9}  {yes(row['cites_file']):<6}"
+                     f"{yes(row['lines_overlap']):<7}{yes(row['declined']):<10}{yes(row['correct'])}")
+    return "\n".join(lines + [result_line(table)])
+
+
+def result_line(table):
+    """Example: "Result: 45 of 48 correct (0.94) · stops: 47 answer, 1 max_steps · 180 steps · cost unknown" """
+    rows, total = table.drop(index="all"), table.loc["all"]
+    right = int(rows["correct"].astype(bool).sum())
+    tokens = int(total["prompt_tokens"] + total["completion_tokens"])
+    cost = "cost unknown" if pd_missing(total["cost_usd"]) else f"cost about ${total['cost_usd']:.4f}"
+    return (f"Result: {right} of {len(rows)} correct ({right / len(rows):.2f}) · stops: {total['stop_reason']} · "
+            f"{int(total['steps'])} steps · " + (f"{tokens:,} tokens · " if tokens else "") + cost)
+
+
+def yes(value):
+    return "-" if value is None or pd_missing(value) else "yes" if value else "no"
+
+
+def pd_missing(value):
+    return value is None or value != value  # NaN is the only value unequal to itself
+
+
 def progress_bar(total, enabled):
-    """A function to call before each question (and with None at the end).
+    """A function to call before each question (and with None at the end, or None, "stopped").
 
     In a notebook it drives a widget bar; in a shell it rewrites one line on stderr.
     """
     if not enabled:
-        return lambda _: None
+        return lambda *_: None
     done = [0]
     if "ipykernel" in sys.modules:
         import ipywidgets as widgets
@@ -164,14 +329,14 @@ def progress_bar(total, enabled):
         bar = widgets.IntProgress(min=0, max=total, description="0/%d" % total)
         display(bar)
 
-        def tick(name):
-            bar.value, bar.description = done[0], f"{done[0]}/{total}" + (f" {name}" if name else "")
+        def tick(name, last=""):
+            bar.value, bar.description = done[0], f"{done[0]}/{total} {name or last}".rstrip()
             done[0] += 1
         return tick
 
-    def tick(name):
+    def tick(name, last="done"):
         width, filled = 20, round(20 * done[0] / max(total, 1))
-        label = f" {name}" if name else " done"
+        label = f" {name or last}"
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done[0]}/{total}{label}   ")
         sys.stderr.write("\n" if name is None else "")
         sys.stderr.flush()
