@@ -15,7 +15,7 @@ from .tools import TOOLS, call_tool
 from .trace import CUT_MARK, Trace
 
 SYSTEM_PROMPT = (
-    "You are a help assistant for the Python HTTP client library httpx. "
+    "You are a support assistant for the Python HTTP client library httpx. "
     "You can consult the httpx documentation with the tools you are given. "
     "First find evidence with the tools, then answer. "
     "Cite the file and line numbers you used, e.g. (advanced/timeouts.md, lines 10-20). "
