@@ -1,46 +1,37 @@
 """Solutions for the notebook tests, keyed by the id of the exercise cell each one replaces.
 
 They live here, not in the notebooks, so that a student never scrolls past
-them. CORRECT must pass every check; WRONG holds one plausible mistake per
-exercise, which its check must report as incorrect.
+them. CORRECT is each exercise's own published solution (taken from agentlib,
+never copied, so what `q.solution()` shows is what the notebook test runs);
+it must pass every check. WRONG holds one plausible mistake per exercise,
+mostly the solution with one rule broken, which its check must report as
+incorrect.
 """
 
+from agentlib.classroom.exercises import exercise
+
+
+def solution(key):
+    """The solution `q.solution()` shows; its code is the same in both languages, only comments differ."""
+    return exercise(key, "en").SOLUTION["en"]
+
+
+def broken(key, old, new):
+    """The solution of `key` with one rule broken: `old` (found exactly once) replaced by `new`."""
+    text = solution(key)
+    if text.count(old) != 1:
+        raise ValueError(f"{old!r} is not found exactly once in the solution of exercise {key!r}")
+    return text.replace(old, new)
+
+
 CORRECT = {
-    "exercise-lists-code": '''
-import typing
-
-def json_schema(annotation):
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation)
-        return {"type": "array", "items": json_schema(item)}
-    return {"type": {str: "string", int: "integer", float: "number", bool: "boolean"}[annotation]}
-''',
-    "exercise-1-code": '''
-my_script = [
-    Message(tool_calls=[Call("search_web", {"query": "httpx timeout"})]),
-    Message(tool_calls=[Call("read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
-    *lesson_script(LANGUAGE),
-]
-''',
-    "exercise-2-code": '''
-run2 = run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], max_steps=2)
-''',
-    "exercise-3-code": '''
-from agentlib.docs import read_text, refusal, root
-
-@tool("Count the lines of one documentation file.",
-      path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'")
-def count_lines(path: str) -> int:
-    problem = refusal(path)
-    if problem:
-        return f"Error: {problem}"
-    return len(read_text(root() / path)[0].splitlines())
-''',
-    # read off the scripted run: grep "HTTP/3", grep "http3", read http2.md, then the answer
-    "exercise-4-code": '''
-searched_steps = 3
-keywords = ["HTTP/3", "http3"]
-''',
+    "exercise-lists-code": solution("lists"),
+    "exercise-1-code": solution(1),
+    "exercise-2-code": solution(2),
+    "exercise-3-code": solution(3),
+    "exercise-4-code": solution(4),
+    "build-decorator-code": solution("decorator"),
+    "build-read-doc-code": solution("read_doc"),
 }
 
 WRONG = {
@@ -53,12 +44,10 @@ def json_schema(annotation):
 ''',
     # the unknown tool is there, the wrongly typed argument is not
     "exercise-1-code": '''
-my_script = [Message(tool_calls=[Call("search_web", {"query": "httpx timeout"})]), *lesson_script(LANGUAGE)]
+my_script = [Message(tool_calls=[Call("x1", "search_web", {"query": "httpx timeout"})]), *lesson_script(LANGUAGE)]
 ''',
     # one step too many
-    "exercise-2-code": '''
-run2 = run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], max_steps=3)
-''',
+    "exercise-2-code": broken(2, "max_steps=2", "max_steps=3"),
     # counts right, but reads whatever path it is given
     "exercise-3-code": '''
 from agentlib.docs import root
@@ -67,9 +56,14 @@ from agentlib.docs import root
 def count_lines(path: str) -> int:
     return len((root() / path).read_text(encoding="utf-8").splitlines())
 ''',
-    # counts the answer step as a searching step
+    # counts only the searching steps (grep_docs), not the step that reads
     "exercise-4-code": '''
-searched_steps = 4
+tool_steps = 2
 keywords = ["HTTP/3", "http3"]
 ''',
+    # int parameters described as strings
+    "build-decorator-code": broken("decorator", 'json_type = "integer" if param.annotation is int else "string"',
+                                   'json_type = "string"'),
+    # checks the path before resolving it, so ../ walks out of the docs folder
+    "build-read-doc-code": broken("read_doc", "file = (base / path).resolve()", "file = base / path"),
 }

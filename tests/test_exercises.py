@@ -5,9 +5,10 @@ import json
 import pytest
 
 from agentlib import QUESTION, Call, Message, ScriptedModel, lesson_script, run_agent, tool
-from agentlib.docs import read_text, refusal, root
+from agentlib.docs import doc_paths, read_text, refusal, relative, root
 from agentlib.classroom.exercises import (CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, HTTP3_QUESTION, exercise,
-                                http3_script)
+                                          http3_script, longest_file_report)
+from notebook_context import kernel
 
 LANGUAGES = ["de", "en"]
 
@@ -45,7 +46,9 @@ def test_list_schema_check(language):
     status, message = judged("lists", language, schema_that_fails)
     assert status == INCORRECT and "KeyError" in message
     assert judged("lists", language, "not a function")[0] == INCORRECT
-    assert judged("lists", language, schema_right)[0] == CORRECT
+    status, message = judged("lists", language, schema_right)
+    assert status == CORRECT
+    assert "@tool" in message and "knows" not in message and "weiß jetzt" not in message  # @tool is unchanged
 
 
 # ── exercise 1: failures in the script ──
@@ -67,6 +70,9 @@ def test_errors_in_script_check(language, capsys):
     without_answer = script_with_both_failures(language)[:2]
     status, message = judged(1, language, without_answer)
     assert status == INCORRECT and "Message(content=" in message
+    assert "the script has only" not in message  # the scripted model's own English sentence is not the verdict
+    assert ("Nach 2 Schritten war das Skript zu Ende" if language == "de" else "after 2 steps the script had run out") \
+        in message
     numeric_start = [Message(tool_calls=[Call("", "search_web", {})]),
                      Message(tool_calls=[Call("", "read_doc", {"path": "api.md", "start": "3"})]),
                      *lesson_script(language)]
@@ -84,13 +90,24 @@ def test_step_limit_check(language):
     def run(limit):
         return run_agent(ScriptedModel(lesson_script(language)), QUESTION[language], max_steps=limit, verbose=False)
 
+    assert judged(2, language, ..., ...)[0] == NOT_ATTEMPTED
     assert judged(2, language, ...)[0] == NOT_ATTEMPTED
-    assert judged(2, language, run(3))[0] == INCORRECT
-    assert judged(2, language, run(8))[0] == INCORRECT
-    assert judged(2, language, run(2)[1])[0] == INCORRECT  # only the stats, not the pair
-    assert judged(2, language, run(2))[0] == CORRECT
+    for wrong in (run(3), run(8)):
+        status, message = judged(2, language, *wrong)
+        assert status == INCORRECT and ("zwei Schritte" if language == "de" else "two steps") in message
+        assert "max_steps" not in message and "'answer'" not in message  # no identifiers in place of words
+    assert judged(2, language, *run(2))[0] == CORRECT  # answer2, stats2 = run_agent(...): answer2 is None
+    assert judged(2, language, run(2))[0] == CORRECT  # the pair in one name
+    assert judged(2, language, run(2)[1])[0] == CORRECT  # the stats alone tell what happened
+    assert judged(2, language, None, "stats")[0] == INCORRECT
     quick = run_agent(ScriptedModel([Message(content="42")]), "?", max_steps=2, verbose=False)
-    assert judged(2, language, quick)[0] == CORRECT  # a model that answers within the limit is no mistake
+    assert judged(2, language, *quick)[0] == CORRECT  # a model that answers within the limit is no mistake
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_step_limit_hint_is_not_the_solution(language):
+    q = exercise(2, language)
+    assert "max_steps=2" not in q.HINT[language] and "max_steps=2" in q.SOLUTION[language]
 
 
 # ── exercise 3: count_lines ──
@@ -122,14 +139,62 @@ def define_count_lines(kind):
         @tool("Count lines.", file="doc path")
         def count_lines(file: str) -> str:
             return str(len(read_text(root() / file)[0].splitlines()))
+    elif kind == "returns the text":
+        @tool("Count lines.", path="doc path")
+        def count_lines(path: str) -> str:
+            return f"Error: {refusal(path)}" if refusal(path) else read_text(root() / path)[0]
+    elif kind == "refuses in German":
+        @tool("Count lines.", path="doc path")
+        def count_lines(path: str) -> str:
+            problem = refusal(path)
+            return f"Fehler: {problem}" if problem else str(len(read_text(root() / path)[0].splitlines()))
+    elif kind == "refuses by raising":
+        @tool("Count lines.", path="doc path")
+        def count_lines(path: str) -> int:
+            if refusal(path):
+                raise ValueError(refusal(path))
+            return len(read_text(root() / path)[0].splitlines())
     return count_lines
 
 
+COUNT_LINES_MISTAKES = {  # and words the verdict must contain
+    "unregistered": ["@tool"], "no sandbox": ["refusal"], "one too many": ["splitlines"],
+    "hard-coded": ["128"], "wrong parameter": ["path"], "returns the text": ["e.g. ", "z. B. "],
+}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("kind", ["unregistered", "no sandbox", "one too many", "hard-coded", "wrong parameter"])
+@pytest.mark.parametrize("kind", COUNT_LINES_MISTAKES)
 def test_count_lines_check_rejects_a_plausible_mistake(language, kind, clean_registry):
     status, message = judged(3, language, define_count_lines(kind))
     assert status == INCORRECT, message
+    assert any(word in message for word in COUNT_LINES_MISTAKES[kind]), message
+    if kind != "one too many":
+        assert "split('\\n')" not in message  # the off-by-one tip only where it applies
+    assert len(message) < 600  # a tool that returns a whole file does not flood the verdict
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", ["refuses in German", "refuses by raising"])
+def test_count_lines_sandbox_is_judged_by_what_leaks_not_by_wording(language, kind, clean_registry):
+    status, message = judged(3, language, define_count_lines(kind))
+    assert status == CORRECT, message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_longest_file_report_claims_nothing_when_every_call_failed(language, clean_registry):
+    from agentlib.classroom.exercises import count_lines_script
+    clean_registry.pop("count_lines", None)
+    _, stats = run_agent(ScriptedModel(count_lines_script(language)), "?", verbose=False)
+    assert "quickstart" not in stats.trace.answer and "count_lines" in stats.trace.answer  # the script claims nothing
+    report = longest_file_report(stats, language)
+    assert ("nicht als Werkzeug registriert" if language == "de" else "not registered") in report
+    assert ".md" not in report
+    define_count_lines("right")
+    _, stats = run_agent(ScriptedModel(count_lines_script(language)), "?", verbose=False)
+    report = longest_file_report(stats, language)
+    longest = max(((relative(p), len(read_text(p)[0].splitlines())) for p in doc_paths()), key=lambda x: x[1])
+    assert longest[0] in report and f"{longest[1]:,}".replace(",", "." if language == "de" else ",") in report
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -147,11 +212,32 @@ def test_unanswerable_check(language):
     _, stats = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language], verbose=False)
     assert stats.trace.stop_reason == "answer"
     assert judged(4, language, stats, ..., ...)[0] == NOT_ATTEMPTED
-    assert judged(4, language, stats, 4, ["HTTP/3", "http3"])[0] == INCORRECT  # counted the answer too
-    assert judged(4, language, stats, 3, ["http3", "HTTP/3"])[0] == INCORRECT  # wrong order
-    assert judged(4, language, stats, 3, ...)[0] == INCORRECT  # half done
-    assert judged(4, language, None, 3, ["HTTP/3", "http3"])[0] == INCORRECT
     assert judged(4, language, stats, 3, ["HTTP/3", "http3"])[0] == CORRECT
+    for tool_steps, keywords in [(4, ["HTTP/3", "http3"]),  # counted the answer too
+                                 (2, ["HTTP/3", "http3"]),  # counted only the searches, not the reading
+                                 (3, ["http3", "HTTP/3"]),  # wrong order
+                                 (3, ["HTTP/3"]),  # one missing
+                                 (3, ["HTTP/3", "HTTP3"])]:  # misspelt
+        status, message = judged(4, language, stats, tool_steps, keywords)
+        assert status == INCORRECT, (tool_steps, keywords)
+        assert " 3" not in message.replace(f"= {tool_steps}", "")  # the right count is not given away
+        assert "'http3'" not in message or "http3" in keywords and keywords != ["http3", "HTTP/3"]
+    assert judged(4, language, None, 3, ["HTTP/3", "http3"])[0] == INCORRECT
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_unanswerable_check_reads_a_quoted_number_as_text_not_as_a_match(language):
+    _, stats = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language], verbose=False)
+    status, message = judged(4, language, stats, "3", ["HTTP/3", "http3"])
+    assert status == INCORRECT and ("keine Zahl" if language == "de" else "not a number") in message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_unanswerable_check_calls_a_half_filled_cell_unfinished_not_ellipsis(language):
+    _, stats = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language], verbose=False)
+    for work in [(3, ...), (..., ["HTTP/3", "http3"]), (3, ["HTTP/3", ...])]:
+        status, message = judged(4, language, stats, *work)
+        assert status == NOT_ATTEMPTED and "Ellipsis" not in message
 
 
 def test_the_http3_run_finds_nothing_in_the_docs():
@@ -184,19 +270,34 @@ def test_messages_differ_by_language(key):
     assert german.judge(*([...] * (3 if key == 4 else 1)))[1] != english.judge(*([...] * (3 if key == 4 else 1)))[1]
 
 
-def test_every_published_solution_passes_its_own_check(clean_registry):
-    namespace = {"LANGUAGE": "en", "Message": Message, "Call": Call, "lesson_script": lesson_script, "tool": tool,
-                 "run_agent": run_agent, "QUESTION": QUESTION, "json": json,
-                 "make_model": lambda script: ScriptedModel(script)}
-    for key in ["lists", 1, 2, 3]:
-        exec(exercise(key, "en").SOLUTION["en"], namespace)
-    _, namespace["stats4"] = run_agent(ScriptedModel(http3_script("en")), HTTP3_QUESTION["en"], verbose=False)
-    exec(exercise(4, "en").SOLUTION["en"], namespace)
-    assert judged("lists", "en", namespace["json_schema"])[0] == CORRECT
-    assert judged(1, "en", namespace["my_script"])[0] == CORRECT
-    assert judged(2, "en", namespace["run2"])[0] == CORRECT
-    assert judged(3, "en", namespace["count_lines"])[0] == CORRECT
-    assert judged(4, "en", namespace["stats4"], namespace["searched_steps"], namespace["keywords"])[0] == CORRECT
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_success_messages_do_not_repeat_the_heading(language, clean_registry):
+    _, stats = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language], verbose=False)
+    for key, work in [(4, (stats, 3, ["HTTP/3", "http3"])), ("lists", (schema_right,)),
+                      (2, run_agent(ScriptedModel(lesson_script(language)), QUESTION[language], max_steps=2,
+                                    verbose=False))]:
+        status, message = judged(key, language, *work)
+        assert status == CORRECT and not message.startswith(("Right", "Correct", "Genau", "Richtig")), message
+
+
+# Each exercise's solution, run in its notebook after the notebook's own set-up cell (and the cells it needs).
+SOLUTION_CONTEXT = {"lists": ("02", [], ["json_schema"]), 1: ("05", [], ["my_script"]),
+                    2: ("05", [], ["answer2", "stats2"]), 3: ("07", [], ["count_lines"]),
+                    4: ("07", ["exercise-4-run"], ["stats4", "tool_steps", "keywords"])}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", SOLUTION_CONTEXT)
+def test_every_published_solution_runs_in_its_notebook_and_passes(key, language, clean_registry, no_llm_settings,
+                                                                  capsys):
+    notebook, cells, names = SOLUTION_CONTEXT[key]
+    q = exercise(key, language)
+    namespace = kernel(notebook, language, *cells, q.SOLUTION[language])
+    status, message = q.judge(*[namespace[name] for name in names])
+    assert status == CORRECT, message
+    if language == "de":
+        comments = [line for line in q.SOLUTION["de"].splitlines() if line.lstrip().startswith("#")]
+        assert all(c not in q.SOLUTION["en"] for c in comments[1:]), comments  # German comments, not English
 
 
 def test_unknown_exercise_or_language_is_refused():
@@ -204,3 +305,25 @@ def test_unknown_exercise_or_language_is_refused():
         exercise(9, "de")
     with pytest.raises(ValueError, match="'fr'"):
         exercise(1, "fr")
+
+
+# The notebook tests paste these into the notebooks; here they are judged quickly, in the same context.
+CELL_CONTEXT = {"exercise-lists-code": "lists", "exercise-1-code": 1, "exercise-2-code": 2, "exercise-3-code": 3,
+                "exercise-4-code": 4, "build-decorator-code": "decorator", "build-read-doc-code": "read_doc"}
+NAMES = {**{key: names for key, (_, _, names) in SOLUTION_CONTEXT.items()},
+         "decorator": ["tool", "TOOLS"], "read_doc": ["read_doc"]}
+NOTEBOOK = {**{key: (notebook, cells) for key, (notebook, cells, _) in SOLUTION_CONTEXT.items()},
+            "decorator": ("02", []), "read_doc": ("03", [])}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("cell", CELL_CONTEXT)
+def test_the_notebook_tests_solutions_are_judged_as_meant(cell, language, clean_registry, no_llm_settings, capsys):
+    import solutions
+    key = CELL_CONTEXT[cell]
+    notebook, cells = NOTEBOOK[key]
+    for text, expected in ((solutions.CORRECT[cell], CORRECT), (solutions.WRONG[cell], INCORRECT)):
+        namespace = kernel(notebook, language, *cells, text)
+        status, message = exercise(key, language).judge(*[namespace[name] for name in NAMES[key]])
+        assert status == expected, message
+

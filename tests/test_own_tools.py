@@ -4,34 +4,20 @@ Every wrong version is the exercise's own solution with one rule broken, run
 the way the notebook runs it: after the notebook's own set-up cell.
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
 from agentlib import TOOLS, read_doc, tool
 from agentlib.classroom.exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.own_tools import SCHEMA
+from notebook_context import kernel
 
 LANGUAGES = ["de", "en"]
-NOTEBOOKS = {"decorator": "02_*.ipynb", "read_doc": "03_*.ipynb"}
-FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
-
-
-def setup_cell(pattern, language):
-    """The source of the notebook's set-up cell (its first code cell), as the student's kernel runs it first."""
-    (notebook,) = (FOLDER / language).glob(pattern)
-    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    return "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
+NOTEBOOKS = {"decorator": "02", "read_doc": "03"}
 
 
 def cell_namespace(name, language, *cells):
     """A namespace like the notebook's kernel after its set-up cell and then `cells`."""
-    namespace = {}
-    exec(setup_cell(NOTEBOOKS[name], language), namespace)
-    for source in cells:
-        exec(compile(source, "<cell>", "exec"), namespace)
-    return namespace
+    return kernel(NOTEBOOKS[name], language, *cells)
 
 
 def work(name, namespace):

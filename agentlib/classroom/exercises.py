@@ -20,6 +20,7 @@ import json
 import re
 import typing
 from html import escape
+from pathlib import Path
 
 from ..docs import doc_paths, read_text, relative, root
 from ..lesson import QUESTION, lesson_script
@@ -90,7 +91,7 @@ class Exercise:
                 f"Zelle aus und prüfe dann noch einmal.",
                 f"The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the "
                 f"cell, then check again.")
-        gaps = code_gaps(work[0]) if work else 0
+        gaps = code_gaps(work[0]) if work and hasattr(self, "SKELETON") else 0  # a build-along cell, half filled
         if gaps:
             return INCORRECT, self.say(
                 f"In deinem Code {'ist noch eine Lücke' if gaps == 1 else f'sind noch {gaps} Lücken'} (...) offen. "
@@ -211,6 +212,15 @@ def skeletons(template, comments):
 MARKERS = {"de": "# DEIN CODE HIER", "en": "# YOUR CODE HERE"}  # the first line of every exercise cell
 
 
+def short(value, limit=120):
+    """repr(value), cut so that a verdict never dumps a whole file.
+
+    Example: short("x" * 500) -> "'xxx…'" (121 characters)
+    """
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def gap(value, where):
     """Where in `value` a skeleton's `...` is still left, or "" when there is none.
 
@@ -281,9 +291,12 @@ class ListSchema(Exercise):
                                  f"json_schema({name(annotation)}) returns {json.dumps(got, default=repr)}, "
                                  f"expected {json.dumps(expected)}.")
         return self.say("Alle sechs Annotationen werden richtig beschrieben, auch list[str] und list[int]. "
-                        "Ein Modell weiß jetzt, dass es dort eine JSON-Liste schicken soll.",
+                        "@tool selbst bleibt dabei unverändert: Erst wenn der Dekorator json_schema statt "
+                        "seiner Tabelle JSON_TYPES benutzt, erfährt ein Modell, dass es dort eine JSON-Liste "
+                        "schicken soll.",
                         "All six annotations are described correctly, list[str] and list[int] included. "
-                        "A model now knows to send a JSON list there.")
+                        "@tool itself stays as it was: only once the decorator uses json_schema instead of "
+                        "its table JSON_TYPES would a model learn to send a JSON list there.")
 
     HINT = {
         "de": "typing.get_origin(list[str]) ist list, typing.get_args(list[str]) ist (str,). "
@@ -331,20 +344,34 @@ class ErrorsInScript(Exercise):
             raise self.wrong('Im Skript fehlt ein read_doc-Aufruf mit falsch getyptem start, z. B. start="abc".',
                              'The script lacks a read_doc call with a wrongly typed start, e.g. start="abc".')
         if stats.trace.stop_reason != "answer":
-            raise self.wrong(f"Der Lauf endete ohne Antwort ({stats.trace.stop_message}). "
+            raise self.wrong(f"Der Lauf endete ohne Antwort: {self.why_stopped(stats, len(script))} "
                              "Lass das Skript mit einer Antwort enden: Message(content=\"...\").",
-                             f"The run ended without an answer ({stats.trace.stop_message}). "
+                             f"The run ended without an answer: {self.why_stopped(stats, len(script))} "
                              "End the script with an answer: Message(content=\"...\").")
         failed = [c for c in unknown + typed if not c.error]
         if failed:
-            raise self.wrong(f"{failed[0].name}({failed[0].arguments}) hat keinen Fehler gemeldet: {failed[0].observation!r}",
-                             f"{failed[0].name}({failed[0].arguments}) reported no error: {failed[0].observation!r}")
+            raise self.wrong(f"{failed[0].name}({failed[0].arguments}) hat keinen Fehler gemeldet, sondern "
+                             f"{short(failed[0].observation)}.",
+                             f"{failed[0].name}({failed[0].arguments}) reported no error but "
+                             f"{short(failed[0].observation)}.")
         return self.say(f"Die Schleife ist nicht abgestürzt. Beide Fehler kamen als Text zum Modell zurück:\n"
                         f"- {unknown[0].observation}\n- {typed[0].observation}\n"
                         f"Daraus kann das Modell ablesen, was es als Nächstes tun soll.",
                         f"The loop did not crash. Both failures went back to the model as text:\n"
                         f"- {unknown[0].observation}\n- {typed[0].observation}\n"
                         f"A model can read from them what to do next.")
+
+    def why_stopped(self, stats, length):
+        """Why a scripted run ended without an answer, in the student's language."""
+        if stats.trace.stop_reason == "error" and stats.steps == length:  # the model was asked for one step more
+            return self.say(f"Nach {length} Schritten war das Skript zu Ende, und der letzte Schritt rief noch "
+                            f"ein Werkzeug auf.",
+                            f"after {length} steps the script had run out, and its last step still called a tool.")
+        if stats.trace.stop_reason == "error":
+            return self.say(f"Das Modell meldete einen Fehler (Meldung: {short(stats.trace.stop_message)}).",
+                            f"the model reported an error (message: {short(stats.trace.stop_message)}).")
+        return self.say(f"Das Schrittlimit ({stats.steps}) war erreicht.",
+                        f"the step limit ({stats.steps}) was reached.")
 
     HINT = {
         "de": "Nimm lesson_script(LANGUAGE) als Ausgangspunkt und stelle zwei Schritte davor: "
@@ -378,13 +405,23 @@ def bad_start(arguments):
 # ── Exercise 2 (notebook 07): max_steps=2 ──────────────────────────────────────────────────
 
 class StepLimit(Exercise):
-    """run2 = run_agent(model, question, max_steps=2): the limit fires, the answer is None."""
+    """answer2, stats2 = run_agent(model, question, max_steps=2): the limit fires, the answer is None."""
 
-    def evaluate(self, run):
-        if not (isinstance(run, tuple) and len(run) == 2 and isinstance(run[1], Stats)):
-            raise self.wrong("run2 sollte das Ergebnis von run_agent(...) sein: das Paar (Antwort, Statistik).",
-                             "run2 should be what run_agent(...) returns: the pair (answer, stats).")
-        answer, stats = run
+    def judge(self, *work):
+        """Takes (answer2, stats2) as the notebook unpacks them, or the pair in one, or the stats alone."""
+        if len(work) == 1 and isinstance(work[0], tuple) and len(work[0]) == 2:
+            work = work[0]
+        if len(work) == 2 and work[1] is not ... and work[1] is not None:
+            work = (work[1],)  # the answer is None when the limit fires: the stats tell what happened
+        elif len(work) == 2:
+            work = (...,)
+        return super().judge(*work)
+
+    def evaluate(self, stats):
+        if not isinstance(stats, Stats):
+            raise self.wrong(f"stats2 sollte die Statistik sein, die run_agent(...) als Zweites zurückgibt, "
+                             f"ist aber {short(stats)}.",
+                             f"stats2 should be the stats run_agent(...) returns second, but it is {short(stats)}.")
         trace = stats.trace
         if trace.stop_reason == "max_steps" and stats.steps == 2:
             return self.say("Nach zwei Schritten war Schluss: Die Schleife hat das Modell nicht noch einmal "
@@ -398,19 +435,25 @@ class StepLimit(Exercise):
                             "gar nicht greifen. Probier es mit dem Skriptmodell, um das Limit zuschlagen zu sehen.",
                             "The model answered within two steps, so the limit never had to fire. Try the "
                             "scripted model to watch the limit strike.")
-        raise self.wrong(f"Der Lauf hatte {stats.steps} Schritte und endete mit {trace.stop_reason!r}. "
-                         "Ruf run_agent mit max_steps=2 auf.",
-                         f"The run had {stats.steps} steps and ended with {trace.stop_reason!r}. "
-                         "Call run_agent with max_steps=2.")
+        ended = {"answer": ("mit einer Antwort", "with an answer"),
+                 "max_steps": ("am Schrittlimit", "at the step limit")}.get(
+            trace.stop_reason, ("mit einem Fehler", "with an error"))
+        raise self.wrong(f"Der Lauf hatte {stats.steps} Schritte und endete {ended[0]}. Das Limit, um das es "
+                         f"hier geht, sind zwei Schritte.",
+                         f"The run had {stats.steps} steps and ended {ended[1]}. The limit this exercise is "
+                         f"about is two steps.")
 
     HINT = {
-        "de": "run_agent hat einen Parameter max_steps. Übergib ihn als Schlüsselwort: "
-              "run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], max_steps=2).",
-        "en": "run_agent has a parameter max_steps. Pass it as a keyword: "
-              "run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], max_steps=2).",
+        "de": "run_agent hat einen Parameter, der die Zahl der Schritte begrenzt; help(run_agent) zeigt "
+              "seine Parameter. Übergib ihn als Schlüsselwort und pack das Ergebnis wie gewohnt in zwei Namen aus.",
+        "en": "run_agent has a parameter that limits the number of steps; help(run_agent) shows its "
+              "parameters. Pass it as a keyword and unpack the result into two names, as usual.",
     }
-    SOLUTION = {language: "run2 = run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], max_steps=2)"
-                for language in HEADINGS}
+    SKELETON = skeletons("\nanswer2 = stats2 = ...  # <what>\n", {
+        "what": ("answer2, stats2 = run_agent(...), mit höchstens zwei Schritten",
+                 "answer2, stats2 = run_agent(...), with two steps at most")})
+    SOLUTION = skeletons("\nanswer2, stats2 = run_agent(make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], "
+                         "max_steps=2)\n", {})
 
 
 # ── Exercise 3 (notebook 07): a new tool count_lines ───────────────────────────────────────
@@ -437,33 +480,44 @@ class CountLines(Exercise):
         for path in sample_files():
             expected = len(read_text(path)[0].splitlines())
             got = run_tool("count_lines", relative(path))
-            if numbers(got, relative(path)) != [str(expected)]:
-                raise self.wrong(f"count_lines({relative(path)!r}) ergibt {got!r}, die Datei hat aber {expected} "
-                                 f"Zeilen (so viele, wie read_doc nummeriert). text.splitlines() zählt richtig; "
-                                 f"text.split('\\n') zählt eine zu viel, wenn die Datei mit einem Zeilenumbruch endet.",
-                                 f"count_lines({relative(path)!r}) returns {got!r}, but the file has {expected} "
-                                 f"lines (as many as read_doc numbers). text.splitlines() counts right; "
-                                 f"text.split('\\n') counts one too many when the file ends with a line break.")
-        for path in escapes():
+            found = numbers(got, relative(path))
+            if found == [str(expected)]:
+                continue
+            said = self.say(f"count_lines({relative(path)!r}) ergibt {short(got)}, ",
+                            f"count_lines({relative(path)!r}) returns {short(got)}, ")
+            if len(found) != 1:
+                raise self.wrong(said + f"aber keine Zeilenzahl. Gib die Zahl der Zeilen zurück, z. B. {expected} "
+                                        f"oder \"{relative(path)} has {expected} lines\", nicht den Text der Datei.",
+                                 said + f"but no line count. Return the number of lines, e.g. {expected} or "
+                                        f"\"{relative(path)} has {expected} lines\", not the file's text.")
+            off_by_one = self.say(" text.splitlines() zählt richtig; text.split('\\n') zählt eine zu viel, wenn "
+                                  "die Datei mit einem Zeilenumbruch endet.",
+                                  " text.splitlines() counts right; text.split('\\n') counts one too many when the "
+                                  "file ends with a line break.") if found == [str(expected + 1)] else ""
+            raise self.wrong(said + f"die Datei hat aber {expected} Zeilen (so viele, wie read_doc nummeriert)."
+                             + off_by_one,
+                             said + f"but the file has {expected} lines (as many as read_doc numbers)." + off_by_one)
+        for path, outside in escapes():
             got = run_tool("count_lines", path)
-            if not got.startswith("Error:"):
-                raise self.wrong(f"count_lines({path!r}) liest eine Datei außerhalb der Doku und ergibt {got!r}. "
+            if leaked(got, path, outside):
+                raise self.wrong(f"count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {short(got)}. "
                                  "Lass den Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
-                                 f"count_lines({path!r}) reads a file outside the docs and returns {got!r}. "
+                                 f"count_lines({path!r}) counts a file outside the docs and returns {short(got)}. "
                                  "Have agentlib.docs.refusal check the path first, as read_doc does.")
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
                                   "Which httpx documentation file is the longest?", verbose=False)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
-        if stats.trace.stop_reason != "answer" or any(c.error for c in used):
-            failed = next((c for c in used if c.error), None)
-            raise self.wrong(f"Im Skriptlauf ging etwas schief: {failed.observation if failed else stats.trace.stop_message}",
-                             f"Something went wrong in the scripted run: {failed.observation if failed else stats.trace.stop_message}")
-        return self.say(f"count_lines ist registriert, zählt richtig und weist Pfade außerhalb der Doku ab. "
+        failed = next((c for c in used if c.error), None)
+        if failed:
+            raise self.wrong(f"Im Skriptlauf meldete count_lines einen Fehler an das Modell: {short(failed.observation)}",
+                             f"In the scripted run count_lines reported an error to the model: "
+                             f"{short(failed.observation)}")
+        return self.say(f"count_lines ist registriert, zählt richtig und gibt nichts von außerhalb der Doku preis. "
                         f"Im Skriptlauf hat die Schleife es {len(used)}-mal aufgerufen, ohne Fehler. "
-                        f"Die Antwort des Skripts: {answer}",
-                        f"count_lines is registered, counts right and refuses paths outside the docs. "
+                        + longest_file_report(stats, "de"),
+                        f"count_lines is registered, counts right and gives away nothing from outside the docs. "
                         f"In the scripted run the loop called it {len(used)} times, without an error. "
-                        f"The script's answer: {answer}")
+                        + longest_file_report(stats, "en"))
 
     HINT = {
         "de": "Schau dir show(read_doc) an: Es prüft den Pfad mit refusal(path) und gibt \"Error: ...\" zurück, "
@@ -493,10 +547,23 @@ def sample_files():
 
 
 def escapes():
-    """Paths that lead to real files outside the docs folder, which a careless tool would read."""
-    outside = root().parent.parent / "agentlib" / "tools.py"  # exists whenever agentlib does
-    steps_up = len(root().relative_to(root().parent.parent).parts)
-    return ["../" * steps_up + "agentlib/tools.py", str(outside), "../../../../../../../etc/passwd"]
+    """(path, the real file outside the docs folder it leads to), which a careless tool would read."""
+    outside = Path(__file__).resolve().parent.parent / "tools.py"  # exists whenever agentlib does
+    up = "../" * len(root().parts)  # from the docs folder up to the file system's root
+    return [(up + outside.as_posix().lstrip("/"), outside), (str(outside), outside),
+            (up + "etc/passwd", Path("/etc/passwd"))]
+
+
+def leaked(text, path, outside):
+    """True when a tool's reply gives away the line count or a line of the file `outside`.
+
+    A refusal in any language, or an exception, leaks nothing; judging the wording would be unfair.
+    """
+    content, _ = read_text(outside)
+    if content is None:
+        return False
+    lines = [line.strip() for line in content.splitlines() if len(line.strip()) > 20]
+    return str(len(content.splitlines())) in numbers(text, path) or any(line in text for line in lines)
 
 
 def run_tool(name, path):
@@ -516,65 +583,143 @@ def numbers(text, path):
 
 
 def count_lines_script(language="en"):
-    """A scripted agent that lists the docs, counts the lines of every file in one step, and answers."""
+    """A scripted agent that lists the docs and counts the lines of every file in one step.
+
+    Its answer claims nothing: a script is written before its tools run. What count_lines really
+    said is for longest_file_report to tell.
+    """
     paths = [relative(p) for p in doc_paths()]
-    longest = max(doc_paths(), key=lambda p: len(read_text(p)[0].splitlines()))
-    answer = {"de": f"Die längste Datei ist {relative(longest)} (laut count_lines).",
-              "en": f"The longest file is {relative(longest)} (according to count_lines)."}[language]
+    answer = {"de": "(Skriptmodell) Ende des Skripts. Ein echtes Modell würde jetzt aus den Ergebnissen von "
+                    "count_lines die längste Datei nennen.",
+              "en": "(scripted model) End of the script. A real model would now name the longest file from "
+                    "what count_lines returned."}[language]
     return [Message(tool_calls=[Call("c1", "list_docs", {})]),
             Message(tool_calls=[Call(f"c{i}", "count_lines", {"path": p}) for i, p in enumerate(paths, 2)]),
             Message(content=answer)]
 
 
+def longest_file_report(stats, language="de"):
+    """Which file is the longest according to count_lines in this run, said only when count_lines really ran.
+
+    Example: longest_file_report(stats3, "en")
+             -> "According to count_lines, the longest file is api.md (1,024 lines); 21 of 21 calls answered."
+    """
+    say = (lambda de, en: de if language == "de" else en)
+    calls = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
+    if not calls:
+        return say("In diesem Lauf wurde count_lines kein einziges Mal aufgerufen.",
+                   "count_lines was not called once in this run.")
+    counted = {}
+    for call in calls:
+        path = json.loads(call.arguments or "{}").get("path", "") if call.arguments.strip().startswith("{") else ""
+        found = numbers(call.observation or "", path) if not call.error else []
+        if len(found) == 1:
+            counted[path] = int(found[0])
+    if not counted:
+        first = next((c.observation for c in calls if c.observation), "")
+        unregistered = "no tool called 'count_lines'" in first
+        return say(f"Alle {len(calls)} Aufrufe von count_lines sind gescheitert, es gibt also keine Zeilenzahl. "
+                   + ("count_lines ist nicht als Werkzeug registriert: Führe die Zelle von Übung 3 aus."
+                      if unregistered else f"Die erste Meldung: {short(first)}"),
+                   f"All {len(calls)} calls to count_lines failed, so there is no line count. "
+                   + ("count_lines is not registered as a tool: run exercise 3's cell."
+                      if unregistered else f"The first message: {short(first)}"))
+    path, lines = max(counted.items(), key=lambda item: item[1])
+    number = f"{lines:,}".replace(",", ".") if language == "de" else f"{lines:,}"
+    return say(f"Laut count_lines ist {path} die längste Datei ({number} Zeilen); {len(counted)} von {len(calls)} "
+               f"Aufrufen lieferten eine Zahl.",
+               f"According to count_lines, the longest file is {path} ({number} lines); {len(counted)} of "
+               f"{len(calls)} calls answered with a number.")
+
+
 # ── Exercise 4 (notebook 07): a question the docs do not answer ────────────────────────────
 
 class Unanswerable(Exercise):
-    """Read a run's trace: how many steps searched, and with which keywords."""
+    """Read a run's trace: in how many steps the model called a tool, and which keywords grep_docs got."""
 
-    def judge(self, stats, searched_steps, keywords):
-        if searched_steps is ... and keywords is ...:  # the run is given; the readings are the work
+    def judge(self, stats, tool_steps, keywords):
+        open_gaps = [name for name, value in (("tool_steps", tool_steps), ("keywords", keywords))
+                     if value is ... or value is None or (isinstance(value, list) and ... in value)]
+        if len(open_gaps) == 2:  # the run is given; the readings are the work
             return super().judge(...)
-        return super().judge(stats, searched_steps, keywords)
+        if open_gaps:
+            return NOT_ATTEMPTED, self.say(f"Bei {open_gaps[0]} steht noch ... : Trag dort ein, was du im Trace "
+                                           f"abgelesen hast, und prüfe dann noch einmal.",
+                                           f"{open_gaps[0]} still holds ... : fill in what you read off the "
+                                           f"trace, then check again.")
+        return super().judge(stats, tool_steps, keywords)
 
-    def evaluate(self, stats, searched_steps, keywords):
+    def evaluate(self, stats, tool_steps, keywords):
         if not isinstance(stats, Stats):
             raise self.wrong("Übergib als Erstes die Statistik des Laufs (stats4).",
                              "Pass the run's stats (stats4) first.")
         steps = stats.trace.steps
-        searching = sum(1 for step in steps if step.calls)
+        calling = sum(1 for step in steps if step.calls)
         sent = [json.loads(c.arguments or "{}").get("keyword") for step in steps for c in step.calls
                 if c.name == "grep_docs"]
-        if searched_steps != searching:
-            raise self.wrong(f"Du hast {searched_steps!r} Suchschritte gezählt, der Trace zeigt {searching}: "
-                             f"Zähle die Schritte, in denen das Modell ein Werkzeug aufruft. Der Schritt mit der "
-                             f"Antwort ruft keins auf.",
-                             f"You counted {searched_steps!r} searching steps, the trace shows {searching}: "
-                             f"count the steps in which the model calls a tool. The step with the answer "
-                             f"calls none.")
-        if not isinstance(keywords, (list, tuple)) or list(keywords) != sent:
-            raise self.wrong(f"Die Stichwörter stimmen nicht: Du hast {keywords!r} notiert, grep_docs bekam "
-                             f"{sent!r} (in dieser Reihenfolge).",
-                             f"The keywords do not match: you noted {keywords!r}, grep_docs was given "
-                             f"{sent!r} (in this order).")
+        if isinstance(tool_steps, str) or isinstance(tool_steps, bool) or not isinstance(tool_steps, int):
+            raise self.wrong(f"tool_steps ist {short(tool_steps)}, keine Zahl. Schreib die Zahl ohne "
+                             f"Anführungszeichen, z. B. tool_steps = 5.",
+                             f"tool_steps is {short(tool_steps)}, not a number. Write the number without "
+                             f"quotes, e.g. tool_steps = 5.")
+        if tool_steps != calling:
+            raise self.wrong(f"tool_steps = {tool_steps} passt nicht zum Trace. Zähle jeden Schritt, in dem das "
+                             f"Modell mindestens ein Werkzeug aufruft, egal welches: Suchen und Lesen zählen, der "
+                             f"Schritt mit der Antwort ruft keins auf.",
+                             f"tool_steps = {tool_steps} does not match the trace. Count every step in which the "
+                             f"model calls at least one tool, whichever it is: searching and reading count, the "
+                             f"step with the answer calls none.")
+        if not isinstance(keywords, (list, tuple)) or not all(isinstance(k, str) for k in keywords):
+            raise self.wrong(f"keywords ist {short(keywords)}; notiere die Stichwörter als Liste von Texten, "
+                             f"z. B. [\"timeout\", \"pool\"].",
+                             f"keywords is {short(keywords)}; note the keywords as a list of texts, "
+                             f"e.g. [\"timeout\", \"pool\"].")
+        if list(keywords) != sent:
+            never = [k for k in keywords if k not in sent]
+            if never:
+                raise self.wrong(f"{short(never[0])} hat grep_docs in diesem Lauf nie bekommen. Schau in jedem "
+                                 f"grep_docs-Aufruf nach dem Argument keyword, genau so geschrieben.",
+                                 f"grep_docs was never given {short(never[0])} in this run. Look at the argument "
+                                 f"keyword of each grep_docs call, spelt exactly as there.")
+            if len(keywords) < len(sent):
+                raise self.wrong(f"Es fehlt noch {'ein Stichwort' if len(sent) - len(keywords) == 1 else 'mehr als ein Stichwort'}: "
+                                 f"grep_docs wurde öfter aufgerufen, als deine Liste Einträge hat.",
+                                 f"{'One keyword is' if len(sent) - len(keywords) == 1 else 'More than one keyword is'} "
+                                 f"still missing: grep_docs was called more often than your list has entries.")
+            raise self.wrong("Die Stichwörter stimmen, aber nicht ihre Reihenfolge oder Anzahl: Notiere jedes so oft "
+                             "und in der Reihenfolge, wie grep_docs es bekam.",
+                             "The keywords are right, but not their order or number: note each one as often "
+                             "and in the order grep_docs was given it.")
         honest = self.say("Lies jetzt die Antwort: Sagt sie ehrlich, dass die Doku dazu nichts enthält, "
                           "oder rät sie? Genau dafür steht im Systemprompt der Satz über fehlende Belege.",
                           "Now read the answer: does it say honestly that the docs have nothing on it, "
                           "or does it guess? That is what the system prompt's sentence about missing "
                           "evidence is for.")
-        return self.say(f"Genau: {searching} Suchschritte mit den Stichwörtern {sent}. ",
-                        f"Right: {searching} searching steps with the keywords {sent}. ") + honest
+        return self.say(f"{calling} Schritte mit Werkzeugaufruf, gesucht wurde nach {', '.join(sent) or 'nichts'}. ",
+                        f"{calling} steps with tool calls; the searches were for {', '.join(sent) or 'nothing'}. ") + honest
 
     HINT = {
         "de": "Blättere im Trace-Viewer Schritt für Schritt durch den Lauf. Jeder Schritt mit "
-              "\"Das Modell ruft auf\" zählt als Suchschritt. Die Stichwörter stehen in den Argumenten "
-              "von grep_docs, z. B. {\"keyword\": \"HTTP/3\"}.",
-        "en": "Step through the run in the trace viewer. Every step with \"The model calls\" counts as a "
-              "searching step. The keywords are in grep_docs's arguments, e.g. {\"keyword\": \"HTTP/3\"}.",
+              "\"Das Modell ruft auf\" zählt, egal welches Werkzeug. Die Stichwörter stehen in den Argumenten "
+              "von grep_docs, z. B. {\"keyword\": \"timeout\"}.",
+        "en": "Step through the run in the trace viewer. Every step with \"The model calls\" counts, whichever "
+              "tool it calls. The keywords are in grep_docs's arguments, e.g. {\"keyword\": \"timeout\"}.",
     }
-    SOLUTION = {language: '''# read it off the trace, or let Python count:
-searched_steps = sum(1 for step in stats4.trace.steps if step.calls)
+    SKELETON = skeletons('''
+tool_steps = ...  # <steps>
+keywords = ...  # <keywords>
+''', {"steps": ("eine Zahl: in wie vielen Schritten rief das Modell ein Werkzeug auf?",
+                   "a number: in how many steps did the model call a tool?"),
+        "keywords": ('die Stichwörter von grep_docs, der Reihe nach, z. B. ["timeout"]',
+                     'the keywords grep_docs was given, in order, e.g. ["timeout"]')})
+    SOLUTION = skeletons('''
+import json
+
+# <how>
+tool_steps = sum(1 for step in stats4.trace.steps if step.calls)
 keywords = [json.loads(call.arguments)["keyword"]
-            for step in stats4.trace.steps for call in step.calls if call.name == "grep_docs"]''' for language in HEADINGS}
+            for step in stats4.trace.steps for call in step.calls if call.name == "grep_docs"]
+''', {"how": ("im Trace ablesen, oder Python zählen lassen:", "read it off the trace, or let Python count:")})
 
 
 def http3_script(language="en"):

@@ -23,7 +23,7 @@ from pathlib import Path
 from .. import docs
 from ..docs import read_doc
 from ..tools import TOOLS, tool
-from .exercises import Exercise, Outcome, gap, skeletons
+from .exercises import Exercise, Outcome, gap, short, skeletons
 
 
 def find_word(keyword, limit: int = 5):
@@ -246,15 +246,6 @@ def tool(description, **params):
 
 def what_en(value):
     return "the gap ..." if value is ... else "None" if value is None else f"a {type(value).__name__}"
-
-
-def short(value, limit=120):
-    """repr(value), cut so that a verdict never dumps a whole file.
-
-    Example: short("x" * 500) -> "'xxx…'" (121 characters)
-    """
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}…"
 
 
 def signature(fn):
