@@ -1,12 +1,24 @@
 # Two commands are all a newcomer needs:
-#   make lab    set everything up and open the course in JupyterLab
-#   make test   set everything up and run the whole test suite
+#   make lab    set everything up and open the course in JupyterLab (make lab-en: the English edition)
+#   make test   set everything up and run the whole test suite (offline, free)
+# More: make demo, make setup, make test-paid, make bench, make lock, make clean; `make help` lists them.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: lab test bench setup clean
+.PHONY: help lab lab-en demo test test-paid bench setup lock local-model clean
+
+help:
+	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
+	@echo "make lab-en     the same, English edition"
+	@echo "make demo       the scripted agent run in the terminal (offline, free)"
+	@echo "make test       the whole test suite (offline, free; never the paid test)"
+	@echo "make test-paid  only the test that asks the real provider in .env (costs a little money)"
+	@echo "make bench      the benchmarks"
+	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
+	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
+	@echo "make clean      remove .venv and test artifacts"
 
 # Jupyter refuses to run as root unless told; containers often run as root. The file browser
 # starts at the repository (agentlib's source and the docs are one click away), the first
@@ -16,26 +28,55 @@ AS_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 lab: $(VENV)/.course
 	$(BIN)/jupyter lab $(AS_ROOT) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(FIRST_NOTEBOOK)
 
+lab-en: FIRST_NOTEBOOK := notebooks/en/01_overview.ipynb
+lab-en: lab
+
+demo: $(VENV)/.course
+	$(BIN)/python -m agentlib
+
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest
+
+# The paid test asks the provider configured in .env (or LLM_* variables); `make test` skips it.
+test-paid: $(VENV)/.dev
+	$(BIN)/python -m pytest --paid -m costs_money
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench
 
 setup: $(VENV)/.dev
 
-$(VENV)/bin/python:
+# The venv, made once. A half-made one (Debian without python3-venv, an interrupted set-up) has
+# no working pip: it is removed right away, or named with the fix if an older run left it.
+$(VENV)/.created:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed; run make PYTHON=python3.12 (or whichever you have)")'
-	$(PYTHON) -m venv $(VENV)
+	@if [ -d $(VENV) ] && ! $(BIN)/python -m pip --version >/dev/null 2>&1; then \
+	    echo "$(VENV) is broken (an earlier set-up stopped part-way): run make clean, then make again."; exit 1; fi
+	@[ -d $(VENV) ] || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	    echo "Could not create $(VENV). On Debian/Ubuntu: sudo apt install python3-venv, then make again."; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
 
-$(VENV)/.course: requirements.txt pyproject.toml | $(VENV)/bin/python
+# requirements.txt says what the course needs; its line -c requirements.lock pins the exact,
+# tested versions, for make, Binder and `pip install -r requirements.txt` alike.
+$(VENV)/.course: requirements.txt requirements.lock pyproject.toml | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.course
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
+
+# One command refreshes the pins: uv resolves requirements-dev.txt (which includes requirements.txt)
+# for every Python from 3.10 on and every platform. The old lock is set aside while it runs, so
+# that its pins do not hold the new resolution back; it comes back if the resolution fails.
+lock: $(VENV)/.created
+	$(BIN)/python -m pip install --quiet uv
+	mv requirements.lock requirements.lock.old && touch requirements.lock
+	$(BIN)/uv pip compile requirements-dev.txt --universal --python-version 3.10 --upgrade --quiet \
+	    --no-emit-package agentloop-course --annotation-style line --custom-compile-command "make lock" \
+	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
+	rm requirements.lock.old
 
 clean:
 	rm -rf $(VENV) test-artifacts

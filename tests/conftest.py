@@ -7,6 +7,20 @@ from agentlib import config
 from agentlib.tools import TOOLS
 
 
+def pytest_addoption(parser):
+    parser.addoption("--paid", action="store_true",
+                     help="also run the tests marked costs_money, which ask a real provider (make test-paid)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """A key in .env must not make `make test` spend money: paid tests run only with --paid."""
+    if config.getoption("--paid"):
+        return
+    for item in items:
+        if "costs_money" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason="costs money: runs only with --paid (make test-paid)"))
+
+
 @pytest.fixture
 def tmp_docs(tmp_path, monkeypatch):
     """A tiny docs folder the three tools read instead of the httpx docs.
