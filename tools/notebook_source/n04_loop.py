@@ -186,11 +186,11 @@ CELLS = [
     md("model-fails-intro", de="""
         ## Und wenn das *Modell* scheitert? *(optional)*
 
-        Einen Fehler im Werkzeug kann das Modell beheben. Einen abgelehnten Schlüssel oder ein fehlendes Netz kann es nicht beheben – das musst du tun. Die fertige Fassung in `agentlib` fängt deshalb ab, was beim *Modell* schiefgeht, beendet den Lauf mit einem klaren Satz und behält alles, was bis dahin aufgezeichnet wurde. (Die Schleife der Lektion, die du geschrieben hast, lässt die Ausnahme einfach durch – auch das ist ehrlich.) Ein Skript kann so einen Fehler offline vorspielen: Statt einer Nachricht steht darin der Fehler, den ein echtes Modell auslösen würde, hier nach dem ersten Schritt.
+        Einen Fehler im Werkzeug kann das Modell beheben. Einen abgelehnten Schlüssel oder ein fehlendes Netz kann es nicht beheben – das musst du tun. Die fertige Fassung in `agentlib` fängt deshalb ab, was beim *Modell* schiefgeht, beendet den Lauf mit einem klaren Satz und behält alles, was bis dahin aufgezeichnet wurde. (Die Schleife, die du geschrieben hast, lässt so eine Ausnahme einfach durch – wie die der Lektion.) Ein Skript kann so einen Fehler offline vorspielen: Statt einer Nachricht steht darin der Fehler, den ein echtes Modell auslösen würde, hier nach dem ersten Schritt.
         """, en="""
         ## And when the *model* fails? *(optional)*
 
-        The model can fix a failure in a tool. It cannot fix a rejected key or a missing network – you have to. So the finished version in `agentlib` catches what goes wrong with the *model*, ends the run with one plain sentence and keeps everything recorded up to that point. (The lesson's loop, the one you wrote, simply lets the exception through – which is honest too.) A script can rehearse such a failure offline: instead of a message it holds the error a real model would raise, here after the first step.
+        The model can fix a failure in a tool. It cannot fix a rejected key or a missing network – you have to. So the finished version in `agentlib` catches what goes wrong with the *model*, ends the run with one plain sentence and keeps everything recorded up to that point. (The loop you wrote simply lets such an exception through – as the lesson's does.) A script can rehearse such a failure offline: instead of a message it holds the error a real model would raise, here after the first step.
         """),
     code("model-fails", """
         import agentlib
