@@ -141,8 +141,7 @@ SCENES = {  # how each scenario is named in a verdict
                 "When the model calls search_web, a tool that does not exist"),
     "failing": ("Wenn ein Werkzeug eine Ausnahme auslöst (failing_tool)",
                 "When a tool raises an exception (failing_tool)"),
-    "long": (f"Wenn ein Werkzeug {len(LONG_TEXT):,} Zeichen liefert (long_tool)".replace(",", "."),
-             f"When a tool returns {len(LONG_TEXT):,} characters (long_tool)"),
+    "long": ("Wenn ein Werkzeug zu viel Text liefert (long_tool)", "When a tool returns too much text (long_tool)"),
     "usage": ("Wenn das Modell Tokens meldet", "When the model reports tokens"),
     "limit": ("Mit einem Modell, das nie aufhört, und max_steps=3",
               "With a model that never stops, and max_steps=3"),
@@ -232,10 +231,10 @@ RULES = {  # rule -> (German, English); {where} names the scenario, {step} the m
                 "zurück, z. B. f\"Error: {{type(error).__name__}}: {{error}}\".",
                 "{where}, the error message is missing from the observation: {got!r}. Hand back type and "
                 "message, e.g. f\"Error: {{type(error).__name__}}: {{error}}\"."),
-    "not_cut": ("{where} bekommt das Modell {got:,} Zeichen. Kürze jede Beobachtung auf höchstens "
-                "MAX_OBSERVATION ({limit:,}) Zeichen und schreib dazu, dass gekürzt wurde.",
-                "{where}, the model receives {got:,} characters. Cut every observation to at most "
-                "MAX_OBSERVATION ({limit:,}) characters and say that it was cut."),
+    "not_cut": ("{where} bekommt das Modell {got} Zeichen. Kürze jede Beobachtung auf höchstens "
+                "MAX_OBSERVATION ({limit}) Zeichen und schreib dazu, dass gekürzt wurde.",
+                "{where}, the model receives {got} characters. Cut every observation to at most "
+                "MAX_OBSERVATION ({limit}) characters and say that it was cut."),
     "no_start": ("{where} fehlt der Anfang des Ergebnisses in der Beobachtung. Behalte die ersten "
                  "MAX_OBSERVATION Zeichen: result[:MAX_OBSERVATION].",
                  "{where}, the beginning of the result is missing from the observation. Keep the first "
@@ -285,9 +284,13 @@ class OwnLoop(Exercise):
 
     REFERENCE = (run_agent,)
 
-    def rule(self, key, **fields):
-        de, en = RULES[key]
+    def rule(self, which, **fields):
+        de, en = RULES[which]
         return self.wrong(de.format(**fields), en.format(**fields))
+
+    def number(self, n):
+        """Example: 3000 -> "3.000" in German, "3,000" in English."""
+        return self.say(f"{n:,}".replace(",", "."), f"{n:,}")
 
     def evaluate(self, loop):
         if not callable(loop):
@@ -363,7 +366,7 @@ class OwnLoop(Exercise):
             start = got.find(LONG_TEXT[:1000])
             kept = len(os.path.commonprefix([got[start:], LONG_TEXT])) if start >= 0 else 0
             if len(got) >= len(LONG_TEXT) or kept > MAX_OBSERVATION:
-                raise self.rule("not_cut", where=where, got=len(got), limit=MAX_OBSERVATION)
+                raise self.rule("not_cut", where=where, got=self.number(len(got)), limit=self.number(MAX_OBSERVATION))
             if start < 0:
                 raise self.rule("no_start", where=where)
             if not (got[:start] + got[start + kept:]).strip():
@@ -558,7 +561,7 @@ class OwnScriptedModel(Exercise):
         schemas = [t["schema"] for t in TOOLS.values()]
         with time_limit(SECONDS):
             model = self.attempt(lambda: cls(script), "ScriptedModel(script)")
-            for n, entry in enumerate(script, 1):
+            for n, entry in enumerate(given, 1):
                 reply = self.attempt(lambda: model(messages, schemas), f"model(messages, tools) ({n}.)")
                 self.same_reply(reply, entry, n)
             try:
