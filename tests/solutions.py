@@ -32,6 +32,9 @@ CORRECT = {
     "exercise-4-code": solution(4),
     "build-decorator-code": solution("decorator"),
     "build-read-doc-code": solution("read_doc"),
+    "build-loop-code": solution("loop"),
+    "build-scripted-model-code": solution("scripted_model"),
+    "build-real-model-code": solution("real_model"),
 }
 
 WRONG = {
@@ -66,4 +69,11 @@ keywords = ["HTTP/3", "http3"]
                                    'json_type = "string"'),
     # checks the path before resolving it, so ../ walks out of the docs folder
     "build-read-doc-code": broken("read_doc", "file = (base / path).resolve()", "file = base / path"),
+    # runs the tools but never appends the model's message, so the results answer no call (the API's 400)
+    "build-loop-code": broken("loop", "        messages.append(message.model_dump(exclude_none=True))\n", ""),
+    # returns the message alone, but the loop unpacks (message, usage)
+    "build-scripted-model-code": broken("scripted_model", "return message, None", "return message"),
+    # a hard-coded endpoint: LLM_BASE_URL is ignored
+    "build-real-model-code": broken("real_model", 'os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
+                                    '"https://api.deepseek.com"'),
 }
