@@ -53,7 +53,8 @@ def test_the_folders_are_the_map():
     top = {name for name in GRAPH if name.count(".") == 1} - {"agentlib.classroom", "agentlib.providers"}
     assert top == LESSON | {"agentlib.__main__"}
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
-        f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "exercises", "evaluate")}
+        f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "exercises", "evaluate",
+                                     "own_tools", "own_loop", "loopback")}
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 
