@@ -4,6 +4,8 @@ Every wrong version is the exercise's own solution with one rule broken, run
 the way the notebook runs it: after the notebook's own set-up cell.
 """
 
+import ast
+
 import pytest
 
 from agentlib import TOOLS, read_doc, tool
@@ -55,6 +57,17 @@ def test_the_untouched_skeleton_is_not_attempted(name, language):
     assert "..." in q.SKELETON[language]
     status, message = q.judge(*work(name, cell_namespace(name, language, q.SKELETON[language])))
     assert status == NOT_ATTEMPTED and ("Gerüst" if language == "de" else "skeleton") in message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_the_untouched_skeleton_run_as_ipython_runs_it_is_not_attempted(name, language):
+    """IPython compiles a cell statement by statement, which changes the bytecode of `module.attr(...)` calls."""
+    q = exercise(name, language)
+    namespace = cell_namespace(name, language)
+    for node in ast.parse(q.SKELETON[language]).body:
+        exec(compile(ast.Module([node], type_ignores=[]), "<cell>", "exec"), namespace)
+    assert q.judge(*work(name, namespace))[0] == NOT_ATTEMPTED
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

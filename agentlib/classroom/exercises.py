@@ -12,6 +12,7 @@ Deliberately left out: scores, grading across exercises, and any peeking
 into the notebook's variables.
 """
 
+import ast
 import dis
 import functools
 import importlib
@@ -164,18 +165,24 @@ def report(kind, heading, message, code=False):
 def skeleton_objects(source):
     """The functions and classes that running `source` (an untouched skeleton cell) defines.
 
-    Example: skeleton_objects("def f(x):\n    return ...") -> [<function f>]
+    Example: skeleton_objects("def f(x):\n    return ...") -> [<function f>, <function f>]
     """
     if not source:
         return []
-    return [value for value in skeleton_namespace(source).values()
+    return [value for whole in (True, False) for value in skeleton_namespace(source, whole).values()
             if inspect.isfunction(value) or inspect.isclass(value)]
 
 
 @functools.cache
-def skeleton_namespace(source):
-    namespace = {}
-    exec(compile(source, "<skeleton>", "exec"), namespace)  # our own text, run once per skeleton
+def skeleton_namespace(source, whole):
+    """Run our own skeleton text once: as one piece (exec), or statement by statement (as IPython does).
+
+    The two can compile to different bytecode (a name bound by an import in the same piece is
+    looked up differently), and a cell may have been run either way.
+    """
+    namespace, tree = {}, ast.parse(source)
+    for piece in [tree] if whole else [ast.Module([node], type_ignores=[]) for node in tree.body]:
+        exec(compile(piece, "<skeleton>", "exec"), namespace)
     namespace.pop("__builtins__", None)
     return namespace
 
@@ -219,22 +226,6 @@ def short(value, limit=120):
     """
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}…"
-
-
-def gap(value, where):
-    """Where in `value` a skeleton's `...` is still left, or "" when there is none.
-
-    Example: gap({"schema": {"type": ...}}, "entry") -> 'entry["schema"]["type"]'
-    """
-    if value is ...:
-        return where
-    if isinstance(value, dict):
-        items = ((f"{where}[{key!r}]", item) for key, item in value.items())
-    elif isinstance(value, (list, tuple)):
-        items = ((f"{where}[{index}]", item) for index, item in enumerate(value))
-    else:
-        return ""
-    return next((found for found in (gap(item, at) for at, item in items) if found), "")
 
 
 def code_gaps(item):

@@ -23,7 +23,7 @@ from pathlib import Path
 from .. import docs
 from ..docs import read_doc
 from ..tools import TOOLS, tool
-from .exercises import Exercise, Outcome, gap, short, skeletons
+from .exercises import Exercise, Outcome, short, skeletons
 
 
 def find_word(keyword, limit: int = 5):
@@ -61,7 +61,10 @@ class Decorator(Exercise):
                 self.judge_sample(tool, TOOLS, *sample)
         finally:  # the samples are the check's, not the student's: leave their registry as it was
             for name, entry in saved.items():
-                TOOLS.pop(name, None) if entry is None else TOOLS.__setitem__(name, entry)
+                if entry is None:
+                    TOOLS.pop(name, None)
+                else:
+                    TOOLS[name] = entry
         return self.say("Dein Dekorator hält alle Regeln ein: int wird zu \"integer\", alles andere zu "
                         "\"string\", Parameter ohne Standardwert stehen in required, TOOLS[name] enthält "
                         "{\"fn\": ..., \"schema\": ...} in der Form der OpenAI-API, und die Funktion bleibt "
@@ -79,19 +82,19 @@ class Decorator(Exercise):
             raise self.wrong(f"{call} bricht ab mit {type(error).__name__}: {error}",
                              f"{call} fails with {type(error).__name__}: {error}")
         if returned is not fn:
-            what = ("noch die Lücke ..." if returned is ... else "None" if returned is None
-                    else f"ein {type(returned).__name__}")
-            raise self.wrong(f"Der Dekorator gibt {what} zurück statt der Funktion selbst. Gib fn unverändert "
-                             f"zurück (return fn), damit {fn.__name__} von Hand aufrufbar bleibt.",
-                             f"The decorator returns {what_en(returned)} instead of the function itself. Return fn "
-                             f"unchanged (return fn) so that {fn.__name__} stays callable by hand.")
+            kind = type(returned).__name__
+            raise self.wrong(f"Der Dekorator gibt {'None' if returned is None else f'ein {kind}'} zurück statt "
+                             f"der Funktion selbst. Gib fn unverändert zurück (return fn), damit {fn.__name__} von "
+                             f"Hand aufrufbar bleibt.",
+                             f"The decorator returns {'None' if returned is None else f'a {kind}'} instead of the "
+                             f"function itself. Return fn unchanged (return fn) so that {fn.__name__} stays "
+                             f"callable by hand.")
         entry = TOOLS.get(fn.__name__)
         if entry is None:
             raise self.wrong(f"Nach {call} gibt es kein TOOLS[{fn.__name__!r}]. Trage das Werkzeug unter "
                              f"seinem Funktionsnamen ein: TOOLS[fn.__name__] = ...",
                              f"After {call} there is no TOOLS[{fn.__name__!r}]. Register the tool under its "
                              f"function's name: TOOLS[fn.__name__] = ...")
-        self.no_gap(entry, f"TOOLS[{fn.__name__!r}]")
         if not (isinstance(entry, dict) and "fn" in entry and "schema" in entry):
             raise self.wrong(f"TOOLS[{fn.__name__!r}] ist {short(entry)}. Die Registry hält pro Werkzeug ein "
                              f"dict mit zwei Einträgen: {{\"fn\": die Funktion, \"schema\": ihr Schema}}.",
@@ -167,14 +170,6 @@ class Decorator(Exercise):
                              + (f"; {', '.join(with_default)} has one and does not belong there." if with_default
                                 else "."))
 
-    def no_gap(self, value, where):
-        found = gap(value, where)
-        if found:
-            raise self.wrong(f"In {found} steht noch die Lücke ... aus dem Gerüst. Fülle sie aus und führe die "
-                             f"Zelle noch einmal aus.",
-                             f"{found} still holds the gap ... from the skeleton. Fill it in and run the cell "
-                             f"again.")
-
     HINT = {
         "de": "inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob "
               "ein Parameter \"integer\" wird; param.default is inspect.Parameter.empty heißt: kein "
@@ -242,10 +237,6 @@ def tool(description, **params):
                      "name -> {\"fn\": the function, \"schema\": what the model sees}"),
         "return": ("unverändert, damit sie von Hand aufrufbar bleibt", "unchanged, so it stays callable by hand"),
     })
-
-
-def what_en(value):
-    return "the gap ..." if value is ... else "None" if value is None else f"a {type(value).__name__}"
 
 
 def signature(fn):
