@@ -6,6 +6,7 @@ namespace, and "incorrect" for each typical mistake, naming the broken rule.
 """
 
 import os
+import threading
 
 import pytest
 
@@ -215,6 +216,17 @@ def run_agent(model, question, max_steps=8, verbose=True):
 '''
     status, message = verdict("loop", spinning)
     assert status == INCORRECT and "does not end within 0.5 seconds" in message
+
+
+def test_off_the_main_thread_the_time_limit_still_holds(monkeypatch):
+    # No SIGALRM there (nor on Windows): the check falls back to a trace function.
+    monkeypatch.setattr(own_loop, "SECONDS", 0.5)
+    spinning = "def run_agent(model, question, max_steps=8, verbose=True):\n    while True:\n        pass\n"
+    verdicts = []
+    worker = threading.Thread(target=lambda: verdicts.append(verdict("loop", spinning)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert verdicts and verdicts[0][0] == INCORRECT and "does not end within" in verdicts[0][1]
 
 
 def test_the_check_gives_back_the_tools_it_lent():

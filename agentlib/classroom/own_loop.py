@@ -32,6 +32,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 
 from ..lesson import QUESTION, lesson_script
 from ..loop import MAX_OBSERVATION, SYSTEM_PROMPT, run_agent
@@ -148,10 +149,11 @@ SCENES = {  # how each scenario is named in a verdict
 }
 
 RULES = {  # rule -> (German, English); {where} names the scenario, {step} the model call
-    "raised": ("{where} bricht deine Schleife ab mit {error}. Jeder Fehler eines Werkzeugs muss zur "
-               "Beobachtung werden: Fang ihn mit try/except ab und gib ihn als Text zurück.",
-               "{where}, your loop fails with {error}. Every failure of a tool must become an observation: "
-               "catch it with try/except and hand it back as text."),
+    "raised": ("{where} bricht deine Schleife ab mit {error}{at}.", "{where}, your loop fails with {error}{at}."),
+    "raised_by_tool": ("{where} bricht deine Schleife ab mit {error}{at}. Jeder Fehler eines Werkzeugs muss zur "
+                       "Beobachtung werden: Fang ihn mit try/except ab und gib ihn als Text zurück.",
+                       "{where}, your loop fails with {error}{at}. Every failure of a tool must become an "
+                       "observation: catch it with try/except and hand it back as text."),
     "overtime": ("{where} endet deine Schleife nicht innerhalb von {seconds:g} Sekunden: Sie braucht einen "
                  "Ausgang – spätestens nach max_steps Modellaufrufen.",
                  "{where}, your loop does not end within {seconds:g} seconds: it needs a way out – "
@@ -328,7 +330,8 @@ class OwnLoop(Exercise):
         except OverTime:
             raise self.rule("overtime", where=where, seconds=SECONDS)
         except Exception as error:
-            raise self.rule("raised", where=where, error=f"{type(error).__name__}: {error}")
+            raise self.rule("raised_by_tool" if name in ("unknown", "failing") else "raised", where=where,
+                            error=f"{type(error).__name__}: {error}", at=self.say(*line_of(error, loop)))
         for step, (given, wanted) in enumerate(zip(probe.calls, reference.calls), 1):
             problem = protocol(given)
             if problem:
@@ -337,7 +340,7 @@ class OwnLoop(Exercise):
                 raise self.rule("schemas", step=step)
             self.same_messages(given, wanted, step, where)
         if len(probe.calls) < len(reference.calls):
-            last = script[len(probe.calls) - 1]
+            last = script[len(probe.calls) - 1] if probe.calls else Message()
             raise self.rule("text_and_calls" if last.content and last.tool_calls else "stopped_early",
                             where=where, step=len(probe.calls), got=len(probe.calls), expected=len(reference.calls))
         self.same_result(result, expected, name, where)
@@ -469,6 +472,20 @@ def run_agent(model, question, max_steps=8, verbose=True):
         "cut": 'result[:MAX_OBSERVATION] + f"\\n[cut: {len(result)} characters, ask for less]"',
         "tool": '{"role": "tool", "tool_call_id": call.id, "content": result})',
     }.items()})
+
+
+def line_of(error, loop):
+    """Where in the student's cell `error` came from, as (German, English); ("", "") when not there.
+
+    Example: a KeyError raised on line 24 -> (" in Zeile 24: result = TOOLS[name]...", " on line 24: ...")
+    """
+    mine = getattr(getattr(loop, "__code__", None), "co_filename", None)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == mine]
+    if not frames:
+        return "", ""
+    text = (frames[-1].line or "").strip()  # a notebook cell's text is known to linecache, an exec'd string's is not
+    line = f"{frames[-1].lineno}: {text}" if text else str(frames[-1].lineno)
+    return f" in Zeile {line}", f" on line {line}"
 
 
 def protocol(messages):
