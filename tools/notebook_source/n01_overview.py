@@ -138,7 +138,7 @@ CELLS = [
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         for message in stats.trace.messages:
             calls = [call["function"]["name"] for call in message.get("tool_calls", [])]
-            text = message["content"] or "⟨ruft auf|calls⟩: " + ", ".join(calls)
+            text = message.get("content") or "⟨ruft auf|calls⟩: " + ", ".join(calls)
             print(f"{message['role']:>9} │ {text[:80]!r}")
 
         print()
