@@ -221,7 +221,7 @@ def test_unanswerable_check(language):
         status, message = judged(4, language, stats, tool_steps, keywords)
         assert status == INCORRECT, (tool_steps, keywords)
         assert " 3" not in message.replace(f"= {tool_steps}", "")  # the right count is not given away
-        assert "'http3'" not in message or "http3" in keywords and keywords != ["http3", "HTTP/3"]
+        assert not [k for k in ["HTTP/3", "http3"] if k not in keywords and k in message]  # nor a missing keyword
     assert judged(4, language, None, 3, ["HTTP/3", "http3"])[0] == INCORRECT
 
 
