@@ -136,6 +136,8 @@ DECORATOR_MISTAKES = {  # what is changed in the solution, and words the verdict
                            ['"integer"', "limit"]),
     "defaults listed as required": (("has_default = param.default is not inspect.Parameter.empty",
                                      "has_default = False"), ["required", "limit"]),
+    "default None taken for no default": (("has_default = param.default is not inspect.Parameter.empty",
+                                           "has_default = param.default is not None"), ["required", "keyword"]),
     "registry holds the bare function": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}',
                                           "TOOLS[fn.__name__] = fn"), ['"fn"', '"schema"']),
     "registry holds the schema only": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}',

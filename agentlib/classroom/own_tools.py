@@ -160,15 +160,16 @@ class Decorator(Exercise):
                                  f"expected the description from tool(..., {name}=...): {params[name]!r}.")
         listed = parameters.get("required")
         if not isinstance(listed, list) or set(listed) != required:
-            with_default = sorted(set(types) - required)
-            raise self.wrong(f"required ist {short(listed)} für {fn.__name__}{signature(fn)}. Die Regel: "
-                             f"Genau die Parameter ohne Standardwert sind Pflicht"
-                             + (f", {', '.join(with_default)} hat einen und gehört nicht hinein." if with_default
-                                else "."),
-                             f"required is {short(listed)} for {fn.__name__}{signature(fn)}. The rule: exactly "
-                             f"the parameters without a default are required"
-                             + (f"; {', '.join(with_default)} has one and does not belong there." if with_default
-                                else "."))
+            listed_set = set(listed) if isinstance(listed, list) else set()
+            extra, missing = sorted(listed_set - required), sorted(required - listed_set)
+            raise self.wrong(f"required ist {short(listed)} für {fn.__name__}{signature(fn)}. Die Regel: Genau die "
+                             f"Parameter ohne Standardwert sind Pflicht"
+                             + (f"; {', '.join(extra)} hat einen und gehört nicht hinein" if extra else "")
+                             + (f"; {', '.join(missing)} hat keinen und fehlt" if missing else "") + ".",
+                             f"required is {short(listed)} for {fn.__name__}{signature(fn)}. The rule: exactly the "
+                             f"parameters without a default are required"
+                             + (f"; {', '.join(extra)} has one and does not belong there" if extra else "")
+                             + (f"; {', '.join(missing)} has none and is missing" if missing else "") + ".")
 
     HINT = {
         "de": "inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob "
