@@ -59,12 +59,16 @@ $(VENV)/.created:
 
 # requirements.txt says what the course needs; its line -c requirements.lock pins the exact,
 # tested versions, for make, Binder and `pip install -r requirements.txt` alike.
+# setuptools warns at every editable install that a folder named like the package could shadow it;
+# here that folder is the package itself, so the warning only alarms a newcomer.
+PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
+
 $(VENV)/.course: requirements.txt requirements.lock pyproject.toml | $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.course
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $@
 
 # One command refreshes the pins: uv resolves requirements-dev.txt (which includes requirements.txt)
