@@ -8,6 +8,17 @@ outcomes, in German or English. An untouched exercise cell holds `...`
 (or None), which reads as "not attempted". Each check runs the work it is
 given, offline, and compares it with what the docs and the loop really do.
 
+The build-along exercises ("decorator" and "read_doc" in own_tools.py,
+"loop", "scripted_model" and "real_model" in own_loop.py) rebuild a piece of
+agentlib. Their cell starts as a SKELETON with `...` gaps; agentlib's own
+piece, or the skeleton run untouched, reads as "not attempted", and
+`q.pick(...)` hands the following cells the student's piece once it passed,
+agentlib's until then:
+
+    q = exercise("loop", "de")
+    q.check(run_agent)
+    run_agent = q.pick(run_agent)
+
 Deliberately left out: scores, grading across exercises, and any peeking
 into the notebook's variables.
 """
