@@ -404,7 +404,7 @@ def bad_start(arguments):
     return start is not None and not (isinstance(start, int) or (isinstance(start, str) and start.strip().isdigit()))
 
 
-# ── Exercise 2 (notebook 07): max_steps=2 ──────────────────────────────────────────────────
+# ── Exercise 2 (notebook 05): max_steps=2 ──────────────────────────────────────────────────
 
 class StepLimit(Exercise):
     """answer2, stats2 = run_agent(model, question, max_steps=2): the limit fires, the answer is None."""
@@ -502,7 +502,8 @@ class CountLines(Exercise):
         for path, outside in escapes():
             got = run_tool("count_lines", path)
             if leaked(got, path, outside):
-                raise self.wrong(f"count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {short(got)}. "
+                raise self.wrong(f"count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt "
+                                 f"{short(got)}. "
                                  "Lass den Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
                                  f"count_lines({path!r}) counts a file outside the docs and returns {short(got)}. "
                                  "Have agentlib.docs.refusal check the path first, as read_doc does.")
@@ -511,7 +512,8 @@ class CountLines(Exercise):
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
         failed = next((c for c in used if c.error), None)
         if failed:
-            raise self.wrong(f"Im Skriptlauf meldete count_lines einen Fehler an das Modell: {short(failed.observation)}",
+            raise self.wrong(f"Im Skriptlauf meldete count_lines einen Fehler an das Modell: "
+                             f"{short(failed.observation)}",
                              f"In the scripted run count_lines reported an error to the model: "
                              f"{short(failed.observation)}")
         return self.say(f"count_lines ist registriert, zählt richtig und gibt nichts von außerhalb der Doku preis. "
@@ -684,10 +686,11 @@ class Unanswerable(Exercise):
                                  f"grep_docs was never given {short(never[0])} in this run. Look at the argument "
                                  f"keyword of each grep_docs call, spelt exactly as there.")
             if len(keywords) < len(sent):
-                raise self.wrong(f"Es fehlt noch {'ein Stichwort' if len(sent) - len(keywords) == 1 else 'mehr als ein Stichwort'}: "
+                one = len(sent) - len(keywords) == 1
+                raise self.wrong(f"Es fehlt noch {'ein Stichwort' if one else 'mehr als ein Stichwort'}: "
                                  f"grep_docs wurde öfter aufgerufen, als deine Liste Einträge hat.",
-                                 f"{'One keyword is' if len(sent) - len(keywords) == 1 else 'More than one keyword is'} "
-                                 f"still missing: grep_docs was called more often than your list has entries.")
+                                 f"{'One keyword is' if one else 'More than one keyword is'} still missing: "
+                                 f"grep_docs was called more often than your list has entries.")
             raise self.wrong("Die Stichwörter stimmen, aber nicht ihre Reihenfolge oder Anzahl: Notiere jedes so oft "
                              "und in der Reihenfolge, wie grep_docs es bekam.",
                              "The keywords are right, but not their order or number: note each one as often "
@@ -697,8 +700,11 @@ class Unanswerable(Exercise):
                           "Now read the answer: does it say honestly that the docs have nothing on it, "
                           "or does it guess? That is what the system prompt's sentence about missing "
                           "evidence is for.")
-        return self.say(f"{calling} Schritte mit Werkzeugaufruf, gesucht wurde nach {', '.join(sent) or 'nichts'}. ",
-                        f"{calling} steps with tool calls; the searches were for {', '.join(sent) or 'nothing'}. ") + honest
+        searched = ", ".join(sent)
+        return self.say(f"{calling} {'Schritt' if calling == 1 else 'Schritte'} mit Werkzeugaufruf, gesucht wurde "
+                        f"nach {searched or 'nichts'}. ",
+                        f"{calling} {'step' if calling == 1 else 'steps'} with tool calls; the searches were for "
+                        f"{searched or 'nothing'}. ") + honest
 
     HINT = {
         "de": "Blättere im Trace-Viewer Schritt für Schritt durch den Lauf. Jeder Schritt mit "

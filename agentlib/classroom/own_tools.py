@@ -497,7 +497,8 @@ def reading_rule(args, first, last):
     """The rule a wrong range of lines broke, in German and English."""
     start = args[1] if len(args) > 1 else 1
     if len(args) == 3 and args[2] - start < 80:
-        return ("end gehört dazu: start=5, end=9 sind fünf Zeilen.", "end is included: start=5, end=9 are five lines.")
+        return ("end gehört dazu: start=5, end=9 sind fünf Zeilen.",
+                "end is included: start=5, end=9 are five lines.")
     if start > 80:
         return (f"Die Obergrenze von 80 Zeilen zählt ab start, nicht ab Zeile 1, und hinter der letzten Zeile der "
                 f"Datei ({GUIDE_LINES}) ist Schluss.",
