@@ -38,7 +38,7 @@ from ..lesson import QUESTION, lesson_script
 from ..loop import MAX_OBSERVATION, SYSTEM_PROMPT, run_agent
 from ..models import Call, Message, RealModel, ScriptedModel, Usage
 from ..tools import TOOLS
-from ..trace import Trace
+from ..trace import CUT_MARK, Trace
 from .exercises import Exercise
 from .loopback import Loopback, completion
 from .own_tools import skeletons
@@ -138,12 +138,12 @@ SCENES = {  # how each scenario is named in a verdict
     "lesson": ("Mit dem Skript der Lektion", "With the lesson's script"),
     "both": ("Bei einer Antwort mit Text und zwei Werkzeugaufrufen",
              "With a reply that holds text and two tool calls"),
-    "unknown": ("Wenn das Modell das unbekannte Werkzeug search_web aufruft",
+    "unknown": ("Wenn das Modell das unbekannte Werkzeug search_web aufruft,",
                 "When the model calls search_web, a tool that does not exist"),
-    "failing": ("Wenn ein Werkzeug eine Ausnahme auslöst (failing_tool)",
+    "failing": ("Wenn ein Werkzeug eine Ausnahme auslöst (failing_tool),",
                 "When a tool raises an exception (failing_tool)"),
-    "long": ("Wenn ein Werkzeug zu viel Text liefert (long_tool)", "When a tool returns too much text (long_tool)"),
-    "usage": ("Wenn das Modell Tokens meldet", "When the model reports tokens"),
+    "long": ("Wenn ein Werkzeug zu viel Text liefert (long_tool),", "When a tool returns too much text (long_tool)"),
+    "usage": ("Wenn das Modell Tokens meldet,", "When the model reports tokens"),
     "limit": ("Mit einem Modell, das nie aufhört, und max_steps=3",
               "With a model that never stops, and max_steps=3"),
 }
@@ -265,18 +265,18 @@ RULES = {  # rule -> (German, English); {where} names the scenario, {step} the m
               "Modellaufruf, auch den, der antwortet.",
               "{where}, stats[\"steps\"] is {got}, but the model was called {expected} times. Count every model "
               "call, the answering one too."),
-    "tool_calls": ("{where} ist stats[\"tool_calls\"] {got}, ausgeführt wurden {expected} Aufrufe. Zähle jeden "
+    "tool_calls": ("{where} ist stats[\"tool_calls\"] {got}, ausgeführte Aufrufe: {expected}. Zähle jeden "
                    "ausgeführten Aufruf, auch die gescheiterten.",
-                   "{where}, stats[\"tool_calls\"] is {got}, but {expected} calls were run. Count every call "
-                   "run, failed ones included."),
-    "prompt_tokens": ("{where} ist stats[\"prompt_tokens\"] {got}, die Summe der gemeldeten ist {expected}. "
+                   "{where}, stats[\"tool_calls\"] is {got}, calls run: {expected}. Count every call run, "
+                   "failed ones included."),
+    "prompt_tokens": ("{where} ist stats[\"prompt_tokens\"] {got}, gemeldet wurden zusammen {expected}. "
                       "Addiere usage.prompt_tokens jedes Schritts.",
-                      "{where}, stats[\"prompt_tokens\"] is {got}, the sum of those reported is {expected}. "
+                      "{where}, stats[\"prompt_tokens\"] is {got}, but {expected} were reported in total. "
                       "Add up usage.prompt_tokens of every step."),
-    "completion_tokens": ("{where} ist stats[\"completion_tokens\"] {got}, die Summe der gemeldeten ist "
+    "completion_tokens": ("{where} ist stats[\"completion_tokens\"] {got}, gemeldet wurden zusammen "
                           "{expected}. Addiere auch usage.completion_tokens jedes Schritts.",
-                          "{where}, stats[\"completion_tokens\"] is {got}, the sum of those reported is "
-                          "{expected}. Add up usage.completion_tokens of every step too."),
+                          "{where}, stats[\"completion_tokens\"] is {got}, but {expected} were reported in "
+                          "total. Add up usage.completion_tokens of every step too."),
 }
 STATS = ("steps", "tool_calls", "prompt_tokens", "completion_tokens")
 
@@ -374,7 +374,8 @@ class OwnLoop(Exercise):
                 raise self.rule("no_start", where=where)
             if not (got[:start] + got[start + kept:]).strip():
                 raise self.rule("no_note", where=where)
-        if name not in ("search_web", "failing_tool", "long_tool") and got != expected:
+        cut = CUT_MARK in expected  # agentlib cut it too; its note is not the one to match
+        if name not in ("search_web", "failing_tool", "long_tool") and got != expected and not cut:
             raise self.rule("result", where=where, name=name, got=got[:120], expected=expected[:120])
 
     def same_result(self, result, expected, name, where):
@@ -577,9 +578,10 @@ class OwnScriptedModel(Exercise):
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}]
         schemas = [t["schema"] for t in TOOLS.values()]
         with time_limit(SECONDS):
-            model = self.attempt(lambda: cls(script), "ScriptedModel(script)")
+            model = self.attempt(lambda: cls(script), "ScriptedModel(script)", "ScriptedModel(script)")
             for n, entry in enumerate(given, 1):
-                reply = self.attempt(lambda: model(messages, schemas), f"model(messages, tools) ({n}.)")
+                reply = self.attempt(lambda: model(messages, schemas), f"Der {n}. Aufruf model(messages, tools)",
+                                     f"Call {n}, model(messages, tools),")
                 self.same_reply(reply, entry, n)
             try:
                 extra = model(messages, schemas)
@@ -609,15 +611,15 @@ class OwnScriptedModel(Exercise):
                         "Your ScriptedModel returns the replies in order, without tokens, replays twice and "
                         "reports a spent script. The loop plays the lesson's script with it to the answer in 4 steps.")
 
-    def attempt(self, action, what):
+    def attempt(self, action, de, en):
         try:
             return action()
         except OverTime:
-            raise self.wrong(f"{what} endet nicht innerhalb von {SECONDS:g} Sekunden.",
-                             f"{what} does not end within {SECONDS:g} seconds.")
+            raise self.wrong(f"{de} endet nicht innerhalb von {SECONDS:g} Sekunden.",
+                             f"{en} does not end within {SECONDS:g} seconds.")
         except Exception as error:
-            raise self.wrong(f"{what} bricht ab mit {type(error).__name__}: {error}",
-                             f"{what} fails with {type(error).__name__}: {error}")
+            raise self.wrong(f"{de} bricht ab mit {type(error).__name__}: {error}",
+                             f"{en} fails with {type(error).__name__}: {error}")
 
     def same_reply(self, reply, entry, n):
         if not (isinstance(reply, tuple) and len(reply) == 2):
@@ -674,7 +676,11 @@ class ScriptedModel:
 
 
 def short(value, limit=120):
-    text = repr(value)
+    """A short repr; a Message shows only what it says. Example: Message("Done.") -> Message(content='Done.')"""
+    if isinstance(value, Message):
+        said = {"content": value.content, "tool_calls": value.tool_calls}
+        value = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
+    text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
