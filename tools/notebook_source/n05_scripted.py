@@ -181,22 +181,20 @@ CELLS = [
     md("exercise-2", de="""
         ## Übung 2: `max_steps=2`
 
-        Stell die Frage der Lektion mit `max_steps=2`. Speichere, was `run_agent` zurückgibt – das Paar aus Antwort und Statistik –, in `run2`. `make_model(lesson_script(LANGUAGE))` gibt dir das Skriptmodell der Lektion, oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast (Notebook 6).
+        Stell die Frage der Lektion mit `max_steps=2` und pack, was `run_agent` zurückgibt, wie gewohnt in zwei Namen aus: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` gibt dir das Skriptmodell der Lektion, oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast (Notebook 6).
 
         Überleg dir vorher: Das Skript braucht vier Schritte bis zur Antwort. Was gibt `run_agent` dann zurück?
         """, en="""
         ## Exercise 2: `max_steps=2`
 
-        Ask the lesson's question with `max_steps=2`. Store what `run_agent` returns – the pair of answer and stats – in `run2`. `make_model(lesson_script(LANGUAGE))` gives you the lesson's scripted model, or the real model if you have already set a key (notebook 6).
+        Ask the lesson's question with `max_steps=2` and unpack what `run_agent` returns into two names, as usual: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` gives you the lesson's scripted model, or the real model if you have already set a key (notebook 6).
 
         Think first: the script needs four steps to answer. What will `run_agent` return then?
         """, tags=["exercise"]),
-    code("exercise-2-code", """
-        run2 = ...  # ⟨DEIN CODE HIER: run2 = run_agent(...)|YOUR CODE HERE: run2 = run_agent(...)⟩
-        """, tags=["exercise"]),
+    code("exercise-2-code", skeleton(2), tags=["exercise"]),
     code("exercise-2-check", """
         q2 = exercise(2, LANGUAGE)
-        q2.check(run2)
+        q2.check(answer2, stats2)
         # q2.hint()
         # q2.solution()
         """, tags=["check"]),

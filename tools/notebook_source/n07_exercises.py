@@ -1,6 +1,6 @@
 """Notebook 7: exercises 3 and 4 (real model, or scripted offline), the self-test, and an evaluation set."""
 
-from .cells import code, md
+from .cells import code, md, skeleton
 
 FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
@@ -38,7 +38,8 @@ CELLS = [
         from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent, tool
         from agentlib.providers.config import has_key
         from agentlib.providers.errors import ModelError
-        from agentlib.classroom.exercises import HTTP3_QUESTION, count_lines_script, exercise, http3_script
+        from agentlib.classroom.exercises import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
+                                                  longest_file_report)
         from agentlib.classroom.viewer import TraceViewer
 
         def make_model(script):
@@ -86,28 +87,24 @@ CELLS = [
         And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
         """),
     code("exercise-3-agent", """
-        # ⟨braucht `count_lines` aus Übung 3: führe zuerst deren Zelle aus|needs `count_lines` from exercise 3: run its cell first⟩
-        if callable(count_lines):
-            answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
-                                        "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
-            used = sum(call.name == "count_lines" for step in stats3.trace.steps for call in step.calls)
-            print(f"\\n⟨count_lines wurde so oft aufgerufen|count_lines was called this often⟩: {used}")
-        else:
-            print("⟨Schreib zuerst count_lines in Übung 3.|Write count_lines in exercise 3 first.⟩")
-        """, tags=["needs-key"], needs="exercise-3-code"),
+        answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
+                                    "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
+        print()
+        print(longest_file_report(stats3, LANGUAGE))
+        """, tags=["needs-key"]),
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
         Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt das Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
-        - `searched_steps`: in wie vielen Schritten hat der Agent gesucht, also ein Werkzeug aufgerufen?
-        - `keywords`: nach welchen Stichwörtern hat er mit `grep_docs` gesucht, in dieser Reihenfolge?
+        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
+        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
 
-        Und lies die Antwort: Gibt er ehrlich zu, dass er nichts gefunden hat?
+        Und lies die Antwort: Gibt der Agent ehrlich zu, dass er nichts gefunden hat?
         """, en="""
         ## Exercise 4: a question the docs do not answer
 
         Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise the scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
-        - `searched_steps`: in how many steps did the agent search, that is, call a tool?
+        - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
 
         And read the answer: does it admit honestly that it found nothing?
@@ -119,13 +116,10 @@ CELLS = [
         # ⟨braucht `stats4` aus dem Lauf oben: führe zuerst die Zelle answer4, stats4 = run_agent(...) aus|needs `stats4` from the run above: run the cell answer4, stats4 = run_agent(...) first⟩
         TraceViewer(stats4, language=LANGUAGE)
         """, tags=["widget"], needs="exercise-4-run"),
-    code("exercise-4-code", """
-        searched_steps = ...  # ⟨DEIN CODE HIER: eine Zahl|YOUR CODE HERE: a number⟩
-        keywords = ...        # ⟨DEIN CODE HIER: eine Liste, z. B. ["timeout"]|YOUR CODE HERE: a list, e.g. ["timeout"]⟩
-        """, tags=["exercise"]),
+    code("exercise-4-code", skeleton(4), tags=["exercise"]),
     code("exercise-4-check", """
         q4 = exercise(4, LANGUAGE)
-        q4.check(stats4, searched_steps, keywords)
+        q4.check(stats4, tool_steps, keywords)
         # q4.hint()
         # q4.solution()
         """, tags=["check"], needs="exercise-4-run"),
