@@ -752,10 +752,10 @@ class OwnRealModel(Exercise):
             if server.elsewhere:
                 raise self.wrong(
                     f"{what} schickt die Anfrage an {server.elsewhere[0]} statt an LLM_BASE_URL "
-                    f"({server.base_url}). Lies den Endpunkt aus der Umgebung: "
+                    f"(während der Prüfung {server.base_url}). Lies den Endpunkt aus der Umgebung: "
                     f"os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\").",
                     f"{what} sends the request to {server.elsewhere[0]} instead of LLM_BASE_URL "
-                    f"({server.base_url}). Read the endpoint from the environment: "
+                    f"(during the check {server.base_url}). Read the endpoint from the environment: "
                     f"os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\").")
             raise self.wrong(f"{what} bricht ab mit {type(error).__name__}: {error}",
                              f"{what} fails with {type(error).__name__}: {error}")
@@ -772,9 +772,9 @@ class OwnRealModel(Exercise):
              "Der Schlüssel aus LLM_API_KEY kam nicht an: OpenAI(api_key=os.environ.get(\"LLM_API_KEY\"), ...).",
              "The key from LLM_API_KEY did not arrive: OpenAI(api_key=os.environ.get(\"LLM_API_KEY\"), ...)."),
             (body.get("model") != CHECK_MODEL,
-             f"Die Anfrage nennt das Modell {body.get('model')!r}, LLM_MODEL sagt {CHECK_MODEL!r}: "
+             f"Die Anfrage nennt das Modell {body.get('model')!r}, LLM_MODEL sagt (während der Prüfung) {CHECK_MODEL!r}: "
              f"os.environ.get(\"LLM_MODEL\", \"deepseek-flash\").",
-             f"The request names the model {body.get('model')!r}, LLM_MODEL says {CHECK_MODEL!r}: "
+             f"The request names the model {body.get('model')!r}, LLM_MODEL says (during the check) {CHECK_MODEL!r}: "
              f"os.environ.get(\"LLM_MODEL\", \"deepseek-flash\")."),
             (body.get("messages") != messages,
              "Die Anfrage enthält nicht die Nachrichtenliste, die das Modell bekam: messages=messages.",
