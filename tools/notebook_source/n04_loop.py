@@ -126,9 +126,25 @@ CELLS = [
         Now the lesson's script plays against `run_agent` – against your version if it passed the check. You should see the same four steps as in notebook 1:
         """),
     code("own-run", """
-        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
+        model = ScriptedModel(lesson_script(LANGUAGE))
+        answer, stats = run_agent(model, QUESTION[LANGUAGE])
         print(f"\\nstats: steps={stats['steps']}, tool_calls={stats['tool_calls']}")
         """),
+    md("own-trace-intro", de="""
+        Dein `run_agent` zeichnet keinen Trace auf – das muss es auch nicht. Das Skriptmodell hat sich jede Nachrichtenliste gemerkt, die es bekommen hat (`model.calls`), und die Nachrichtenliste *ist* der Verlauf des Laufs: Die letzte Liste plus die letzte Antwort ergeben ihn ganz. So kannst du den Lauf deiner Schleife Schritt für Schritt durchblättern. Schau bei jedem Schritt in die Nachrichtenliste: Steht jede `tool`-Nachricht hinter der `assistant`-Nachricht mit ihrem Aufruf?
+        """, en="""
+        Your `run_agent` records no trace – it does not need to. The scripted model kept every message list it was given (`model.calls`), and the message list *is* the record of the run: the last list plus the last reply make up all of it. That lets you step through your loop's run. At every step, look at the message list: does each `tool` message come after the `assistant` message with its call?
+        """),
+    code("own-trace", """
+        # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `model` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
+        from agentlib import Trace
+        from agentlib.classroom.viewer import TraceViewer
+
+        messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
+        replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}
+                   for i, message in enumerate(messages) if message["role"] == "assistant"]
+        TraceViewer(Trace(messages, replies, stop_reason="answer"), language=LANGUAGE)
+        """, tags=["widget"], needs="own-run"),
     md("stop-answer-intro", de="""
         ## Abbruchbedingung 1: Das Modell ruft kein Werkzeug mehr auf
 
@@ -177,11 +193,11 @@ CELLS = [
 
         model = ScriptedModel([Message(tool_calls=[Call("c1", "read_everything", "")]), Message(content="⟨Fertig.|Done.⟩")])
         run_agent(model, QUESTION[LANGUAGE], verbose=False)
+        TOOLS.pop("read_everything", None)  # ⟨ein so unvorsichtiges Werkzeug soll kein Modell mehr angeboten bekommen|a tool this careless should not be offered to a model again⟩
         observation = model.calls[-1][-1]["content"]
         print(f"⟨Das Werkzeug liefert|The tool returns⟩ {number(len(read_everything()), LANGUAGE)} ⟨Zeichen, das Modell bekommt|characters, the model receives⟩ "
               f"{number(len(observation), LANGUAGE)} (MAX_OBSERVATION = {number(MAX_OBSERVATION, LANGUAGE)}) ⟨und am Ende|ending in⟩:")
         print(observation[-200:])
-        TOOLS.pop("read_everything", None)  # ⟨ein so unvorsichtiges Werkzeug soll kein Modell mehr angeboten bekommen|a tool this careless should not be offered to a model again⟩
         """),
     md("model-fails-intro", de="""
         ## Und wenn das *Modell* scheitert? *(optional)*
