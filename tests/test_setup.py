@@ -1,0 +1,135 @@
+"""The newcomer's path: the Makefile, the lock file, the paid test's gate, and the README's commands."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def commands_in_readme():
+    """What the README asks a reader to type: `inline code` and the lines of ```bash blocks, without comments."""
+    blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
+    lines = [line.split(" #")[0] for block in blocks for line in block.splitlines() if not line.startswith("#")]
+    return re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", README, flags=re.S)) + lines
+
+
+# ---- no surprise costs ---------------------------------------------------------------------------
+
+def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_path):
+    # An unreachable endpoint: if the gate failed, the paid test would fail here instead of costing money.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_") and k != "CI"}
+    env |= {"LLM_API_KEY": "sk-fake-0123456789abcdef", "LLM_BASE_URL": "http://127.0.0.1:9/v1",
+            "LLM_ENV_FILE": os.devnull}
+    test = "tests/test_real_model.py::test_real_provider_answers_the_lesson_question"
+
+    def pytest_run(*args):
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test, *args],
+                              cwd=REPO, env=env, capture_output=True, text=True, timeout=300).stdout
+
+    assert "1 skipped" in pytest_run() and "runs only with --paid (make test-paid)" in pytest_run()
+    assert "1 failed" in pytest_run("--paid")  # asked for explicitly, it runs (and cannot reach port 9)
+
+
+# ---- the Makefile ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of what the Makefile needs, without a .venv."""
+    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements.lock", "pyproject.toml"):
+        shutil.copy(REPO / name, tmp_path / name)
+    return tmp_path
+
+
+def make(project, *args):
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=project, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_a_broken_venv_is_named_with_the_fix(project):
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "python").symlink_to("/nonexistent/python3")  # what a failed set-up leaves
+    done = make(project, "setup")
+    assert done.returncode != 0 and ".venv is broken" in done.stdout and "make clean" in done.stdout
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_a_venv_that_cannot_be_created_is_removed_and_the_package_named(project):
+    # A Python whose venv module fails half-way, as Debian's does without python3-venv.
+    fake = project / "python-without-venv"
+    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = -m ]; then mkdir -p .venv/bin; exit 1; fi\nexec {sys.executable} \"$@\"\n")
+    fake.chmod(0o755)
+    done = make(project, "setup", f"PYTHON={fake}")
+    assert done.returncode != 0 and "sudo apt install python3-venv" in done.stdout
+    assert not (project / ".venv").exists()  # so that the next make starts clean
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_every_make_command_in_the_readme_is_a_target():
+    commands = {match for text in commands_in_readme() for match in re.findall(r"^make ([a-z][\w-]*)", text.strip())}
+    assert {"lab", "lab-en", "test", "test-paid", "demo", "setup", "clean", "lock"} <= commands
+    for target in commands:
+        assert make(REPO, "-n", target).returncode == 0, f"make {target}"
+
+
+# ---- the lock --------------------------------------------------------------------------------------
+
+def requirements(name):
+    """The package requirements of a requirements file, following its -r lines."""
+    found = []
+    for line in (REPO / name).read_text(encoding="utf-8").splitlines():
+        line = line.split(" #")[0].strip()
+        if line.startswith("-r "):
+            found += requirements(line[3:])
+        elif line and not line.startswith(("#", "-")):
+            found.append(Requirement(line))
+    return found
+
+
+def test_the_lock_pins_every_requirement_inside_its_range():
+    assert "-c requirements.lock" in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    pins = {}
+    for line in (REPO / "requirements.lock").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            pin = Requirement(line.split("  #")[0])
+            pins.setdefault(pin.name.lower(), []).append(str(pin.specifier).removeprefix("=="))
+    for wanted in requirements("requirements-dev.txt"):
+        versions = pins.get(wanted.name.lower())
+        assert versions, f"{wanted.name} is not in requirements.lock: run make lock"
+        assert all(wanted.specifier.contains(v) for v in versions), f"{wanted} but the lock pins {versions}: make lock"
+
+
+# ---- the README ------------------------------------------------------------------------------------
+
+def test_the_readme_runs_agentlib_with_the_venvs_python():
+    bare = [text for text in commands_in_readme() if re.match(r"python -[mc] (agentlib|\"from agentlib)", text)]
+    assert bare == [], "the system's python has no openai, pandas, ...: write .venv/bin/python"
+
+
+def test_every_option_the_readme_gives_the_cli_exists():
+    def options(*args):
+        text = subprocess.run([sys.executable, "-m", "agentlib", *args, "--help"], cwd=REPO, capture_output=True,
+                              text=True, timeout=60).stdout
+        return set(re.findall(r"--[a-z-]+", text))
+    known = {"": options(), "eval": options("eval")}
+    for command in re.findall(r"\.venv/bin/python -m agentlib( eval)?(.*)", "\n".join(commands_in_readme())):
+        sub, rest = command[0].strip(), command[1]
+        assert set(re.findall(r"--[a-z-]+", rest)) <= known[sub], command
+
+
+def test_the_readme_has_no_link_that_leads_nowhere():
+    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(r"<!--.*?-->", "", README, flags=re.S))
+    assert links
+    for link in links:
+        if link.startswith("http"):
+            assert not re.search(r"OWNER|REPO|\bHUB\b", link), link  # a placeholder is no address
+        else:
+            assert (REPO / link.split("#")[0]).exists(), link
