@@ -82,7 +82,7 @@ CELLS = [
 
         **Zu lange Ergebnisse werden gekürzt – mit Hinweis.** Ein Ergebnis mit mehr als `MAX_OBSERVATION` (3.000) Zeichen wird abgeschnitten, und ein angehängter Hinweis sagt, wie lang es war. So weiß das Modell, dass es gezielter fragen soll; still abgeschnitten würde es glauben, es habe alles gesehen.
 
-        `stats` zählt vier Dinge und lässt sich lesen wie ein Dictionary: `stats["steps"]` (Modellaufrufe), `stats["tool_calls"]` (ausgeführte Werkzeugaufrufe, gescheiterte mitgezählt), `stats["prompt_tokens"]` und `stats["completion_tokens"]`. Tokens zählen ist wichtig, weil jeder Schritt die ganze Liste noch einmal schickt – in Notebook 5 siehst du, wie das wächst.
+        `stats` zählt vier Dinge und lässt sich lesen wie ein Dictionary: `stats["steps"]` (Modellaufrufe), `stats["tool_calls"]` (ausgeführte Werkzeugaufrufe, gescheiterte mitgezählt), `stats["prompt_tokens"]` und `stats["completion_tokens"]`. Tokens zu zählen ist wichtig, weil jeder Schritt die ganze Liste noch einmal schickt – in Notebook 5 siehst du, wie das wächst.
         """, en="""
         ## What `run_agent` does
 

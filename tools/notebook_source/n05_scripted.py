@@ -62,13 +62,13 @@ CELLS = [
     md("shapes-intro", de="""
         ## Nachrichten, geformt wie die echten
 
-        `Message` und `Call` sind kleine Datenklassen mit denselben Feldern wie die Objekte des offiziellen `openai`-Pakets: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` und `call.function.arguments` als JSON-Text, dazu `message.model_dump(exclude_none=True)`. In der Lektion gibt `RealModel` die Nachricht des SDK unverändert an die Schleife weiter – damit dieselbe Schleife auch mit dem Skriptmodell läuft, sehen dessen Nachrichten genauso aus. (Das `RealModel` in `agentlib` baut die Antwort des SDK ohnehin in eine `Message` um; dort bekommt die Schleife also immer dieselbe Klasse.)
+        `Message` und `Call` sind kleine Datenklassen mit denselben Feldern wie die Objekte des offiziellen `openai`-Pakets: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` und `call.function.arguments` als JSON-Text, dazu `message.model_dump(exclude_none=True)`. In der Lektion gibt `RealModel` die Nachricht des SDK unverändert an die Schleife weiter (dein `RealModel` in Notebook 6 wird es genauso machen) – damit dieselbe Schleife auch mit dem Skriptmodell läuft, sehen dessen Nachrichten genauso aus. (Das `RealModel` in `agentlib` baut die Antwort des SDK ohnehin in eine `Message` um; dort bekommt die Schleife also immer dieselbe Klasse.)
 
         Ein Aufruf wird so geschrieben wie in der Lektion: `Call(id, name, arguments)`, die Argumente als JSON-Text.
         """, en="""
         ## Messages shaped like the real ones
 
-        `Message` and `Call` are small data classes with the same fields as the objects of the official `openai` package: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` and `call.function.arguments` as JSON text, plus `message.model_dump(exclude_none=True)`. In the lesson, `RealModel` hands the SDK's message to the loop unchanged – so that the same loop also runs with the scripted model, its messages look just the same. (The `RealModel` in `agentlib` turns the SDK's reply into a `Message` anyway, so there the loop always gets the same class.)
+        `Message` and `Call` are small data classes with the same fields as the objects of the official `openai` package: `message.content`, `message.tool_calls`, `call.id`, `call.function.name` and `call.function.arguments` as JSON text, plus `message.model_dump(exclude_none=True)`. In the lesson, `RealModel` hands the SDK's message to the loop unchanged (your `RealModel` in notebook 6 will do the same) – so that the same loop also runs with the scripted model, its messages look just the same. (The `RealModel` in `agentlib` turns the SDK's reply into a `Message` anyway, so there the loop always gets the same class.)
 
         A call is written as in the lesson: `Call(id, name, arguments)`, the arguments as JSON text.
         """),
@@ -137,11 +137,11 @@ CELLS = [
     md("tokens-intro", de="""
         ## Tokens pro Schritt
 
-        Dein Skriptmodell meldet keine Tokens. Das fertige `ScriptedModel` aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 4 Zeichen pro Token) – genug, um zu sehen, was ein Agent kostet. Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Echte Zahlen vom Anbieter siehst du in Notebook 6.
+        Ein Skriptmodell wie deins meldet keine Tokens. Das fertige `ScriptedModel` aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 4 Zeichen pro Token) – genug, um zu sehen, was ein Agent kostet. Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Echte Zahlen vom Anbieter siehst du in Notebook 6.
         """, en="""
         ## Tokens per step
 
-        Your scripted model reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 4 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
+        A scripted model like yours reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 4 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
         """),
     code("token-table", """
         from agentlib.classroom.tokens import token_table

@@ -183,13 +183,13 @@ CELLS = [
     md("evaluate-intro", de="""
         ## Eine Sammlung von Testfragen *(optional)*
 
-        Frage 3 sagt: Ob ein Modell gut entscheidet, prüft man mit einer Sammlung von Testfragen. So eine liegt in `data/questions.json`: 48 Fragen, 40 davon beantwortet die Doku (mit Datei und Zeilen, in denen die Antwort steht), 8 nicht. `evaluate` lässt ein Modell alle Fragen beantworten und prüft jede Antwort mit einfachen Regeln: Nennt sie die richtige Datei? Überschneiden sich die zitierten Zeilen mit den erwarteten? Sagt sie bei den unbeantwortbaren Fragen ehrlich, dass die Doku dazu nichts sagt?
+        Die Antwort auf Frage 3 sagt: Ob ein Modell gut entscheidet, prüft man mit einer Sammlung von Testfragen. So eine liegt in `data/questions.json`: 48 Fragen, 40 davon beantwortet die Doku (mit Datei und Zeilen, in denen die Antwort steht), 8 nicht. `evaluate` lässt ein Modell alle Fragen beantworten und prüft jede Antwort mit einfachen Regeln: Nennt sie die richtige Datei? Überschneiden sich die zitierten Zeilen mit den erwarteten? Sagt sie bei den unbeantwortbaren Fragen ehrlich, dass die Doku dazu nichts sagt?
 
         Zwei Skriptmodelle zeigen offline und kostenlos die beiden Enden der Skala: `NaiveModel` sucht nach dem längsten Wort der Frage und zitiert den Anfang der ersten Datei, die es findet; `OracleModel` schlägt nach, wie es die Fragensammlung vorsieht. Mit einem Schlüssel kannst du dasselbe mit `RealModel` machen – dann kostet es Geld, und du erfährst, wo zwischen beiden dein Modell steht.
         """, en="""
         ## A set of test questions *(optional)*
 
-        Question 3 says: whether a model decides well is checked with a set of test questions. There is one in `data/questions.json`: 48 questions, 40 of which the docs answer (with the file and lines that hold the answer), 8 they do not. `evaluate` lets a model answer every question and checks each answer by simple rules: does it name the right file? Do the cited lines overlap the expected ones? For the unanswerable questions, does it say honestly that the docs do not cover them?
+        The answer to question 3 says: whether a model decides well is checked with a set of test questions. There is one in `data/questions.json`: 48 questions, 40 of which the docs answer (with the file and lines that hold the answer), 8 they do not. `evaluate` lets a model answer every question and checks each answer by simple rules: does it name the right file? Do the cited lines overlap the expected ones? For the unanswerable questions, does it say honestly that the docs do not cover them?
 
         Two scripted models show the two ends of the scale, offline and for free: `NaiveModel` searches for the longest word of the question and cites the top of the first file it finds; `OracleModel` looks things up the way the question set intends. With a key you can do the same with `RealModel` – then it costs money, and you learn where your model stands between the two.
         """),
