@@ -103,6 +103,10 @@ def evaluate_command(argv):
     except ModelError as error:
         print(f"error: {error}", file=sys.stderr)
         return FAILED
+    except KeyboardInterrupt:
+        print(f"error: you interrupted the evaluation{'; the runs so far are in ' + str(save) if save else ''}",
+              file=sys.stderr)
+        return FAILED
     except ImportError as error:
         return missing_package(error)
     print(report(table))

@@ -150,6 +150,19 @@ def test_an_error_a_person_must_fix_stops_the_evaluation_at_once(docs, kind):
     assert raised.value.kind == kind and len(model.calls) == 1
 
 
+def test_ctrl_c_ends_the_whole_evaluation_not_only_one_question(docs, tmp_path):
+    model = ScriptedModel([KeyboardInterrupt()])
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(model, SET, save_to=tmp_path / "runs", progress=False)
+    assert len(model.calls) == 1 and [p.name for p in (tmp_path / "runs").iterdir()] == ["q01.json"]
+
+
+def test_long_ids_are_shortened_in_the_report(docs):
+    entries = [dict(entry, id=f"{entry['id']}-{'x' * 60}") for entry in SET]
+    lines = report(evaluate(OracleModel(entries), entries, progress=False)).splitlines()
+    assert max(map(len, lines)) <= 100 and lines[1].startswith("q01-xxxxxxxxxxx… ")
+
+
 def test_an_error_of_one_question_stays_its_row(docs):
     model = ScriptedModel([ModelError("too long for the context", "refused"),
                            Message("proxies.md, line 2"), Message("The docs do not mention it.")])

@@ -193,6 +193,9 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
         answer, stats = run_agent(watched, entry["question"][language], max_steps=max_steps, verbose=False)
         if folder:
             save_trace(stats.trace, folder / f"{entry['id']}.json")
+        if stats.trace.stop_reason == "interrupted":  # Ctrl-C ends the evaluation, not only this question
+            tick(None, "stopped")
+            raise KeyboardInterrupt
         if watched.error is not None and watched.error.kind not in PER_QUESTION:
             tick(None, "stopped")
             saved = f"; the traces of questions 1 to {number} are in {folder}" if folder else ""
@@ -284,7 +287,8 @@ def report(table):
     Example line: "q01   answer         4      3      5,210   0.0021  yes   yes    -        yes"
     """
     rows = table.drop(index="all")
-    width = max(4, *(len(str(i)) for i in rows.index))
+    rows.index = [id if len(id) <= 16 else id[:15] + "…" for id in rows.index]  # ids may be 64 long
+    width = max(4, *(len(id) for id in rows.index))
     head = f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}  file  lines  declined  correct"
     lines = [head]
     for id, row in rows.iterrows():
