@@ -62,6 +62,11 @@ def test_the_script_as_printed_runs_in_agentlibs_loop_with_the_lessons_results()
     assert results["c3"].startswith("1: ") and "\n80: " in results["c3"] and "\n81: " not in results["c3"]
 
 
+def test_a_call_written_in_the_old_order_fails_loudly_instead_of_naming_a_tool_c1():
+    with pytest.raises(ValueError, match=r"Call\(id, name, arguments\)|\(id, name, arguments\)"):
+        Call("grep_docs", '{"keyword": "pool timeout"}')
+
+
 def test_the_decorator_as_printed_describes_an_unannotated_parameter_as_a_string():
     saved = TOOLS["grep_docs"]
     try:
