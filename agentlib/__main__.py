@@ -167,8 +167,9 @@ def load_recording(path, language="en"):
         try:
             if not file.is_file():  # a FIFO would block forever
                 raise ValueError("not a regular file")
-            traces.append(Trace.load(file))
-            traces[-1].question  # noqa: B018 -- a trace without a question cannot be replayed
+            trace = Trace.load(file)
+            trace.question  # noqa: B018 -- raises when the trace holds no question, which no replay can ask
+            traces.append(trace)
         except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError, StopIteration) as error:
             if path.is_dir():  # a stray file in a folder of recordings: set it aside
                 fix = f"set it aside with `mv {quote(str(file))} {quote(str(file) + '.bad')}`"
@@ -205,8 +206,8 @@ def recorded_question(model, path, question, language):
     questions = list(dict.fromkeys(trace.question for trace in model.traces))
     if question is not None and question not in questions:
         raise ValueError(f"{path} holds no recording of the question {question!r}: leave out --question to "
-                         f"replay {'the recorded one' if len(questions) == 1 else 'one of its ' + str(len(questions))}, "
-                         f"or record it with `python -m agentlib --real --question {quote(question)}`")
+                         f"replay what it recorded, or record this one with "
+                         f"`python -m agentlib --real --question {quote(question)} --save run.json`")
     if question is not None or len(questions) == 1:
         return question or questions[0]
     if QUESTION[language] in questions:
@@ -237,8 +238,8 @@ def choose_model(kind, language="en", questions=None):
 def missing_package(error):
     """Say which package is missing and the command that installs it; returns the exit status."""
     print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
-          f"and use .venv/bin/python, or install the course with `{sys.executable} -m pip install -r "
-          f"requirements.txt`", file=sys.stderr)
+          f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
+          f"-r requirements.txt`", file=sys.stderr)
     return FAILED
 
 
