@@ -318,7 +318,7 @@ class OwnLoop(Exercise):
 
     def compare(self, loop, name, script, max_steps, usages, tools):
         where = self.say(*SCENES[name])
-        limit = max_steps if len(script) > max_steps else len(script)
+        limit = min(max_steps, len(script))  # a call past it raises TooManyCalls, which no `except Exception` hides
         reference = Probe(script, usages, limit)
         expected = run_agent(reference, QUESTION[self.language], max_steps=max_steps, verbose=False, tools=tools)
         probe = Probe(script, usages, limit)
