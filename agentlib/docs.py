@@ -7,12 +7,14 @@ the model's context, and every refusal says what to do instead.
 Deliberately left out: regular expressions, fuzzy matching, writing files.
 """
 
+import codecs
 import difflib
 import functools
 import os
+import stat
 from pathlib import Path
 
-from .tools import tool
+from .tools import quote, tool
 
 # Read at call time, so `agentlib.docs.DOCS = Path("my-docs")` redirects all three tools.
 DOCS = Path(__file__).resolve().parent.parent / "data" / "httpx-docs"
@@ -35,18 +37,16 @@ def list_docs() -> str:
 def grep_docs(keyword: str) -> str:
     if not keyword.strip():
         return "Error: the keyword is empty; search for a word such as 'timeout'."
-    needle, hits = keyword.lower(), []
+    needle, hits, base = keyword.lower(), [], root()
     for path in doc_paths():
-        text, lowered = read_text(path)
-        if needle not in lowered:  # one fast scan skips most files
-            continue
-        for number, line in enumerate(text.splitlines(), 1):
-            if needle in line.lower():
-                if len(hits) == MAX_HITS:  # stop at the first hit we would not show
-                    return "\n".join(hits) + (f"\n[more than {MAX_HITS} hits; only the first {MAX_HITS} "
-                                              f"are shown. Search for a more specific keyword.]")
-                hits.append(f"{relative(path)}:{number}: {line.strip()[:MAX_HIT_CHARS]}")
-    return "\n".join(hits) or f"No line contains {keyword!r}. Try a shorter or a different keyword."
+        numbers = hit_lines(path, needle, MAX_HITS + 1 - len(hits), base)  # one more than we show: any more?
+        lines = (read_lines(path, set(numbers), base)[0] or {}) if numbers else {}
+        for number in numbers:
+            if len(hits) == MAX_HITS:  # stop at the first hit we would not show
+                return "\n".join(hits) + (f"\n[more than {MAX_HITS} hits; only the first {MAX_HITS} "
+                                          f"are shown. Search for a more specific keyword.]")
+            hits.append(f"{relative(path)}:{number}: {lines.get(number, '').strip()[:MAX_HIT_CHARS]}")
+    return "\n".join(hits) or f"No line contains {quote(keyword)}. Try a shorter or a different keyword."
 
 
 @tool("Read lines of one documentation file, each prefixed with its line number. "
@@ -58,26 +58,26 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     problem = refusal(path)
     if problem:
         return f"Error: {problem}"
-    text, _ = read_text(root() / path)
-    if text is None:
-        return f"Error: {path!r} is not readable UTF-8 text; pick another file."
-    lines = text.splitlines()
     if start < 1:
-        return f"Error: start={start}, but lines are counted from 1; ask for start=1 or more."
+        return f"Error: start={quote(start)}, but lines are counted from 1; ask for start=1 or more."
     if end < start:
-        return f"Error: end={end} lies before start={start}; ask for end >= start, e.g. end={start + MAX_LINES - 1}."
-    if start > len(lines):
-        return f"Error: {path!r} has only {len(lines)} lines; ask for a start between 1 and {len(lines)}."
+        return (f"Error: end={quote(end)} lies before start={quote(start)}; ask for end >= start, "
+                f"e.g. end={quote(start + MAX_LINES - 1)}.")
+    lines, count = read_lines(root() / path, range(start, min(end, start + MAX_LINES - 1) + 1))
+    if lines is None:
+        return f"Error: {quote(path)} is not readable UTF-8 text; pick another file."
+    if start > count:
+        return f"Error: {quote(path)} has only {count} lines; ask for a start between 1 and {count}."
     shown, size = [], 0
-    for number in range(start, min(end, start + MAX_LINES - 1, len(lines)) + 1):
-        line = f"{number}: {lines[number - 1]}"[:MAX_CHARS]  # one huge line must not flood the context
+    for number in sorted(lines):
+        line = f"{number}: {lines[number]}"[:MAX_CHARS]  # one huge line must not flood the context
         if shown and size + len(line) + 1 > MAX_CHARS:  # stop at a line boundary, not mid-line
             break
         shown.append(line)
         size += len(line) + 1
     last = start + len(shown) - 1
-    if last < len(lines):  # tell the model the file goes on, and how to read on
-        shown.append(f"[lines {start}-{last} of {len(lines)}; read on with start={last + 1}]")
+    if last < count:  # tell the model the file goes on, and how to read on
+        shown.append(f"[lines {start}-{last} of {count}; read on with start={last + 1}]")
     return "\n".join(shown)
 
 
@@ -94,7 +94,7 @@ def relative(path):
 
 
 def doc_paths():
-    """Every Markdown file inside the docs folder, sorted; links that lead outside are dropped.
+    """Every Markdown file inside the docs folder, sorted; links that lead outside, or nowhere, are dropped.
 
     os.scandir knows each entry's type from the folder listing itself; asking
     every path instead (rglob, is_file, resolve) made more system calls on
@@ -109,11 +109,14 @@ def doc_paths():
             continue
         with entries:
             for entry in entries:
-                if entry.is_dir(follow_symlinks=False):  # a linked folder is not entered, as with rglob
-                    folders.append(entry.path)
-                elif entry.name.endswith(".md") and entry.name != LICENSE and entry.is_file() and (
-                        not entry.is_symlink() or as_path(entry.path).resolve().is_relative_to(base)):
-                    found.append(as_path(entry.path))
+                try:
+                    if entry.is_dir(follow_symlinks=False):  # a linked folder is not entered, as with rglob
+                        folders.append(entry.path)
+                    elif entry.name.endswith(".md") and entry.name != LICENSE and entry.is_file() and (
+                            not entry.is_symlink() or as_path(entry.path).resolve().is_relative_to(base)):
+                        found.append(as_path(entry.path))
+                except (OSError, RuntimeError):  # e.g. a link that leads to itself: skip it, keep the rest
+                    continue
     return sorted(found, key=Path.as_posix)  # the order of the relative paths: all share one prefix
 
 
@@ -133,41 +136,222 @@ def refusal(path):
     """
     if "\x00" in path:
         return "the path contains a NUL byte; pass a path as list_docs prints it."
+    if not path.isprintable():  # control characters, or a lone surrogate ("\ud800") that no file name encodes
+        return "the path contains characters no file name here has; pass a path as list_docs prints it."
     if Path(path).is_absolute():
-        return f"{path!r} is an absolute path; pass a path relative to the docs folder, as list_docs prints it."
+        return f"{quote(path)} is an absolute path; pass a path relative to the docs folder, as list_docs prints it."
     if ".." in Path(path).parts:
         return "paths may not contain '..'; pass a path as list_docs prints it."
     base = root()
     try:
         file = (base / path).resolve()
         outside, folder, missing = not file.is_relative_to(base), file.is_dir(), not file.is_file()
-    except OSError as error:  # e.g. a name too long for the file system
-        return f"{path!r} cannot be opened ({error.strerror}); pass a path as list_docs prints it."
+    except (OSError, RuntimeError) as error:  # a name too long for the file system, a link loop
+        return f"{quote(path)} cannot be opened ({getattr(error, 'strerror', None) or 'a link loop'}); " \
+               f"pass a path as list_docs prints it."
     if outside:  # a symbolic link that leads out of the folder
-        return f"{path!r} leads outside the docs folder; pass a path as list_docs prints it."
+        return f"{quote(path)} leads outside the docs folder; pass a path as list_docs prints it."
     if folder:
-        return f"{path!r} is a folder, not a file; call list_docs to see the files in it."
+        return f"{quote(path)} is a folder, not a file; call list_docs to see the files in it."
     if missing:
         close = difflib.get_close_matches(path, list_docs().splitlines(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return f"no such file {path!r}{hint}; call list_docs to see which files exist."
+        return f"no such file {quote(path)}{hint}; call list_docs to see which files exist."
     return ""
 
 
-_texts = {}  # path -> (mtime, size, text, lowered); agents grep the same folder again and again
+# ---- Reading safely and within memory: not lesson material, but what a hostile folder needs ----
+
+NO_LINK = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+BLOCK = 1 << 20  # bytes read at a time: a 200 MB file costs one block of memory, not 200 MB
+
+
+def open_doc(path, base=None):
+    """The regular file `path` inside the docs folder, opened to read bytes; None when it is not one (any more).
+
+    A file can be swapped for a link that leads out, or for a FIFO that never
+    answers, between list_docs and the read. So every folder on the way is
+    opened from the docs folder without following links, and the file without
+    blocking, and only a regular file is read. A link the docs hold (inside
+    themselves) is resolved first, then walked the same way.
+    """
+    base = base or root()
+    walk = os.open in os.supports_dir_fd  # not on Windows, which only gets the resolved path
+    for resolve in ((False, True) if walk else (True,)):
+        try:
+            return open_inside(base, parts_below(base, Path(path).resolve() if resolve else path), walk)
+        except (OSError, RuntimeError, ValueError):  # a link on the way (try it resolved), a loop, outside, gone
+            continue
+    return None
+
+
+def parts_below(base, path):
+    """The names that lead from `base` down to `path`. Example: (/d, /d/a/b.md) -> ["a", "b.md"]"""
+    text, prefix = str(path), os.path.join(str(base), "")
+    if not text.startswith(prefix):
+        raise ValueError(f"{path} is not inside {base}")
+    return text[len(prefix):].split(os.sep)
+
+
+def open_inside(base, parts, walk):
+    """Open base/parts[0]/parts[1]/... without following any link on the way; OSError unless a regular file."""
+    if not all(parts):
+        raise IsADirectoryError("no file name")
+    if walk:
+        folder = os.open(base, os.O_RDONLY)
+        try:
+            for part in parts[:-1]:
+                inner = os.open(part, NO_LINK | os.O_DIRECTORY, dir_fd=folder)
+                os.close(folder)
+                folder = inner
+            fd = os.open(parts[-1], NO_LINK, dir_fd=folder)
+        finally:
+            os.close(folder)
+    else:
+        fd = os.open(base.joinpath(*parts), NO_LINK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, a device, a folder
+        os.close(fd)
+        raise OSError(f"{parts[-1]} is not a regular file")
+    return os.fdopen(fd, "rb")
+
+
+def read_lines(path, wanted, base=None):
+    """The lines of `path` whose numbers are in `wanted`, each cut to MAX_CHARS, and how many lines it has.
+
+    Reads block by block and keeps only the wanted lines. (None, 0) when the
+    file cannot be opened or a wanted line is not UTF-8.
+    Example: read_lines(root() / "index.md", range(2, 3)) -> ({2: "The Timeout class."}, 3)
+    """
+    file = open_doc(path, base)
+    if file is None:
+        return None, 0
+    kept, line, number, first, last, ended = {}, b"", 1, min(wanted), max(wanted), True
+    with file:
+        for block in iter(lambda: file.read(BLOCK), b""):
+            newlines, ended = block.count(b"\n"), block.endswith(b"\n")
+            if number > last or number + newlines < first:  # no wanted line in this block: just count
+                number += newlines
+                continue
+            pieces = block.split(b"\n")
+            for i, piece in enumerate(pieces):
+                if number in wanted and len(line) < 4 * MAX_CHARS:  # a character has at most 4 bytes
+                    line += piece[:4 * MAX_CHARS - len(line)]
+                if i < len(pieces) - 1:  # a newline ends line `number`
+                    if number in wanted:
+                        kept[number] = line
+                    line, number = b"", number + 1
+    if not ended:  # the last line has no newline, but it is a line
+        if number in wanted:
+            kept[number] = line
+        number += 1
+    try:
+        return {n: codecs.getincrementaldecoder("utf-8")().decode(raw).rstrip("\r")[:MAX_CHARS]
+                for n, raw in kept.items()}, number - 1
+    except UnicodeDecodeError:
+        return None, 0
+
+
+def hit_lines(path, needle, limit, base=None):
+    """The numbers of the first `limit` lines of `path` that contain `needle` (lower case).
+
+    Example: hit_lines(root() / "index.md", "timeout", 5) -> [2]
+    """
+    numbers = []
+    if "\n" in needle:  # no line holds a line break
+        return numbers
+    for first, text in lowered_blocks(path, base):
+        at, line, counted = text.find(needle), first, 0
+        while at != -1 and len(numbers) < limit:
+            line += text.count("\n", counted, at)
+            numbers.append(line)
+            counted = text.find("\n", at)
+            if counted == -1:
+                break
+            at = text.find(needle, counted)
+        if len(numbers) == limit:
+            break
+    return numbers
+
+
+class Cache:
+    """The lower-case text of every file grep_docs has read, up to `budget` characters in all.
+
+    Agents grep the same folder again and again; reading 10,000 files each time
+    is what makes grep slow. Only the lower-case copy is kept (the few lines
+    shown are read again from disk), and a file is read anew when its size,
+    modification or change time, or inode differ: `cp -p` keeps the first two, not the last.
+    """
+
+    def __init__(self, budget):
+        self.budget, self.size, self.files = budget, 0, {}
+
+    def get(self, path, key):
+        cached = self.files.get(path)
+        return cached[1] if cached and cached[0] == key else None
+
+    def put(self, path, key, blocks):
+        self.drop(path)
+        size = sum(len(text) for _, text in blocks)
+        if self.size + size <= self.budget:  # over budget: the file is read again at every search
+            self.files[path], self.size = (key, blocks), self.size + size
+
+    def drop(self, path):
+        old = self.files.pop(path, None)
+        self.size -= sum(len(text) for _, text in old[1]) if old else 0
+
+
+CACHE = Cache(budget=300_000_000)  # characters; a little more than the 100 MB benchmark folder
+
+
+def lowered_blocks(path, base=None):
+    """The lower-case text of `path` as (number of its first line, text of whole lines) blocks; [] when unreadable."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        CACHE.drop(path)
+        return []
+    key = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    blocks = CACHE.get(path, key)
+    if blocks is None:
+        blocks = read_lowered(path, base)
+        CACHE.put(path, key, blocks)
+    return blocks
+
+
+def read_lowered(path, base=None):
+    """Read `path` block by block into (first line number, lower-case text) pairs; [] when not UTF-8."""
+    file = open_doc(path, base)
+    if file is None:
+        return []
+    blocks, rest, decoder = [], "", codecs.getincrementaldecoder("utf-8")()
+    try:
+        with file:
+            for raw in iter(lambda: file.read(BLOCK), b""):
+                text = rest + decoder.decode(raw)
+                cut = text.rfind("\n") + 1  # blocks end at a line break, so no hit is split between two
+                if cut:
+                    add(blocks, text[:cut].lower())
+                rest = text[cut:]
+            rest += decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return []
+    return add(blocks, rest.lower()) if rest else blocks
+
+
+def add(blocks, text):
+    """Append `text` to `blocks` with the number of its first line; most files are one block, never counted."""
+    first = blocks[-1][0] + blocks[-1][1].count("\n") if blocks else 1
+    blocks.append((first, text))
+    return blocks
 
 
 def read_text(path):
-    """The text of `path` and its lower-case copy, or (None, "") when it is not readable UTF-8.
+    """The text of any file `path` and its lower-case copy, or (None, "") when it is not readable UTF-8.
 
-    Cached until the file's modification time or size changes.
+    Not cached and not confined to the docs folder: for checks that compare with a file's text.
     """
     try:
-        stat = path.stat()
-        cached = _texts.get(path)
-        if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
-            text = path.read_text(encoding="utf-8")
-            cached = _texts[path] = (stat.st_mtime_ns, stat.st_size, text, text.lower())
-        return cached[2:]
-    except (OSError, UnicodeDecodeError):  # vanished, unreadable, or not UTF-8
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):  # gone, unreadable, not UTF-8, a lone surrogate in the name
         return None, ""
+    return text, text.lower()

@@ -93,7 +93,8 @@ def observe(call, tools, finish_reason):
 def preview(step, call, observation):
     """One line per tool call, e.g. '[step 1] grep_docs({"keyword": "x"}) → No line contains ...'."""
     shown = observation[:90].replace("\n", " | ")
-    return f"[step {step}] {call.function.name}({call.function.arguments}) → {shown}"
+    line = f"[step {step}] {call.function.name[:60]}({call.function.arguments[:200]}) → {shown}"
+    return line.encode("utf-8", "backslashreplace").decode()  # a lone surrogate ("\ud800") cannot be printed
 
 
 def finish(stats, answer, reason, explanation, say):

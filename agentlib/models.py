@@ -17,7 +17,8 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .providers.config import DEEPSEEK, client, settings  # DEEPSEEK: the default endpoint, importable from here too
+# DEEPSEEK: the default endpoint, importable from here too
+from .providers.config import DEEPSEEK, client, sendable, settings
 from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained
 from .trace import Trace
 
@@ -145,7 +146,7 @@ class RealModel:
         offer = {"tools": tools, "tool_choice": "auto"} if tools else {}
         def ask():
             reply = self.client.chat.completions.create(
-                model=self.name, messages=messages, **offer, extra_body=self.settings.extra_body or None)
+                model=self.name, messages=sendable(messages), **offer, extra_body=self.settings.extra_body or None)
             if not reply.choices and isinstance(getattr(reply, "error", None), dict):  # a 200 that is an error
                 raise ProviderError(str(reply.error.get("message")))
             choice = reply.choices[0]

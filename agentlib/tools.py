@@ -11,6 +11,7 @@ Deliberately left out: nested types (lists, dicts, Optional), enums and
 
 import inspect
 import json
+import re
 
 TOOLS = {}  # name -> {"fn": the function, "schema": what the model sees}; run_agent offers all of them
 
@@ -65,11 +66,11 @@ def call_tool(name, arguments, tools=TOOLS):
     Example: call_tool("read_doc", '{"path": "api.md", "end": "5"}') -> read_doc(path="api.md", end=5)
     """
     if name not in tools:
-        raise ValueError(f"no tool called {name!r}; the tools are: {', '.join(tools)}")
+        raise ValueError(f"no tool called {quote(name)}; the tools are: {', '.join(tools)}")
     try:
         kwargs = json.loads(arguments or "{}")
-    except json.JSONDecodeError as error:
-        raise ValueError(f"the arguments are not valid JSON ({error}); "
+    except (ValueError, RecursionError) as error:  # broken JSON, a 5,000-digit number, nesting 100,000 deep
+        raise ValueError(f"the arguments are not valid JSON ({cut(str(error), 120)}); "
                          f"send one JSON object such as {example(tools[name])}") from None
     if not isinstance(kwargs, dict):
         raise TypeError(f"the arguments must be a JSON object such as {example(tools[name])}, "
@@ -78,7 +79,8 @@ def call_tool(name, arguments, tools=TOOLS):
     missing = [p for p in parameters["required"] if p not in kwargs]
     unknown = [k for k in kwargs if k not in parameters["properties"]]
     if missing or unknown:
-        problem = f"is missing the arguments {missing}" if missing else f"got the unknown arguments {unknown}"
+        problem = (f"is missing the arguments {missing}" if missing else
+                   f"got the unknown arguments [{', '.join(quote(k) for k in unknown[:5])}]")
         raise TypeError(f"{name}() {problem}; it takes {list(parameters['properties'])}, "
                         f"e.g. {example(tools[name])}")
     for key, value in kwargs.items():
@@ -91,14 +93,14 @@ def coerce(tool_name, key, value, json_type):
 
     Example: coerce("read_doc", "start", "12", "integer") -> 12
     """
-    if json_type == "integer" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if json_type == "integer" and isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,18}\s*", value):
+        return int(value)  # "--5", "²" and a 5,000-digit text are no line numbers: they get the sentence below
     expected = {"integer": int, "number": (int, float), "boolean": bool, "string": str}[json_type]
     # bool is a subclass of int in Python, but true is no line number
     if isinstance(value, expected) and not (isinstance(value, bool) and json_type != "boolean"):
         return value
     raise TypeError(f"{tool_name}() argument {key!r} must be of type {json_type}, "
-                    f"got {json.dumps(value)}; send e.g. {{{json.dumps(key)}: "
+                    f"got {cut(json.dumps(value), 80)}; send e.g. {{{json.dumps(key)}: "
                     f"{json.dumps(EXAMPLE_VALUES[json_type])}}}")
 
 
@@ -113,3 +115,23 @@ def example(tool):
     parameters = tool["schema"]["function"]["parameters"]
     return json.dumps({p: EXAMPLE_VALUES[parameters["properties"][p]["type"]]
                        for p in parameters["required"]})
+
+
+def quote(value, limit=60):
+    """`value` as a reply to the model may echo it: a huge argument must not flood the context.
+
+    Example: quote("x" * 500) -> "'xxx...x'… (500 characters)"; quote(10 ** 5000) -> "a number of about 5000 digits"
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
+        return f"a number of about {round(abs(value).bit_length() * 0.30103)} digits"  # str() refuses 4,300+ digits
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    return repr(value)
+
+
+def cut(text, limit):
+    """`text`, or its first `limit` characters and how long it was.
+
+    Example: cut("abcdef", 3) -> "abc… (6 characters)"
+    """
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"

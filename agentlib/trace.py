@@ -9,6 +9,7 @@ JSON and loads back, so a run can be looked at later or elsewhere.
 
 import json
 from dataclasses import asdict, dataclass, is_dataclass
+from itertools import takewhile
 from pathlib import Path
 
 FORMAT = "agentlib-trace/1"
@@ -81,10 +82,12 @@ class Trace:
         steps = []
         for number, record in enumerate(self.records, 1):
             reply = self.messages[record["at"]]
-            results = {m["tool_call_id"]: m["content"] for m in self.messages[record["at"] + 1:]
-                       if m["role"] == "tool"}
+            # The loop appends one tool message per call, in the calls' order, right after the reply:
+            # pair them by position, since ids may repeat or be empty (servers send what they like).
+            results = list(takewhile(lambda m: m["role"] == "tool", self.messages[record["at"] + 1:]))
             calls = [CallRecord(c["id"], c["function"]["name"], c["function"]["arguments"],
-                                results.get(c["id"])) for c in reply.get("tool_calls", [])]
+                                results[i]["content"] if i < len(results) else None)
+                     for i, c in enumerate(reply.get("tool_calls", []))]
             steps.append(Step(number, reply.get("content"), calls, record["usage"], record["seconds"],
                               record["finish_reason"], self.messages[:record["at"]]))
         return steps
@@ -96,14 +99,65 @@ class Trace:
 
     @classmethod
     def from_dict(cls, data):
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a trace of format {FORMAT}: format is {data.get('format')!r}")
+        """The trace `data` describes; ValueError naming the field when it was not written by to_dict."""
+        problem = flaw(data)
+        if problem:
+            raise ValueError(f"not a trace saved by agentlib: {problem}; save one with stats.trace.save(path)")
         return cls(data["messages"], data["records"], data["stop_reason"], data["stop_message"],
                    data.get("model", ""), data.get("tools", ()))
 
     def save(self, path):
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+        text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+        # A lone surrogate ("\ud800", legal in JSON) has no UTF-8 form: it is written as the escape it came as.
+        Path(path).write_bytes(text.encode("utf-8", "backslashreplace"))
 
     @classmethod
     def load(cls, path):
+        if not Path(path).is_file():  # a FIFO or a device would make read_text wait forever
+            raise ValueError(f"{path} is not a regular file; save a trace with stats.trace.save(path)")
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+STOP_REASONS = {"answer", "max_steps", "interrupted", "error", None}
+
+
+def flaw(data):
+    """What makes `data` no trace this module can show, or "" when it is one.
+
+    Example: flaw({"format": "agentlib-trace/1", "messages": []}) -> "the field 'records' is missing"
+    """
+    if not isinstance(data, dict):
+        return f"it holds a JSON {type(data).__name__}, not an object with the fields format, messages and records"
+    if data.get("format") != FORMAT:
+        return f"it is not a trace of format {FORMAT} (format is {str(data.get('format'))[:40]!r})"
+    for key, kind, default in (("messages", list, None), ("records", list, None), ("stop_message", str, None),
+                               ("model", str, ""), ("tools", list, [])):
+        if key not in data and default is None:
+            return f"the field {key!r} is missing"
+        if not isinstance(data.get(key, default), kind):
+            return f"the field {key!r} is not a {kind.__name__}"
+    if data.get("stop_reason") not in STOP_REASONS:
+        return f"stop_reason must be one of {sorted(r for r in STOP_REASONS if r)} or null"
+    messages = data["messages"]
+    for i, message in enumerate(messages):
+        if not (isinstance(message, dict) and message.get("role") in ("system", "user", "assistant", "tool")
+                and isinstance(message.get("content", ""), (str, type(None)))):
+            return f"messages[{i}] is not a message with a role and text content"
+        calls = message.get("tool_calls", [])
+        if not isinstance(calls, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("function"), dict)
+                and isinstance(c["function"].get("name"), str) and isinstance(c["function"].get("arguments"), str)
+                for c in calls):
+            return f"messages[{i}].tool_calls is not a list of calls with id, name and arguments"
+    if not any(m["role"] == "user" and isinstance(m.get("content"), str) for m in messages):
+        return "it holds no question (a user message)"
+    for i, record in enumerate(data["records"]):
+        usage = record.get("usage") if isinstance(record, dict) else None
+        if not (isinstance(record, dict) and type(record.get("at")) is int and 0 <= record["at"] < len(messages)
+                and messages[record["at"]]["role"] == "assistant"
+                and isinstance(record.get("seconds"), (int, float)) and isinstance(record.get("finish_reason"), str)
+                and (usage is None or (isinstance(usage, dict) and all(
+                    type(usage.get(k)) is int and usage[k] >= 0 for k in ("prompt_tokens", "completion_tokens"))))):
+            return (f"records[{i}] must hold 'at' (the index of an assistant message), 'seconds', "
+                    f"'finish_reason' and 'usage' (null or whole token counts)")
+    return ""

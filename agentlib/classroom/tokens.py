@@ -134,7 +134,7 @@ def compare_runs(runs, language="de"):
     table.columns.name = heading["run"]
     return (table.style
             .bar(subset=filled(table, [heading["prompt_tokens"]]), color=BAR, vmin=0)
-            .format(na_rep="–", thousands=thousands(language))
+            .format(na_rep="–", thousands=thousands(language), escape="html")  # a loaded trace is any text
             .set_table_styles(TABLE_STYLES)
             .set_caption(heading["runs"]))
 

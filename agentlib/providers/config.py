@@ -18,6 +18,7 @@ Deliberately left out: several profiles, a key store, proxies.
 import ipaddress
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -224,6 +225,21 @@ def client(current, timeout, max_retries, language="en"):
     # A local server ignores the key, but the client will not start without one.
     return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
                   timeout=timeout, max_retries=max_retries, http_client=bounded_http_client(timeout))
+
+
+def sendable(messages):
+    """`messages` as UTF-8 can carry them: a lone surrogate ("\\ud800") becomes "\\ufffd".
+
+    JSON allows lone surrogates, and the shell makes them from bytes it cannot decode,
+    but a request body is UTF-8, which has no form for them.
+    Example: sendable([{"role": "user", "content": "a\\ud800"}]) -> [{"role": "user", "content": "a\\ufffd"}]
+    """
+    text = json.dumps(messages, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+        return messages  # nearly always: nothing to replace
+    except UnicodeEncodeError:
+        return json.loads(re.sub("[\ud800-\udfff]", "\ufffd", text))  # in a str, every surrogate is a lone one
 
 
 MAX_REPLY_BYTES = 10_000_000  # a chat completion is a few kilobytes; ten megabytes is a broken server
