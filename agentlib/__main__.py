@@ -184,10 +184,8 @@ def load_recording(path, language="en"):
 
 def why(error):
     """A few words on what is wrong with a saved trace. Example: KeyError('records') -> "the field 'records' is missing" """
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return "not UTF-8 text"
+    from .classroom.evaluate import reason
+
     if isinstance(error, KeyError):
         return f"the field {error.args[0]!r} is missing"
     if isinstance(error, StopIteration):
@@ -196,9 +194,7 @@ def why(error):
         return "it is JSON, but not an object with the fields format, messages and records"
     if isinstance(error, OSError):
         return error.strerror or str(error)
-    if hasattr(error, "lineno"):  # json.JSONDecodeError
-        return f"not JSON: {error.msg} at line {error.lineno}"
-    return str(error)
+    return reason(error)  # not JSON, not UTF-8, nested too deeply, or Trace's own complaint
 
 
 def recorded_question(model, path, question, language):

@@ -231,7 +231,7 @@ def test_eval_saves_into_a_new_folder_and_replays_from_it(tmp_path):
 
 @pytest.mark.parametrize("questions, words", [
     ({"id": "q01"}, "must hold a JSON list of questions"),
-    ([], "not an empty list"),
+    ([], "q.json holds no questions: add at least one entry"),
     ([dict(QUESTIONS[0], id=None)], "question 1 in q.json: 'id' must be"),
     ([dict(QUESTIONS[0], id="../../outside")], "question '../../outside' in q.json: 'id' must be"),
     ([dict(QUESTIONS[0], id="a/b")], "'id' must be a short name"),
@@ -254,7 +254,7 @@ def test_a_bad_question_set_is_named_before_any_model_call(tmp_path, server_sett
 def test_eval_names_a_question_file_that_is_not_json(tmp_path):
     (tmp_path / "q.json").write_text("id,question\n", encoding="utf-8")
     done = run("eval", "--questions", tmp_path / "q.json")
-    assert done.returncode == 2 and "q.json is not a readable JSON file" in done.stderr
+    assert done.returncode == 2 and "q.json cannot be read as a question set (not JSON: Expecting value at line 1)" in done.stderr
     missing = run("eval", "--questions", tmp_path / "none.json")
     assert missing.returncode == 2 and "no question set at" in missing.stderr
 

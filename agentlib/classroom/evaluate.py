@@ -43,8 +43,8 @@ def load_questions(path=None):
     try:
         questions = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ValueError(f"{path.name} is not a readable JSON file ({reason(error)}): fix it, or compare it "
-                         f"with data/questions.json") from None
+        raise ValueError(f"{path.name} cannot be read as a question set ({reason(error)}): fix it, or compare "
+                         f"it with data/questions.json") from None
     check_questions(questions, path.name)
     return questions
 
@@ -58,7 +58,9 @@ def check_questions(questions, source="the question list"):
     Checked before the first model call, so a paid run never ends early on a typo.
     Example: [{"id": "../x", ...}] -> "question '../x' in questions.json: 'id' must be ..."
     """
-    if not isinstance(questions, list) or not questions:
+    if questions == []:
+        raise ValueError(f"{source} holds no questions: add at least one entry, as in data/questions.json")
+    if not isinstance(questions, list):
         raise ValueError(f"{source} must hold a JSON list of questions, [{{\"id\": \"q01\", ...}}, ...], not "
                          f"{describe(questions)}: put the entries in square brackets, as in data/questions.json")
     seen = set()
@@ -101,19 +103,20 @@ def entry_problem(entry):
 
 
 def describe(value):
-    """Example: describe({}) -> "an object"; describe([]) -> "an empty list" """
-    if isinstance(value, list):
-        return "an empty list" if not value else "a list"
-    return {dict: "an object", str: "a string", bool: "true/false", type(None): "null"}.get(type(value), "a number")
+    """What a JSON value is, in words. Example: describe({}) -> "an object" """
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number")
 
 
 def reason(error):
-    """Why a JSON file could not be read, in a few words."""
+    """Why a JSON file could not be read, in a few words. Example: a CSV file -> "not JSON: Expecting value at line 1" """
     if isinstance(error, RecursionError):
         return "nested too deeply"
     if isinstance(error, UnicodeDecodeError):
         return "not UTF-8 text"
-    return getattr(error, "msg", str(error)) + (f", line {error.lineno}" if hasattr(error, "lineno") else "")
+    if isinstance(error, json.JSONDecodeError):
+        return f"not JSON: {error.msg} at line {error.lineno}"
+    return str(error)
 
 
 # ---- scoring -------------------------------------------------------------------------------
