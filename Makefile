@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: help lab lab-en demo test test-paid bench setup lock local-model clean
+.PHONY: help lab lab-en demo test test-paid test-hub bench setup lock local-model clean
 
 help:
 	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
@@ -15,6 +15,7 @@ help:
 	@echo "make demo       the scripted agent run in the terminal (offline, free)"
 	@echo "make test       the whole test suite (offline, free; never the paid test)"
 	@echo "make test-paid  only the test that asks the real provider in .env (costs a little money)"
+	@echo "make test-hub   a JupyterHub with two students and an nbgitpuller link, in Chromium (issue 19)"
 	@echo "make bench      the benchmarks"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
@@ -40,6 +41,20 @@ test: $(VENV)/.dev
 # The paid test asks the provider configured in .env (or LLM_* variables); `make test` skips it.
 test-paid: $(VENV)/.dev
 	$(BIN)/python -m pytest --paid -m costs_money
+
+# A JupyterHub on 127.0.0.1, two students, the nbgitpuller link, notebook 05 in Chromium (a few
+# minutes). It needs JupyterHub and nbgitpuller (requirements-hub.txt) and configurable-http-proxy
+# from npm; `make test` skips it. A time-out sends Ctrl-C, so that the hub is still shut down.
+test-hub: $(VENV)/.hub
+	HUB_TEST=1 timeout --signal=INT --kill-after=60 900 $(BIN)/python -m pytest -s tests/test_hub.py
+
+$(VENV)/.hub: requirements-hub.txt tools/hub/package.json tools/hub/package-lock.json $(VENV)/.dev
+	@command -v npm >/dev/null || { echo "make test-hub needs npm for configurable-http-proxy:" \
+	    "install it (Debian/Ubuntu: apt-get install nodejs npm)."; exit 1; }
+	$(PIP_INSTALL) -r requirements-hub.txt
+	mkdir -p $(VENV)/hub-node && cp tools/hub/package.json tools/hub/package-lock.json $(VENV)/hub-node/
+	cd $(VENV)/hub-node && npm ci --no-audit --no-fund --silent
+	touch $@
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench
