@@ -23,7 +23,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from ..loop import run_agent
@@ -241,6 +240,8 @@ class Watched:
 
 def writable_folder(path):
     """`path` as a folder that exists and takes files, or OSError saying what to do instead."""
+    import tempfile  # here, not at the top: it costs `import agentlib` a third of its time
+
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise NotADirectoryError(f"{folder} is a file, but the traces need a folder: name a folder with --save")
@@ -262,6 +263,8 @@ def save_trace(trace, path):
         trace.save(path)
         return Path(path)
     except (OSError, ValueError) as error:  # UnicodeEncodeError is a ValueError
+        import tempfile
+
         handle, fallback = tempfile.mkstemp(prefix="agentlib-run-", suffix=".json")
         with os.fdopen(handle, "w", encoding="ascii") as file:
             json.dump(trace.to_dict(), file, indent=1)  # ASCII escapes survive any text
