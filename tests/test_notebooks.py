@@ -57,7 +57,7 @@ def exercise_cells(notebook):
 
 def versions(solutions, cell_id):
     """The solution texts for one exercise cell: WRONG may hold one text or a list of them."""
-    found = solutions[cell_id]
+    found = solutions.get(cell_id, [])  # a missing one fails test_every_exercise_has_a_correct_and_a_wrong_solution
     return [found] if isinstance(found, str) else list(found)
 
 
@@ -67,7 +67,7 @@ WITH_EXERCISES = [p for p in PATHS if exercise_cells(nbformat.read(p, as_version
 def wrong_states(path):
     """"wrong-0", "wrong-1", ...: as many runs as the exercise with the most wrong versions needs."""
     cells = exercise_cells(nbformat.read(path, as_version=4))
-    return [f"wrong-{k}" for k in range(max(len(versions(WRONG, c.id)) for c in cells))]
+    return [f"wrong-{k}" for k in range(max(1, *(len(versions(WRONG, c.id)) for c in cells)))]
 
 
 WRONG_RUNS = [(p, state) for p in WITH_EXERCISES for state in wrong_states(p)]
@@ -124,11 +124,9 @@ def executed(path, state):
     copy = workspace() / path.relative_to(NOTEBOOKS)
     notebook = nbformat.read(copy, as_version=4)
     for cell in exercise_cells(notebook):
-        if state == "correct":
-            cell.source = CORRECT[cell.id].strip()
-        elif state.startswith("wrong-"):
-            texts = versions(WRONG, cell.id)
-            cell.source = texts[int(state.partition("-")[2]) % len(texts)].strip()
+        texts = versions(CORRECT, cell.id) if state == "correct" else versions(WRONG, cell.id)
+        if state != "untouched" and texts:
+            cell.source = texts[int(state.partition("-")[2] or 0) % len(texts)].strip()
     client_for(notebook, copy).execute(env=environment())  # raises CellExecutionError, with the traceback
     return notebook
 
