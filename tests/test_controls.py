@@ -70,7 +70,7 @@ def test_run_refreshes_the_trace_viewer_and_the_token_table():
     assert control.viewer.step == 0 and control.table.outputs == ()
     _, stats = control.run()
     assert control.viewer.trace is stats.trace and "Schritt 1 von 2" in control.viewer.header.value
-    assert "geschätzt (≈ 4 Zeichen pro Token)" in table_html(control)
+    assert "geschätzt (≈ 3,5 Zeichen pro Token)" in table_html(control)
     assert f"{stats.prompt_tokens:,}".replace(",", ".") in table_html(control)
     control.limit.value = 8
     _, stats = control.run()

@@ -204,8 +204,8 @@ def test_scripted_model_reports_no_usage_unless_asked_to_estimate(tmp_docs):
     model = ScriptedModel([grep("a"), Message("x")], estimate_usage=True)
     _, estimated = run_agent(model, "Q?", verbose=False)
     assert estimated.trace.estimated
-    requests = [len(json.dumps(call)) + len(json.dumps([t["schema"] for t in TOOLS.values()])) for call in model.calls]
-    assert estimated.prompt_tokens == sum(size // 4 for size in requests)
+    characters = sum(len(json.dumps(call)) + len(json.dumps([t["schema"] for t in TOOLS.values()])) for call in model.calls)
+    assert characters / 3.6 < estimated.prompt_tokens < characters / 3.4  # calibrated: about 3.5 per token
     assert estimated.trace.steps[1].usage["prompt_tokens"] > estimated.trace.steps[0].usage["prompt_tokens"]
 
 

@@ -58,8 +58,8 @@ def test_totals_row_matches_the_run_stats():
 
 
 def test_estimates_are_flagged_in_the_caption():
-    assert token_table(lesson_run()).caption == "Tokens pro Schritt: geschätzt (≈ 4 Zeichen pro Token)"
-    assert "estimated (≈ 4 characters per token)" in token_table(lesson_run(), language="en").caption
+    assert token_table(lesson_run()).caption == "Tokens pro Schritt: geschätzt (≈ 3,5 Zeichen pro Token)"
+    assert "estimated (≈ 3.5 characters per token)" in token_table(lesson_run(), language="en").caption
 
 
 def test_provider_counts_are_labelled_as_reported_and_cached_tokens_get_a_column():

@@ -25,9 +25,9 @@ HEADINGS = {
            "estimated": "estimated?", "per_step": "Tokens per step", "runs": "Runs compared"},
 }
 SOURCES = {
-    "de": {"estimated": "geschätzt (≈ 4 Zeichen pro Token)", "reported": "vom Anbieter gemeldet",
+    "de": {"estimated": "geschätzt (≈ 3,5 Zeichen pro Token)", "reported": "vom Anbieter gemeldet",
            "none": "keine Angaben"},
-    "en": {"estimated": "estimated (≈ 4 characters per token)", "reported": "reported by the provider",
+    "en": {"estimated": "estimated (≈ 3.5 characters per token)", "reported": "reported by the provider",
            "none": "no figures"},
 }
 ENDS = {

@@ -137,11 +137,11 @@ CELLS = [
     md("tokens-intro", de="""
         ## Tokens pro Schritt
 
-        Ein Skriptmodell wie deins meldet keine Tokens. Das fertige `ScriptedModel` aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 4 Zeichen pro Token) – genug, um zu sehen, was ein Agent kostet. Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Echte Zahlen vom Anbieter siehst du in Notebook 6.
+        Ein Skriptmodell wie deins meldet keine Tokens. Das fertige `ScriptedModel` aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 3,5 Zeichen pro Token) – genug, um zu sehen, was ein Agent kostet. Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Spalte mit den Prompt-Tokens: Sie wächst, weil jeder Schritt die ganze Nachrichtenliste noch einmal schickt. Echte Zahlen vom Anbieter siehst du in Notebook 6.
         """, en="""
         ## Tokens per step
 
-        A scripted model like yours reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 4 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
+        A scripted model like yours reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 3.5 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
         """),
     code("token-table", """
         from agentlib.classroom.tokens import token_table
