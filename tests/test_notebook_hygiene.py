@@ -60,3 +60,32 @@ def test_every_exercise_is_followed_by_its_check():
                 assert ".check(" in following.source
                 marker = {"de": "# DEIN CODE HIER", "en": "# YOUR CODE HERE"}[path.parent.name]
                 assert marker in cell.source, f"{path.name}: {cell.id}"
+
+
+MINUTES = {"de": re.compile(r"⏱ etwa (\d+) Minuten"), "en": re.compile(r"⏱ about (\d+) minutes")}
+
+
+def minutes(path):
+    title = nbformat.read(path, as_version=4).cells[0].source
+    found = MINUTES[path.parent.name].search(title)
+    assert found, f"{path.name}: the title cell says how many minutes the notebook takes"
+    return int(found.group(1))
+
+
+def test_the_core_path_takes_about_an_hour_and_the_readme_says_the_same_minutes():
+    for language in ("de", "en"):
+        core = [minutes(p) for p in PATHS if p.parent.name == language]
+        assert 55 <= sum(core) <= 65, core
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| 0(\d) \| `(\w+)` \| `(\w+)` \| (\d+)", readme, re.MULTILINE)
+    assert {(german, int(m)) for _, german, _, m in rows} == {
+        (p.stem, minutes(p)) for p in PATHS if p.parent.name == "de"}
+
+
+def test_each_build_along_check_hands_on_what_it_checked():
+    """Exercise cell, then `q.check(x)` and `x = q.pick(x)`: later cells use the student's piece or the reference."""
+    for path in PATHS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.id.startswith("build-") and cell.id.endswith("-check"):
+                checked = re.search(r"q\.check\(([^)]*)\)", cell.source).group(1)
+                assert f"{checked} = q.pick({checked})" in cell.source, (path.name, cell.id)
