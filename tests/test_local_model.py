@@ -116,15 +116,21 @@ def test_the_loop_runs_on_the_real_local_model(server, no_llm_settings):
         f"{', '.join(c.name for c in s.calls) or 'answer'}" for s in trace.steps))
 
 
-def test_the_real_server_refuses_null_content_and_the_sentence_quotes_it(server, no_llm_settings):
-    # The conversation RealModel no longer sends: a tool-call turn with content null.
-    turn = {"role": "assistant", "content": None,
+@pytest.mark.parametrize("content, says", [
+    ({"content": None}, "validation errors"),  # pydantic refuses null
+    ({}, "'dict object' has no attribute 'content'"),  # the chat template fails on a missing content
+])
+def test_the_real_server_fails_on_a_tool_call_turn_without_string_content_and_is_quoted(
+        server, no_llm_settings, content, says):
+    # What RealModel sent before it sent "": the server fails (500), and the sentence quotes it.
+    turn = {"role": "assistant", **content,
             "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]}
     messages = ASK + [turn, {"role": "tool", "tool_call_id": "c1", "content": "api.md"}]
     with pytest.raises(ModelError) as raised:
         RealModel(**server, max_retries=0)(messages, SCHEMAS)
-    assert raised.value.kind in ("local_server", "refused")
-    assert "content" in str(raised.value)  # the server's own words say which field it refused
+    assert raised.value.kind == "local_server" and "(500: " in str(raised.value)
+    assert says in str(raised.value)
+    assert RealModel(**server, max_retries=0)(ASK + [turn | {"content": ""}, messages[-1]], SCHEMAS)[0]
 
 
 def test_the_server_stops_when_the_process_that_started_it_is_killed(server):
