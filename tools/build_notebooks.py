@@ -6,7 +6,9 @@
 The source is tools/notebook_source/nNN_*.py: each holds CELLS, a list of
 `md(id, de, en)` and `code(id, source)` cells. Markdown is written twice,
 once per language; code is written once, and a string a student reads is
-written inline as ⟨German|English⟩.
+written inline as ⟨German|English⟩. A build-along exercise cell is not
+written here at all: `skeleton(name)` takes it from the exercise's SKELETON
+in agentlib, so the cell and its check cannot drift apart.
 
 Deliberately left out: outputs (committed notebooks carry none) and any
 notebook metadata beyond the kernel.
