@@ -152,8 +152,13 @@ def test_notebook_runs_without_a_key_and_untouched_checks_say_not_attempted(path
 
 @pytest.mark.parametrize("path", WITH_EXERCISES, ids=ids(WITH_EXERCISES))
 def test_solution_texts_pasted_into_their_cells_pass_every_check(path):
-    found = outcomes(executed(path, "correct"))
+    notebook = executed(path, "correct")
+    found = outcomes(notebook)
     assert found and all(reported == ["correct"] for reported in found.values()), found
+    for cell in tagged(notebook, "check"):  # a passed build-along piece is what the next cells run
+        if cell.id.startswith("build-"):
+            said = "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+            assert ("verwenden deine Fassung" if path.parent.name == "de" else "use your") in said, (cell.id, said)
 
 
 @pytest.mark.parametrize("path, state", WRONG_RUNS, ids=[f"{i}-{s}" for i, (_, s) in zip(ids([p for p, _ in WRONG_RUNS]), WRONG_RUNS)])
