@@ -74,9 +74,10 @@ $(VENV)/.created:
 
 # requirements.txt says what the course needs; its line -c requirements.lock pins the exact,
 # tested versions, for make, Binder and `pip install -r requirements.txt` alike.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet
 # setuptools warns at every editable install that a folder named like the package could shadow it;
 # here that folder is the package itself, so the warning only alarms a newcomer.
-PIP_INSTALL := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet
+$(VENV)/.course $(VENV)/.dev: export PYTHONWARNINGS := ignore:Editable installation
 
 $(VENV)/.course: requirements.txt requirements.lock pyproject.toml | $(VENV)/.created
 	$(PIP_INSTALL) -r requirements.txt
