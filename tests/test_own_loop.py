@@ -114,6 +114,9 @@ WRONG_LOOPS = {
         [('f"Error: {type(error).__name__}: {error}"',
           'f"Error: {error}" if name not in TOOLS else "Error: the tool did not work"')],
         ["failing_tool", "error message is missing"], ["failing_tool", "Fehlermeldung"]),
+    "reads empty arguments as broken JSON": (
+        [('json.loads(arguments or "{}")', "json.loads(arguments)")],
+        ['""', "list_docs", 'arguments or "{}"'], ['""', "list_docs", 'arguments or "{}"']),
     "does not cut": ([(CUT, "")], ["MAX_OBSERVATION (3,000)", "cut"], ["MAX_OBSERVATION (3.000)", "Kürze"]),
     "cuts silently": (
         [(' + f"\\n[cut: {len(result)} characters, ask for less]"', "")], ["cut silently"], ["still gekürzt"]),

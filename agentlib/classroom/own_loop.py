@@ -124,7 +124,7 @@ def scenarios(language):
     return [
         ("lesson", lesson, 8, None),
         ("both", [Message(content="Let me look that up first.", tool_calls=[
-            Call("b1", "grep_docs", '{"keyword": "pool"}'), Call("b2", "list_docs", "{}")])] + done, 8, None),
+            Call("b1", "grep_docs", '{"keyword": "pool"}'), Call("b2", "list_docs", "")])] + done, 8, None),
         ("unknown", [Message(tool_calls=[Call("u1", "search_web", '{"query": "httpx timeout"}')])] + done, 8, None),
         ("failing", [Message(tool_calls=[Call("f1", "failing_tool", "{}")])] + done, 8, None),
         ("long", [Message(tool_calls=[Call("l1", "long_tool", "{}")])] + done, 8, None),
@@ -245,6 +245,10 @@ RULES = {  # rule -> (German, English); {where} names the scenario, {step} the m
                 "glaubt das Modell, es habe alles gesehen.",
                 "{where}, the result is cut silently. Say that it was cut (and how long it was), or the model "
                 "believes it has seen everything."),
+    "no_arguments": ("{where} ruft das Modell {name} mit dem leeren Text \"\" als Argumenten auf, und deine Schleife "
+                     "antwortet {got!r}. \"\" heißt: keine Argumente – json.loads(arguments or \"{{}}\").",
+                     "{where}, the model calls {name} with the empty text \"\" as arguments, and your loop answers "
+                     "{got!r}. \"\" means no arguments – json.loads(arguments or \"{{}}\")."),
     "result": ("{where} kommt das Ergebnis von {name} nicht unverändert beim Modell an: {got!r} statt "
                "{expected!r}. Kürzen und Fehlertexte nur, wo nötig.",
                "{where}, the result of {name} does not reach the model unchanged: {got!r} instead of "
@@ -351,14 +355,15 @@ class OwnLoop(Exercise):
             raise self.rule("roles", step=step, got=roles, expected=[m["role"] for m in wanted])
         if given[1].get("content") != wanted[1]["content"]:
             raise self.rule("question", step=step)
-        names = {c["id"]: c["function"]["name"] for m in wanted for c in m.get("tool_calls", [])}
+        calls = {c["id"]: c["function"] for m in wanted for c in m.get("tool_calls", [])}
         for mine, theirs in zip(given[2:], wanted[2:]):
             if mine["role"] == "assistant" and shape(mine) != shape(theirs):
                 raise self.rule("assistant", step=step, got=shape(mine), expected=shape(theirs))
             if mine["role"] == "tool":
-                self.same_observation(mine.get("content"), theirs["content"], names[theirs["tool_call_id"]], where)
+                self.same_observation(mine.get("content"), theirs["content"], calls[theirs["tool_call_id"]], where)
 
-    def same_observation(self, got, expected, name, where):
+    def same_observation(self, got, expected, function, where):
+        name = function["name"]
         if not isinstance(got, str):
             raise self.rule("not_text", where=where, what=type(got).__name__)
         if name == "search_web" and "search_web" not in got:
@@ -376,6 +381,8 @@ class OwnLoop(Exercise):
                 raise self.rule("no_note", where=where)
         cut = CUT_MARK in expected  # agentlib cut it too; its note is not the one to match
         if name not in ("search_web", "failing_tool", "long_tool") and got != expected and not cut:
+            if function["arguments"] == "":
+                raise self.rule("no_arguments", where=where, name=name, got=got[:120])
             raise self.rule("result", where=where, name=name, got=got[:120], expected=expected[:120])
 
     def same_result(self, result, expected, name, where):
