@@ -14,7 +14,7 @@ Measurements go to test-artifacts/hub/measurements.json and to the terminal.
 import json
 import os
 import re
-import shutil
+import secrets
 import subprocess
 import time
 from pathlib import Path
@@ -26,7 +26,7 @@ from agentlib.classroom.exercises import CORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium
-from hub_support import cmdline, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
+from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts" / "hub"
@@ -287,3 +287,72 @@ def test_one_student_solves_exercise_1_and_the_others_files_stay_untouched(hub, 
     theirs = hub.home(bo) / FOLDER
     assert (theirs / SCRIPTED).read_text() == (upstream / SCRIPTED).read_text()
     assert git("status", "--porcelain", cwd=theirs) == "", "bo's copy of the course should be as pulled"
+
+
+def add_cell(page, code):
+    """Add a code cell at the end of the open notebook, run it, and return it."""
+    cells = current(page).locator(".jp-CodeCell")
+    index = cells.count()
+    current(page).locator(".jp-Cell").last.click()
+    for key in ("Escape", "b", "Enter"):  # command mode, a new cell below, edit it
+        page.keyboard.press(key)
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Shift+Enter")
+    cells.nth(index).locator(".jp-OutputArea-output").first.wait_for(timeout=60_000)
+    return cells.nth(index)
+
+
+@hub_only
+def test_a_key_typed_by_one_student_reaches_neither_the_other_nor_any_file_nor_the_hub_log(hub, students):
+    from playwright.sync_api import expect
+
+    ada, bo = STUDENTS
+    key = f"sk-hubtest-{secrets.token_hex(16)}"
+    field = add_cell(students[ada], 'from agentlib.providers.config import key_field\nkey_field("de")')
+    field.locator("input[type=password]").fill(key)
+    field.locator("button", has_text=config.FIELD_TEXT["de"]["button"]).click()
+    expect(field.locator(".jp-OutputArea-output")).to_contain_text(config.FIELD_TEXT["de"]["after"])
+    ask = 'from agentlib.providers.config import describe\nprint(describe("de"))'
+    expect(add_cell(students[ada], ask)).to_contain_text("ein API-Schlüssel ist gesetzt (aus der Umgebung)")
+    students[ada].keyboard.press("Control+s")
+    expect(add_cell(students[bo], ask)).to_contain_text("es ist kein API-Schlüssel gesetzt")
+    students[bo].keyboard.press("Control+s")
+    time.sleep(2)  # both saves on disk
+    found = [str(p) for p in hub.homes.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
+    assert not found, f"the key was written to {found}"
+    assert key not in hub.log_text()
+    for pid in student_processes(bo):  # guards against a key handed to every server (hub or spawner config)
+        assert key not in "\0".join(environ(pid).values())
+
+
+@hub_only
+def test_a_second_click_on_the_link_brings_the_update_and_keeps_the_solution(hub, upstream, students):
+    ada, bo = STUDENTS
+    mine = hub.home(ada) / FOLDER / SCRIPTED
+    solution = exercise(1, "de").SOLUTION["de"]
+    assert source(mine, "exercise-1-code") == solution, "this test builds on ada's saved solution (test above)"
+    # The instructor changes notebook 05's title (a cell ada did not touch) and adds a file.
+    text = (upstream / SCRIPTED).read_text()
+    title = source(upstream / SCRIPTED, "title").splitlines()[0]
+    assert text.count(title) == 1
+    (upstream / SCRIPTED).write_text(text.replace(title, f"{title} (überarbeitet)"))
+    (upstream / "notebooks" / "de" / "HINWEIS.md").write_text("Neu in dieser Woche: Übung 1 hat einen Tipp mehr.\n")
+    git("add", "-A", cwd=upstream)
+    git("commit", "--quiet", "-m", "instructor: update notebook 05, add a note", cwd=upstream)
+    link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
+    for name in STUDENTS:
+        page, start = students[name], time.monotonic()
+        page.goto(link)
+        page.wait_for_url(re.compile(re.escape(f"/user/{name}/lab/tree/{FOLDER}/{FIRST}")), timeout=120_000)
+        current(page).locator(".jp-Cell").first.wait_for(timeout=120_000)
+        MEASURED.setdefault("second_pull_to_running_notebook_s", {})[name] = round(time.monotonic() - start, 1)
+        copy = hub.home(name) / FOLDER
+        assert source(copy / SCRIPTED, "title").startswith(f"{title} (überarbeitet)")
+        assert (copy / "notebooks" / "de" / "HINWEIS.md").is_file()
+    assert source(mine, "exercise-1-code") == solution  # ada's work survived the merge
+    import nbformat
+
+    nbformat.validate(nbformat.read(mine, as_version=4))  # and her notebook is still a notebook
+    assert "Automatic commit by nbgitpuller" in git("log", "--format=%s", cwd=mine.parents[2])
+    theirs = json.loads((hub.home(bo) / FOLDER / SCRIPTED).read_text())["cells"]
+    assert any("describe(" in "".join(c["source"]) for c in theirs)  # bo's own cell, from the key test, too
