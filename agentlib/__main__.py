@@ -4,8 +4,9 @@
     python -m agentlib --real                the lesson's question to the real model (LLM_API_KEY, see .env.example)
     python -m agentlib --real --save r.json  ... and record the run
     python -m agentlib --replay r.json       replay a recorded run: offline, no key
+    python -m agentlib --local               the same question to a tiny model on this machine (make local-model)
     python -m agentlib --real --question "..." --max-steps 4 --language de
-    python -m agentlib eval                  score a model on data/questions.json (--model oracle|naive|real|replay)
+    python -m agentlib eval                  score a model on data/questions.json (--model oracle|naive|real|local|replay)
 
 Exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage.
 """
@@ -32,7 +33,9 @@ def main(argv=None):
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--real", action="store_true", help="use the real model instead of the script")
     source.add_argument("--replay", metavar="TRACE", help="replay a run saved with --save (or a folder of them)")
-    parser.add_argument("--question", help="the question to ask; needs --real or --replay (the script answers "
+    source.add_argument("--local", action="store_true", help="use the tiny model on this machine: no key, no "
+                                                             "cost, poor choices (install it with make local-model)")
+    parser.add_argument("--question", help="the question to ask; needs --real, --local or --replay (the script answers "
                                            "only the lesson's question; a replay defaults to the recorded one)")
     parser.add_argument("--max-steps", type=positive, default=8, metavar="N",
                         help="stop after N model calls if the model has not answered (default: 8)")
@@ -40,9 +43,10 @@ def main(argv=None):
                         help="language of the lesson's question and of the printed trace (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON, e.g. for --replay")
     args = parser.parse_args(argv)
-    kind = "real" if args.real else "replay" if args.replay else "script"
+    kind = "real" if args.real else "local" if args.local else "replay" if args.replay else "script"
     if args.question is not None and kind == "script":
-        parser.error("--question needs --real or --replay: the scripted demo knows only the lesson's question")
+        parser.error("--question needs --real or --replay (or --local): the scripted demo knows only the lesson's "
+                     "question")
     if args.question is not None and not args.question.strip():
         parser.error("--question is empty: put the question in quotes, e.g. --question \"What is a Client?\"")
     save = args.save and usage_check(writable_file, args.save)
@@ -56,7 +60,7 @@ def main(argv=None):
         print(f"asking {model.name} (each step can take a few seconds) ...", file=sys.stderr)
     answer, stats = run_agent(model, question, max_steps=args.max_steps, verbose=False)
     print(trace_text(stats.trace, language=args.language))
-    if kind != "script" and stats.trace.records:  # no cost line for a run that never reached the model
+    if kind not in ("script", "local") and stats.trace.records:  # none for a run that never reached a paid model
         from .providers.pricing import describe_cost, trace_cost
 
         print(f"\n{'Kosten' if args.language == 'de' else 'Cost'}: "
@@ -76,9 +80,9 @@ def evaluate_command(argv):
                                      description="Run the agent on every question of the question set and score "
                                                  "the citations.", epilog=EXIT_CODES.replace("the model answered",
                                                                                              "the table is complete"))
-    parser.add_argument("--model", choices=["oracle", "naive", "real", "replay"], default="oracle",
-                        help="oracle and naive are scripted and free; real needs LLM_API_KEY; replay needs "
-                             "--recording")
+    parser.add_argument("--model", choices=["oracle", "naive", "real", "local", "replay"], default="oracle",
+                        help="oracle and naive are scripted and free; real needs LLM_API_KEY; local is the tiny "
+                             "model on this machine (make local-model); replay needs --recording")
     parser.add_argument("--recording", metavar="FOLDER", help="traces saved by an earlier `eval --save`")
     parser.add_argument("--questions", metavar="FILE", help="default: data/questions.json")
     parser.add_argument("--language", choices=["en", "de"], default="en",
@@ -219,6 +223,10 @@ def choose_model(kind, language="en", questions=None):
     try:
         if kind == "real":
             return RealModel(language=language)
+        if kind == "local":
+            from .providers.local import local_server
+
+            return RealModel(**local_server(language), language=language)
         if kind in ("oracle", "naive"):
             from .classroom.evaluate import NaiveModel, OracleModel
 
