@@ -43,7 +43,7 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
-                              call_tool, lesson_script, list_docs, read_doc, tool)
+                              lesson_script, list_docs, read_doc, tool)
         from agentlib import run_agent  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
         from agentlib.classroom.exercises import exercise
         from agentlib.classroom.show import show

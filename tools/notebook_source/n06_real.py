@@ -71,7 +71,6 @@ CELLS = [
         from agentlib.classroom.exercises import exercise
         from agentlib.providers.errors import ModelError
         from agentlib.models import ReplayModel
-        from agentlib.classroom.show import show
 
         print(describe(LANGUAGE))
         """),

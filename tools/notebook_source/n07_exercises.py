@@ -35,7 +35,7 @@ CELLS = [
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
 
-        from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent, tool
+        from agentlib import RealModel, ScriptedModel, run_agent, tool
         from agentlib.providers.config import has_key
         from agentlib.providers.errors import ModelError
         from agentlib.classroom.exercises import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
