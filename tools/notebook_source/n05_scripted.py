@@ -28,7 +28,7 @@ CELLS = [
         - read a run step by step in the trace viewer and its tokens in a table,
         - predict what the step limit does to a run.
 
-        ⏱ about 8 minutes, plus an optional 3 minutes at the slider
+        ⏱ about 8 minutes, plus an optional 3 minutes with the slider
         """),
     md("why", de="""
         ## Warum erst ein Skript?
@@ -202,7 +202,7 @@ CELLS = [
 
         Stell mit dem Schieberegler `max_steps` ein und drück auf **Agent starten**. Was passiert bei 3, was bei 4? Unter dem Ergebnis siehst du den Trace des Laufs und seine Tokens. Jeder Start bekommt ein frisches Modell, damit das Skript wieder von vorn beginnt.
         """, en="""
-        ## The step limit at the slider *(optional)*
+        ## The step limit on a slider *(optional)*
 
         Set `max_steps` with the slider and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """),
