@@ -13,10 +13,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from agentlib import QUESTION, Message, RealModel, run_agent
+from agentlib import QUESTION, Message, RealModel, Trace, run_agent
+from agentlib.__main__ import main
 from agentlib.models import Call
 from agentlib.providers import local
 from agentlib.providers.errors import ModelError
@@ -24,6 +26,7 @@ from fake_openai_server import FakeServer, completion, error
 
 SCHEMAS = [{"type": "function", "function": {"name": "list_docs", "description": "List the docs.",
                                               "parameters": {"type": "object", "properties": {}}}}]
+REPO = Path(__file__).resolve().parent.parent
 ASK = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Which files are there?"}]
 
 
@@ -131,6 +134,24 @@ def test_the_real_server_fails_on_a_tool_call_turn_without_string_content_and_is
     assert raised.value.kind == "local_server" and "(500: " in str(raised.value)
     assert says in str(raised.value)
     assert RealModel(**server, max_retries=0)(ASK + [turn | {"content": ""}, messages[-1]], SCHEMAS)[0]
+
+
+def test_the_command_line_asks_the_local_model(server, no_llm_settings, capsys):
+    status = main(["--local", "--max-steps", "3"])
+    shown = capsys.readouterr()
+    assert f"(model: {local.NAME})" in shown.out and "Step 3 of 3" in shown.out
+    ended = "answered" if "End: the model answered." in shown.out else "limit" if "End: step limit reached" in shown.out else None
+    assert (ended, status) in (("answered", 0), ("limit", 1)), shown.out[-500:]
+    assert "Cost" not in shown.out  # nothing to pay on this machine
+
+
+def test_eval_scores_the_local_model(server, no_llm_settings, tmp_path, capsys):
+    questions = json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8"))[:1]
+    (tmp_path / "one.json").write_text(json.dumps(questions), encoding="utf-8")
+    status = main(["eval", "--model", "local", "--questions", str(tmp_path / "one.json"), "--max-steps", "2",
+                   "--save", str(tmp_path / "runs")])
+    assert status == 0 and questions[0]["id"] in capsys.readouterr().out
+    assert Trace.load(next((tmp_path / "runs").glob("*.json"))).model == local.NAME
 
 
 def test_the_server_stops_when_the_process_that_started_it_is_killed(server):
