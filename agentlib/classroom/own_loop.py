@@ -39,9 +39,8 @@ from ..loop import MAX_OBSERVATION, SYSTEM_PROMPT, run_agent
 from ..models import Call, Message, RealModel, ScriptedModel, Usage
 from ..tools import TOOLS
 from ..trace import CUT_MARK, Trace
-from .exercises import Exercise
+from .exercises import Exercise, short, skeletons
 from .loopback import Loopback, completion
-from .own_tools import skeletons
 
 SECONDS = 3.0  # per run of a student's loop; the lesson's script needs a few milliseconds
 
@@ -596,9 +595,9 @@ class OwnScriptedModel(Exercise):
                 extra = None
             else:
                 raise self.wrong(
-                    f"Das Skript hat 3 Schritte, aber der 4. Aufruf gibt {short(extra)} zurück. Ein aufgebrauchtes "
+                    f"Das Skript hat 3 Schritte, aber der 4. Aufruf gibt {shown(extra)} zurück. Ein aufgebrauchtes "
                     f"Skript muss einen Fehler auslösen (z. B. IndexError), sonst bleibt ein zu kurzes Skript unbemerkt.",
-                    f"The script has 3 steps, but the 4th call returns {short(extra)}. A spent script must raise "
+                    f"The script has 3 steps, but the 4th call returns {shown(extra)}. A spent script must raise "
                     f"an error (e.g. IndexError), or a script that is too short goes unnoticed.")
             if len(script) != len(given) or any(a is not b for a, b in zip(script, given)):
                 raise self.wrong(
@@ -630,20 +629,20 @@ class OwnScriptedModel(Exercise):
 
     def same_reply(self, reply, entry, n):
         if not (isinstance(reply, tuple) and len(reply) == 2):
-            raise self.wrong(f"Der {n}. Aufruf gibt {short(reply)} zurück. Die Schleife erwartet das Paar "
+            raise self.wrong(f"Der {n}. Aufruf gibt {shown(reply)} zurück. Die Schleife erwartet das Paar "
                              f"(message, usage): return message, None.",
-                             f"Call {n} returns {short(reply)}. The loop expects the pair (message, usage): "
+                             f"Call {n} returns {shown(reply)}. The loop expects the pair (message, usage): "
                              f"return message, None.")
         message, usage = reply
         if message is not entry:
-            raise self.wrong(f"Der {n}. Aufruf gibt {short(message)} zurück, erwartet ist der {n}. Eintrag des "
-                             f"Skripts: {short(entry)}. Jeder Aufruf gibt den nächsten zurück.",
-                             f"Call {n} returns {short(message)}; expected is entry {n} of the script: "
-                             f"{short(entry)}. Each call returns the next one.")
+            raise self.wrong(f"Der {n}. Aufruf gibt {shown(message)} zurück, erwartet ist der {n}. Eintrag des "
+                             f"Skripts: {shown(entry)}. Jeder Aufruf gibt den nächsten zurück.",
+                             f"Call {n} returns {shown(message)}; expected is entry {n} of the script: "
+                             f"{shown(entry)}. Each call returns the next one.")
         if usage is not None and (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (0, 0):
-            raise self.wrong(f"Der {n}. Aufruf meldet als usage {short(usage)}. Ein Skript verbraucht keine Tokens: "
+            raise self.wrong(f"Der {n}. Aufruf meldet als usage {shown(usage)}. Ein Skript verbraucht keine Tokens: "
                              f"None (oder Usage(0, 0)).",
-                             f"Call {n} reports the usage {short(usage)}. A script uses no tokens: None "
+                             f"Call {n} reports the usage {shown(usage)}. A script uses no tokens: None "
                              f"(or Usage(0, 0)).")
 
     HINT = {
@@ -682,13 +681,13 @@ class ScriptedModel:
         "next": "self.script[self.step]", "return": "message, None"}.items()})
 
 
-def short(value, limit=120):
-    """A short repr; a Message shows only what it says. Example: Message("Done.") -> Message(content='Done.')"""
-    if isinstance(value, Message):
-        said = {"content": value.content, "tool_calls": value.tool_calls}
-        value = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
+def shown(value):
+    """short(value), but a Message shows only what it says. Example: Message("Done.") -> Message(content='Done.')"""
+    if not isinstance(value, Message):
+        return short(value)
+    said = {"content": value.content, "tool_calls": value.tool_calls}
+    text = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
+    return text if len(text) <= 120 else f"{text[:120]}…"
 
 
 # ── the real model (notebook 06) ───────────────────────────────────────────────────────────
@@ -801,17 +800,17 @@ class OwnRealModel(Exercise):
                              "Your RealModel returns the API's whole reply. The loop needs the message: "
                              "return reply.choices[0].message, reply.usage.")
         if not (isinstance(reply, tuple) and len(reply) == 2):
-            raise self.wrong(f"Dein RealModel gibt {short(reply)} zurück; die Schleife erwartet (message, usage).",
-                             f"Your RealModel returns {short(reply)}; the loop expects (message, usage).")
+            raise self.wrong(f"Dein RealModel gibt {shown(reply)} zurück; die Schleife erwartet (message, usage).",
+                             f"Your RealModel returns {shown(reply)}; the loop expects (message, usage).")
         message, usage = reply
         calls = [(c.id, c.function.name, c.function.arguments) for c in getattr(message, "tool_calls", None) or []]
         if calls != [("c1", *SENT[0])]:
             raise self.wrong(f"Die Nachricht hat die Werkzeugaufrufe {calls}, der Server schickte {[('c1', *SENT[0])]}.",
                              f"The message has the tool calls {calls}; the server sent {[('c1', *SENT[0])]}.")
         if (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (120, 15):
-            raise self.wrong(f"Die Token-Zählung fehlt oder stimmt nicht: {short(usage)} statt 120 + 15. "
+            raise self.wrong(f"Die Token-Zählung fehlt oder stimmt nicht: {shown(usage)} statt 120 + 15. "
                              f"Gib reply.usage mit zurück, die Schleife zählt damit die Kosten.",
-                             f"The token counts are missing or wrong: {short(usage)} instead of 120 + 15. "
+                             f"The token counts are missing or wrong: {shown(usage)} instead of 120 + 15. "
                              f"Return reply.usage too; the loop counts the cost with it.")
 
     HINT = {
