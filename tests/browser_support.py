@@ -3,11 +3,13 @@
 `jupyter_lab` starts JupyterLab from this virtual environment on loopback,
 with a fresh token and its own config, runtime, settings and workspace
 folders, so nothing from the machine leaks in and nothing the test does
-leaks out. `Student` opens a notebook in it, runs every cell through the
-Run menu, and reads what the outputs show.
+leaks out; `app="notebook"` starts Notebook 7 the same way. `Student` opens
+a notebook in it, runs every cell through the Run menu, and reads what the
+outputs show. `CONTRAST`, `CUT_LABELS` and `unnamed_controls` measure what a
+student with low vision, a narrow window or a screen reader meets.
 
 Deliberately left out: Playwright's downloaded browsers (we use the
-distribution's Chromium), other browsers, and Notebook 7's interface.
+distribution's Chromium) and other browsers.
 """
 
 import json
@@ -67,20 +69,24 @@ class Lab:
     url: str
     token: str
     log: Path
+    app: str = "lab"
 
     def page_url(self, path):
-        return f"{self.url}/lab/tree/{path}?token={self.token}"
+        where = "lab/tree" if self.app == "lab" else "notebooks"
+        return f"{self.url}/{where}/{path}?token={self.token}"
 
     def log_tail(self, lines=40):
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 @contextmanager
-def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=90):
-    """Run JupyterLab on `root` until the block ends.
+def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=90, app="lab",
+                app_settings_dir=None):
+    """Run JupyterLab (or Notebook 7, app="notebook") on `root` until the block ends.
 
     `disabled` names lab extensions to switch off; `kernel_startup` is Python
-    code every kernel runs before the first cell.
+    code every kernel runs before the first cell; `app_settings_dir` is a folder
+    whose overrides.json changes the defaults of the front end's settings.
 
     Example: with jupyter_lab(tmp / "course", tmp / "lab") as lab: page.goto(lab.page_url("x.ipynb"))
     The venv's share/jupyter stays on the data path (that is where the widget
@@ -103,23 +109,29 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
             json.dumps({"disabledExtensions": {name: True for name in disabled}}))
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folders["config"]),
            "JUPYTER_DATA_DIR": str(folders["data"]), "JUPYTER_RUNTIME_DIR": str(folders["runtime"]),
-           "IPYTHONDIR": str(folders["ipython"]), "JUPYTER_PLATFORM_DIRS": "0"}
+           "IPYTHONDIR": str(folders["ipython"]), "JUPYTER_PLATFORM_DIRS": "0",
+           # Read by JupyterLab and Notebook 7 alike.
+           "JUPYTERLAB_SETTINGS_DIR": str(folders["settings"]),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"])}
     for name in ("LLM_API_KEY", "OPENAI_API_KEY"):  # the course must work without a key
         env.pop(name, None)
     port, token = free_port(), secrets.token_hex(16)
     log = scratch / "jupyter-lab.log"
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+    app_class = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
+    command = [sys.executable, "-m", "jupyter", app, "--no-browser",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               f"--LabApp.user_settings_dir={folders['settings']}",
-               f"--LabApp.workspaces_dir={folders['workspaces']}",
-               "--LabApp.extension_manager=readonly",  # the default one asks PyPI about extensions
+               f"--{app_class}.user_settings_dir={folders['settings']}",
+               f"--{app_class}.workspaces_dir={folders['workspaces']}",
+               f"--{app_class}.extension_manager=readonly",  # the default one asks PyPI about extensions
                "--ServerApp.allow_root=True"]  # CI containers run as root
+    if app_settings_dir:
+        command.append(f"--{app_class}.app_settings_dir={app_settings_dir}")
     with open(log, "wb") as out:
         server = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
                                   start_new_session=True)  # a signal for it never reaches pytest
     # Kernels run in sessions of their own; the server shuts them down when it gets SIGTERM.
-    lab = Lab(f"http://127.0.0.1:{port}", token, log)
+    lab = Lab(f"http://127.0.0.1:{port}", token, log, app)
     try:
         wait_until_answering(lab, server, startup_seconds)
         yield lab
@@ -160,6 +172,11 @@ class Student:
 
     def open(self, path, timeout=120_000):
         """Open the notebook at `path` from the file browser and wait until its kernel is idle."""
+        if self.lab.app == "notebook":  # Notebook 7: one notebook per page, opened by its address
+            self.page.goto(self.lab.page_url(path))
+            self.page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=timeout)
+            self.wait_until_idle(timeout)
+            return
         self.page.goto(f"{self.lab.url}/lab?token={self.lab.token}")
         # The launcher lists kernels once JupyterLab knows them; a notebook opened before
         # that moment makes JupyterLab ask which kernel to start.
@@ -174,19 +191,29 @@ class Student:
         """Wait until the status bar says the notebook's kernel is idle, e.g. 'Python 3 (ipykernel) | Idle'.
 
         The toolbar's busy indicator already says idle before a kernel is attached, so it cannot tell.
+        Notebook 7 has no status bar: there the server's list of kernels tells.
         """
+        if self.lab.app == "notebook":
+            deadline = time.monotonic() + timeout / 1000
+            while time.monotonic() < deadline:
+                with urllib.request.urlopen(f"{self.lab.url}/api/kernels?token={self.lab.token}", timeout=5) as reply:
+                    kernels = json.load(reply)
+                if kernels and all(k["execution_state"] == "idle" for k in kernels):
+                    return
+                time.sleep(0.3)
+            raise TimeoutError(f"the kernel did not become idle within {timeout / 1000:.0f} s")
         self.page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$")).wait_for(
             timeout=timeout)
 
     def menu(self, *labels):
         """Click through the menu bar, e.g. menu("Run", "Run All Cells")."""
         top, *items = labels
-        self.page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=re.compile(f"^{top}$")).click()
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{top}$")).first.click()
         for label in items:
             self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
                               has_text=re.compile(f"^{re.escape(label)}$")).click()
 
-    def run_all(self, timeout=180_000):
+    def run_all(self, timeout=int(os.environ.get("RUN_ALL_TIMEOUT_MS", 180_000))):
         """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
         self.menu("Run", "Run All Cells")
         self.page.wait_for_function("""() => {
@@ -211,3 +238,63 @@ class Student:
                 found.append(f"a widget shown as plain text (is the widget front end, {WIDGET_MANAGER}, "
                              f"loaded?): {text[:200]}")
         return found
+
+
+# The lowest contrast of every visible text inside `root`, against what is really behind it:
+# background colours blended from the text up to the first opaque one, and each colour of a
+# gradient (a table's bar) as well as the colour beside it. WCAG 2 relative luminance.
+CONTRAST = """root => {
+  const parse = c => { const m = /rgba?\\(([^)]+)\\)/.exec(c); if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const blend = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const lum = c => { const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = el => {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const s = getComputedStyle(n), bg = parse(s.backgroundColor);
+      layers.push([bg, (s.backgroundImage.match(/rgba?\\([^)]+\\)/g) || []).map(parse)]);
+      if (bg && bg[3] === 1) break;
+    }
+    let under = [[255, 255, 255, 1]];
+    for (const [bg, stops] of layers.reverse()) {
+      if (bg && bg[3] > 0) under = under.map(u => blend(bg, u));
+      for (const stop of stops.filter(c => c[3] > 0)) under = under.concat(under.map(u => blend(stop, u)));
+    }
+    return under;
+  };
+  const found = [];
+  for (const el of root.querySelectorAll('*')) {
+    const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
+    if (!own || !el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const color = parse(getComputedStyle(el).color), grounds = behind(el);
+    const worst = Math.min(...grounds.map(g => ratio(blend(color, g), g)));
+    found.push({text: own.slice(0, 40), color: getComputedStyle(el).color, ratio: Math.round(worst * 100) / 100});
+  }
+  return found;
+}"""
+
+# Every label, button and table caption inside `root` whose text does not fit its box, or that
+# sticks out of the output area: what a student sees as "Agent…" or half a column.
+CUT_LABELS = """root => {
+  const area = root.getBoundingClientRect(), cut = [];
+  for (const el of root.querySelectorAll('button, label, .widget-label, caption, th')) {
+    if (!el.getClientRects().length || !el.textContent.trim()) continue;
+    const box = el.getBoundingClientRect();
+    let scroller = el.parentElement;  // a table in a scrolling box is not cut: it scrolls
+    while (scroller && scroller !== root && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+    const scrolls = scroller && scroller !== root;
+    if (el.scrollWidth > el.clientWidth + 1 || (!scrolls && box.right > area.right + 1))
+      cut.push(`${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}": ${el.scrollWidth} px of text in ${el.clientWidth} px`);
+  }
+  return cut;
+}"""
+
+CONTROL_ROLES = ("button", "checkbox", "combobox", "slider", "spinbutton", "switch", "textbox", "tab", "link")
+
+
+def unnamed_controls(snapshot):
+    """The lines of a Playwright aria snapshot that show a control without a name, e.g. '- slider'."""
+    pattern = re.compile(rf"^\s*- ({'|'.join(CONTROL_ROLES)})(?: \"\"|(?=[\s:\[]|$))(?! \")", re.M)
+    return [line.strip() for line in snapshot.splitlines() if pattern.match(line)]

@@ -1,14 +1,20 @@
-"""The course as a student sees it: JupyterLab in a real browser.
+"""The course as a student sees it: JupyterLab and Notebook 7 in a real browser.
 
 Widget code can pass every Python test and still show a student nothing
 ("Error displaying widget", or a widget drawn as plain text) when the widget
-front end is missing or out of step with the kernel. These tests start
-JupyterLab from this virtual environment, open the scripted-model notebook
-in the distribution's Chromium, run all cells from the Run menu, and then
-click through the trace viewer and the max_steps control like a student.
+front end is missing or out of step with the kernel; and it can work for a
+mouse on a wide light screen and fail everyone else. These tests start
+JupyterLab from this virtual environment (one server and one run of the
+scripted-model notebook for most tests), open it in the distribution's
+Chromium and use the trace viewer and the max_steps control like a student:
+by mouse, by keyboard alone, in the dark theme, at 200% zoom, in a narrow
+window, after a kernel restart and after saving and reopening the notebook.
 
-Screenshots go to test-artifacts/browser/ (git-ignored). UPDATE_SCREENSHOTS=1
-also refreshes docs/images/trace-viewer.png, the picture in the README.
+Screenshots and the accessibility snapshot go to test-artifacts/browser/
+(git-ignored). docs/images/trace-viewer.png, the picture in the README, is
+stored with the text the viewer showed (trace-viewer.txt); a test fails when
+the viewer no longer shows that text. Refresh both with
+UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_through
 
 Without Chromium the tests skip, except in CI (CI set), where they fail.
 """
@@ -23,7 +29,8 @@ import pytest
 
 from agentlib.classroom.controls import TEXT as CONTROL_TEXT
 from agentlib.classroom.viewer import labels
-from browser_support import CHROMIUM_ARGS, WIDGET_MANAGER, Student, find_chromium, jupyter_lab
+from browser_support import (CHROMIUM_ARGS, CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, find_chromium,
+                             jupyter_lab, unnamed_controls)
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +38,30 @@ REPO = Path(__file__).resolve().parent.parent
 NOTEBOOK = "notebooks/de/05_skriptmodell.ipynb"
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 README_IMAGE = REPO / "docs" / "images" / "trace-viewer.png"
+README_TEXT = README_IMAGE.with_suffix(".txt")  # what the viewer showed when the picture was taken
+LAB_SETTINGS = REPO / "tools" / "lab-settings"  # the course's defaults for the front end (widget state is saved)
 SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
+AA = 4.5  # WCAG 2.2 AA, normal text
 # The course must run without a key; a key in the repository's .env would send the
 # notebook's "make_model" to the real API, so every kernel looks for .env elsewhere.
 NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 VIEWER = labels("de")
 CONTROL = CONTROL_TEXT["de"]
+OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
+# The outputs of this module's code (the widgets, the token tables, show()); the exercise checks'
+# feedback has tests of its own.
+WIDGET_OUTPUTS = f"{OUTPUTS}:not(:has([data-outcome]))"
+# A small notebook for Notebook 7: the lesson's run in the viewer and the control.
+WIDGETS_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "widgets", "metadata": {}, "outputs": [],
+               "source": "from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent\n"
+                         "from agentlib.classroom.controls import MaxStepsControl\n"
+                         "from agentlib.classroom.viewer import TraceViewer\n"
+                         "make_model = lambda: ScriptedModel(lesson_script('de'), estimate_usage=True)\n"
+                         "answer, stats = run_agent(make_model(), QUESTION['de'], verbose=False)\n"
+                         "display(TraceViewer(stats), MaxStepsControl(make_model, QUESTION['de']))\n"}],
+    "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
 
 
 @pytest.fixture(scope="module")
@@ -58,74 +83,89 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def course(tmp_path):
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
     """A scratch copy of the notebooks, so running them leaves the repository untouched."""
-    root = tmp_path / "course"
-    shutil.copytree(REPO / "notebooks", root / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    root = tmp_path_factory.mktemp("course")
+    shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "data").symlink_to(REPO / "data")  # for notebooks that point at ../../data
+    import json
+    (root / "widgets.ipynb").write_text(json.dumps(WIDGETS_NOTEBOOK))
     return root
 
 
-@pytest.fixture
-def start_lab(course, tmp_path):
-    """Start JupyterLab on the scratch course; it stops when the test is over."""
+@pytest.fixture(scope="module")
+def servers(course, tmp_path_factory):
+    """start(**options) runs a server on the scratch course until the module is done."""
     with ExitStack() as stack:
-        yield lambda **options: stack.enter_context(
-            jupyter_lab(course, tmp_path / "lab", kernel_startup=NO_ENV_FILE, **options))
+        yield lambda name, **options: stack.enter_context(jupyter_lab(
+            course, tmp_path_factory.mktemp(name), kernel_startup=NO_ENV_FILE, **options))
 
 
-@pytest.fixture
-def page(browser, start_lab, request):
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    yield page
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)  # the last state, pass or fail, while the lab still runs
-    page.screenshot(path=ARTIFACTS / f"{request.node.name}-end.png")
-    page.close()
+def new_page(browser, width=1280, height=1000):
+    return browser.new_page(viewport={"width": width, "height": height})
 
 
-def test_student_steps_through_the_trace_and_changes_max_steps(start_lab, page):
+def screenshot(page, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{name}.png")
+
+
+@pytest.fixture(scope="module")
+def student(browser, servers):
+    """JupyterLab with the course's settings; notebook 05 opened and run once, for the tests below."""
+    page = new_page(browser)
+    student = Student(page, servers("lab", app_settings_dir=LAB_SETTINGS))
+    try:
+        student.open(NOTEBOOK)
+        student.run_all()
+        yield student
+    finally:
+        screenshot(page, "jupyterlab-end")
+        page.close()
+
+
+def lesson_viewer(page):
+    return page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
+
+
+def test_student_steps_through_the_trace_and_changes_max_steps(student):
     from playwright.sync_api import expect
 
-    student = Student(page, start_lab())
-    student.open(NOTEBOOK)
-    student.run_all()
+    page = student.page
     assert not student.problems(), "\n".join(student.problems())
 
     # The trace viewer of the lesson's run: "weiter" moves from step 1 to step 2.
-    viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
+    viewer = lesson_viewer(page)
     expect(viewer).to_have_count(1)
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=SCRIPT_STEPS))
     first_body = viewer.locator(".trace-body").inner_text()
     viewer.locator(".trace-next").click()
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=2, total=SCRIPT_STEPS))
     assert viewer.locator(".trace-body").inner_text() != first_body
-    viewer.locator(".trace-next").click()  # step 3, the misspelt file: an error badge to show
+    expect(viewer.locator(".trace-body")).to_contain_text(VIEWER["error"])  # the misspelt file: an error badge
+    compare_with_readme_picture(viewer)
+    viewer.locator(".trace-next").click()
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=3, total=SCRIPT_STEPS))
-    save_viewer(viewer)
 
     # The token table of that run: one row per step and a totals row.
     table_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(stats"))
     expect(table_cell.locator(".jp-OutputArea-output table tbody tr")).to_have_count(SCRIPT_STEPS + 1)
 
-    # The max_steps control: run at its starting limit, then one notch higher.
+    # The max_steps control: run at its starting limit, then one higher.
     control = page.locator(".max-steps-control")
-    readout = control.locator(".max-steps-slider .widget-readout")
-    start = int(readout.inner_text())
+    field = control.locator(".max-steps-limit input")
+    start = int(field.input_value())
     limit = start + 1
     assert limit < SCRIPT_STEPS, "the control should start below the script's length, so the limit bites"
     run_control(control, start)
-    handle = control.locator(".max-steps-slider .noUi-handle")
-    handle.focus()
-    page.keyboard.press("ArrowRight")
-    expect(readout).to_have_text(str(limit))
+    field.fill(str(limit))
     run_control(control, limit)
     for step in range(2, limit + 1):
         control.locator(".trace-next").click()
         expect(control.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=step, total=limit))
-    expect(control.locator(".trace-next")).to_be_disabled()
-    expect(control.locator(".trace-body")).to_contain_text(VIEWER["stop"]["max_steps"].format(n=limit))
+    expect(control.locator(".trace-next")).to_have_text(VIEWER["restart"])
+    expect(control.locator(".trace-body")).to_contain_text(VIEWER["stop"]["max_steps"].format(steps=f"{limit} Schritte"))
     expect(control.locator(".token-table table tbody tr")).to_have_count(limit + 1)
     control.screenshot(path=ARTIFACTS / "max-steps-control.png")
 
@@ -141,22 +181,193 @@ def run_control(control, limit):
     expect(control.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=limit))
 
 
-def save_viewer(viewer):
+def compare_with_readme_picture(viewer):
+    """The README's picture must show what the viewer shows: its text is stored beside it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     viewer.screenshot(path=ARTIFACTS / "trace-viewer.png")
+    shown = re.sub(r"\d+,\d\d s\b", "… s", viewer.inner_text()).strip() + "\n"  # timings vary run to run
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        README_IMAGE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ARTIFACTS / "trace-viewer.png", README_IMAGE)
+        README_TEXT.write_text(shown, encoding="utf-8")
+    assert README_TEXT.is_file() and shown == README_TEXT.read_text(encoding="utf-8"), (
+        "docs/images/trace-viewer.png no longer shows what the viewer shows; refresh it with "
+        "UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_through")
 
 
-def test_missing_widget_front_end_is_reported(start_lab, page):
-    """The check above must fire when widgets cannot be drawn, or its passing means nothing."""
-    student = Student(page, start_lab(disabled=[WIDGET_MANAGER]))
-    student.open(NOTEBOOK)
+@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
+def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
+    page = student.page
+    student.menu("Settings", "Theme", theme)
+    page.wait_for_function("light => document.body.dataset.jpThemeLight === light",
+                           arg=str(theme.endswith("Light")).lower())
+    page.wait_for_timeout(500)  # the theme's stylesheet applies after the attribute changes
+    control = page.locator(".max-steps-control")
+    control.locator(".max-steps-show-log").click()  # the log, the message list and the badges shown too
+    for viewer in (lesson_viewer(page), control.locator(".trace-viewer")):
+        if viewer.locator(".trace-context").inner_text() == VIEWER["context"]:
+            viewer.locator(".trace-context").click()
+    lesson_viewer(page).locator(".trace-slider input").fill("3")  # the step with the error badge
+    measured = [m for output in page.locator(WIDGET_OUTPUTS).all() for m in output.evaluate(CONTRAST)]
+    control.locator(".max-steps-show-log").click()
+    screenshot(page, f"contrast-{theme.split()[-1].lower()}")
+    assert len(measured) > 50, "too few texts measured: are the outputs drawn?"
+    low = sorted({(m["ratio"], m["color"], m["text"]) for m in measured if m["ratio"] < AA})
+    assert not low, f"below {AA}:1 in {theme}: {low}"
+    student.menu("Settings", "Theme", "JupyterLab Light")
+
+
+def test_every_control_has_a_name_for_screen_readers(student):
+    snapshots = [widget.aria_snapshot() for widget in
+                 (lesson_viewer(student.page), student.page.locator(".max-steps-control"))]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "accessibility-snapshot.yaml").write_text("\n\n".join(snapshots), encoding="utf-8")
+    viewer = snapshots[0]
+    for name in (VIEWER["play"], VIEWER["prev"], VIEWER["jump"]):
+        assert f'"{name}"' in viewer, (name, viewer)
+    assert f'button "{VIEWER["context"]}"' in viewer or f'button "{VIEWER["hide_context"]}"' in viewer, viewer
+    assert 'status: Schritt' in viewer or '- status' in viewer, viewer
+    assert '"max_steps"' in snapshots[1] and f'button "{CONTROL["run"]}"' in snapshots[1], snapshots[1]
+    assert not [line for s in snapshots for line in unnamed_controls(s)], snapshots
+    assert not re.search("[◀▶\uf04b]|null", "".join(snapshots)), snapshots  # no glyphs read aloud
+
+
+def test_keyboard_alone_drives_the_viewer_and_the_control_in_jupyterlab(student):
+    keyboard_pass(student.page)
+
+
+def keyboard_pass(page):
+    """Tab, arrows, Enter and Space only, once the first control has the focus; the focus never
+    falls to the page."""
+    from playwright.sync_api import expect
+
+    focused = lambda: page.evaluate("() => document.activeElement.closest('.trace-viewer, .max-steps-control') ? "
+                                    "document.activeElement.textContent || document.activeElement.value || "
+                                    "document.activeElement.className : 'BODY'")
+    viewer = lesson_viewer(page)
+    viewer.locator(".trace-play").focus()  # a student arrives here by Tab from the cell above
+    page.keyboard.press("Tab")
+    assert focused() == VIEWER["prev"]
+    page.keyboard.press("Tab")  # the step field: arrows step, in JupyterLab and Notebook 7 alike
+    viewer.locator(".trace-slider input").press("Control+a")
+    page.keyboard.type("1")
+    page.keyboard.press("ArrowUp")
+    expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=2, total=SCRIPT_STEPS))
+    page.keyboard.press("Tab")
+    for _ in range(SCRIPT_STEPS - 2):
+        page.keyboard.press("Enter")
+    expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=SCRIPT_STEPS, total=SCRIPT_STEPS))
+    expect(viewer.locator(".trace-next")).to_have_text(VIEWER["restart"])
+    assert focused() == VIEWER["restart"], "the focus left 'weiter' at the last step"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(viewer.locator(".trace-context")).to_have_text(VIEWER["hide_context"])
+    expect(viewer.locator(".trace-messages")).to_contain_text(VIEWER["new"])
+    page.keyboard.press("Space")
+
+    control = page.locator(".max-steps-control")
+    control.locator(".max-steps-limit input").focus()
+    control.locator(".max-steps-limit input").press("Control+a")
+    page.keyboard.type("2")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Tab")
+    assert focused() == CONTROL["run"]
+    page.keyboard.press("Enter")
+    expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=3))
+    assert focused() == CONTROL["run"], "the focus left the run button while it ran"
+    for _ in range(30):  # on through the control's viewer to the log toggle, never through the page
+        page.keyboard.press("Tab")
+        where = focused()
+        assert where != "BODY", "Tab left the control before reaching the log toggle"
+        if where == CONTROL["log"]:
+            break
+    page.keyboard.press("Space")
+    expect(control.locator(".max-steps-log")).to_contain_text("[step 1]")
+    page.keyboard.press("Space")
+
+
+@pytest.mark.parametrize("width, scale, file_browser", [(640, 2, False), (800, 1, True)],
+                         ids=["200-percent-zoom", "800-px-with-file-browser"])
+def test_no_label_is_cut_at_200_percent_zoom_or_in_a_narrow_window(student, width, scale, file_browser):
+    """At 200% zoom a 1280 px window is 640 CSS pixels wide; the row of buttons must wrap."""
+    page = student.page
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": scale,
+                                                     "mobile": False})
+    try:
+        if file_browser and not page.locator(".jp-FileBrowser").is_visible():
+            page.keyboard.press("Control+Shift+f")
+        page.wait_for_timeout(800)  # JupyterLab lays out again after a resize
+        assert page.locator(".jp-FileBrowser").is_visible() == file_browser or not file_browser
+        control = page.locator(".max-steps-control")
+        control.scroll_into_view_if_needed()
+        name = f"{'zoom-200' if scale == 2 else 'width-800-file-browser'}"
+        screenshot(page, name)
+        cut = [c for output in page.locator(OUTPUTS).all() for c in output.evaluate(CUT_LABELS)]
+        assert not cut, f"{name}: {cut}"
+    finally:
+        cdp.send("Emulation.clearDeviceMetricsOverride")
+        cdp.detach()
+
+
+def test_after_a_kernel_restart_the_widgets_say_that_they_no_longer_respond(student):
+    from playwright.sync_api import expect
+
+    page = student.page
+    notes = page.locator(".agentlib-stale")
+    expect(notes.first).to_be_hidden()
+    student.menu("Kernel", "Restart Kernel…")
+    page.locator(".jp-Dialog-button.jp-mod-accept").click()
+    student.wait_until_idle()
+    expect(notes.first).to_be_visible()
+    expect(notes.first).to_contain_text("Führe die Zelle noch einmal aus")
+    screenshot(page, "after-kernel-restart")
+
+
+def test_a_saved_and_reopened_notebook_shows_its_widgets_not_an_error(student):
+    from playwright.sync_api import expect
+
+    page = student.page
     student.run_all()
-    problems = student.problems()
-    assert problems, "no problem reported although the widget front end was switched off"
-    assert all("widget shown as plain text" in problem for problem in problems), problems
-    assert page.locator(".trace-viewer").count() == 0
-    shown_as_text = page.locator(".jp-OutputArea-output", has_text=re.compile(r"^Hier kann kein Widget"))
-    shown_as_text.first.screenshot(path=ARTIFACTS / "without-widget-front-end.png")
+    student.menu("File", "Save Notebook")
+    page.wait_for_timeout(1000)
+    student.menu("File", "Close and Shut Down Notebook…")
+    page.locator(".jp-Dialog-button.jp-mod-accept").click()
+    expect(page.locator(".jp-NotebookPanel")).to_have_count(0)
+    page.goto(student.lab.page_url(NOTEBOOK))  # a new page, too: nothing of the old one survives
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=60_000)
+    student.wait_until_idle()
+    expect(page.locator(".trace-viewer").first).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(3000)  # the widget manager gives up on a missing model after 2 s
+    screenshot(page, "reopened")
+    assert not student.problems(), "\n".join(student.problems())
+    expect(page.locator(".agentlib-stale").first).to_be_visible()  # and it says to run the cell again
+
+
+def test_keyboard_alone_drives_the_viewer_and_the_control_in_notebook_7(browser, servers):
+    page = new_page(browser)
+    try:
+        student = Student(page, servers("notebook7", app="notebook"))
+        student.open("widgets.ipynb")
+        student.run_all()
+        assert not student.problems(), "\n".join(student.problems())
+        keyboard_pass(page)
+    finally:
+        screenshot(page, "notebook7-end")
+        page.close()
+
+
+def test_missing_widget_front_end_is_reported(browser, servers):
+    """The check above must fire when widgets cannot be drawn, or its passing means nothing."""
+    page = new_page(browser)
+    try:
+        student = Student(page, servers("no-widgets", disabled=[WIDGET_MANAGER]))
+        student.open(NOTEBOOK)
+        student.run_all()
+        problems = student.problems()
+        assert problems, "no problem reported although the widget front end was switched off"
+        assert all("widget shown as plain text" in problem for problem in problems), problems
+        assert page.locator(".trace-viewer").count() == 0
+        shown_as_text = page.locator(".jp-OutputArea-output", has_text=re.compile(r"^Hier kann kein Widget"))
+        shown_as_text.first.screenshot(path=ARTIFACTS / "without-widget-front-end.png")
+    finally:
+        page.close()

@@ -11,10 +11,11 @@ screen readers and keeps its arrow keys in Notebook 7, where the arrow keys
 on a slider handle move the cell selection instead.
 
 Deliberately left out: running in the background and cancelling a run;
-the button waits until the run is over.
+the button waits until the run is over. It stays enabled meanwhile (a disabled
+button would drop the keyboard focus to the page), so a second click during a
+run starts one more run after it.
 """
 
-import time
 from contextlib import redirect_stdout
 from html import escape
 
@@ -43,9 +44,6 @@ TEXT = {
 # (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
 COLORS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
           "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
-# A click that arrives this soon after a run ended was queued during the run: the button stays
-# enabled while it runs (disabling it would drop the keyboard focus), so ignore the echo.
-QUEUED_CLICK_SECONDS = 0.3
 
 
 class OutputWriter:
@@ -84,13 +82,12 @@ class MaxStepsControl:
         self.table = w.Output(layout=w.Layout(overflow="auto", max_width="100%"))  # a wide table scrolls, not cut
         self.log = w.Output(layout=w.Layout(display="none"))
         self.show_log = w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
-                                       layout=w.Layout(width="auto"))
+                                       layout=w.Layout(width="max-content", max_width="100%"))
         for widget, name in [(self.limit, "max-steps-limit"), (self.button, "max-steps-run"),
                              (self.status, "max-steps-status"), (self.table, "token-table"),
                              (self.log, "max-steps-log"), (self.show_log, "max-steps-show-log")]:
             widget.add_class(name)
-        self.finished = float("-inf")
-        self.button.on_click(lambda _: self.run() if time.monotonic() - self.finished > QUEUED_CLICK_SECONDS else None)
+        self.button.on_click(lambda _: self.run())
         self.show_log.observe(lambda _: self.toggle_log(), "value")
         self.widget = w.VBox([stale_note(w, language), w.HBox([self.limit, self.button], layout=w.Layout(flex_flow="row wrap")),
                               self.status, self.table, self.viewer.widget, self.show_log, self.log])
@@ -112,8 +109,6 @@ class MaxStepsControl:
         except Exception as error:  # e.g. no API key: one plain sentence instead of a traceback
             self.status.value = self.line("error", self.label["no_model"].format(message=error))
             return None
-        finally:
-            self.finished = time.monotonic()
         self.last = answer, stats
         self.viewer.show(stats)
         self.table.outputs = ()

@@ -264,7 +264,7 @@ class TraceViewer:
         self.header = w.HTML()
         self.body = w.HTML()
         self.context = w.ToggleButton(description=self.label["context"], tooltip=self.label["context"],
-                                      layout=w.Layout(width="auto"))
+                                      layout=w.Layout(width="max-content", max_width="100%"))
         self.messages = w.HTML()
         self.prev.on_click(lambda _: self.go(max(self.step - 1, 1)))
         self.next.on_click(lambda _: self.go(self.step + 1 if self.step < len(self.steps) else 1))
@@ -352,7 +352,7 @@ class TraceViewer:
 
     def step_html(self, step, so_far, last):
         label, parts = self.label, []
-        parts.append(f"<p>{escape(usage_line(step, so_far, self.language))} · "
+        parts.append(f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
                      f"{seconds(step.seconds, self.language)}</p>")
         if step.finish_reason == "length":
             parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
