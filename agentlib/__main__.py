@@ -99,7 +99,7 @@ def evaluate_command(argv):
     questions = usage_check(load_questions, args.questions)
     save = args.save and usage_check(writable_folder, args.save)
     if args.model == "replay":
-        model = usage_check(load_recording, args.recording, args.language)
+        model = usage_check(load_recording, args.recording, args.language, True)
     else:
         model = choose_model(args.model, language=args.language, questions=questions)
     try:
@@ -151,13 +151,17 @@ def writable_file(path):
     return target
 
 
-def load_recording(path, language="en"):
+def load_recording(path, language="en", evaluation=False):
     """A ReplayModel of the trace at `path`, or of every *.json in that folder; ValueError naming a bad file."""
     from .models import ReplayModel
     from .trace import Trace
 
     path = Path(path)
-    record = f"`python -m agentlib --real --save {quote(str(path / 'run.json' if path.is_dir() else path))}` (needs a key)"
+    if evaluation:
+        record = f"`python -m agentlib eval --model real --save {quote(str(path))}` (needs a key)"
+    else:
+        target = path / "run.json" if path.is_dir() else path
+        record = f"`python -m agentlib --real --save {quote(str(target))}` (needs a key)"
     if path.is_dir():
         files = sorted(path.glob("*.json"))
         if not files:
@@ -187,7 +191,10 @@ def load_recording(path, language="en"):
 
 
 def why(error):
-    """A few words on what is wrong with a saved trace. Example: KeyError('records') -> "the field 'records' is missing" """
+    """A few words on what is wrong with a saved trace.
+
+    Example: KeyError("records") -> "the field 'records' is missing"
+    """
     from .classroom.evaluate import reason
 
     if isinstance(error, KeyError):

@@ -224,7 +224,8 @@ def test_eval_keeps_what_the_model_did_wrong_as_rows(tmp_path, server_settings):
 def test_eval_saves_into_a_new_folder_and_replays_from_it(tmp_path):
     (tmp_path / "q.json").write_text(json.dumps(QUESTIONS), encoding="utf-8")
     saved = run("eval", "--questions", tmp_path / "q.json", "--save", tmp_path / "a" / "b")
-    assert saved.returncode == 0 and sorted(p.name for p in (tmp_path / "a" / "b").iterdir()) == ["q01.json", "u01.json"]
+    assert saved.returncode == 0
+    assert sorted(p.name for p in (tmp_path / "a" / "b").iterdir()) == ["q01.json", "u01.json"]
     replayed = run("eval", "--questions", tmp_path / "q.json", "--model", "replay", "--recording", tmp_path / "a" / "b")
     assert replayed.returncode == 0 and replayed.stdout == saved.stdout
 
@@ -254,7 +255,8 @@ def test_a_bad_question_set_is_named_before_any_model_call(tmp_path, server_sett
 def test_eval_names_a_question_file_that_is_not_json(tmp_path):
     (tmp_path / "q.json").write_text("id,question\n", encoding="utf-8")
     done = run("eval", "--questions", tmp_path / "q.json")
-    assert done.returncode == 2 and "q.json cannot be read as a question set (not JSON: Expecting value at line 1)" in done.stderr
+    assert done.returncode == 2
+    assert "q.json cannot be read as a question set (not JSON: Expecting value at line 1)" in done.stderr
     missing = run("eval", "--questions", tmp_path / "none.json")
     assert missing.returncode == 2 and "no question set at" in missing.stderr
 
@@ -267,9 +269,12 @@ def test_eval_refuses_a_save_target_that_is_a_file_before_the_run(tmp_path, serv
     assert server.requests == []
 
 
-def test_eval_replay_needs_a_recording():
+def test_eval_replay_needs_a_recording_and_names_the_command_that_makes_one(tmp_path):
     done = run("eval", "--model", "replay")
     assert done.returncode == 2 and "--model replay needs --recording FOLDER" in done.stderr
+    missing = run("eval", "--model", "replay", "--recording", tmp_path / "runs")
+    assert missing.returncode == 2
+    assert f"`python -m agentlib eval --model real --save {tmp_path / 'runs'}`" in missing.stderr
 
 
 # ---- set-up -----------------------------------------------------------------------------------------

@@ -65,7 +65,8 @@ def test_a_broken_venv_is_named_with_the_fix(project):
 def test_a_venv_that_cannot_be_created_is_removed_and_the_package_named(project):
     # A Python whose venv module fails half-way, as Debian's does without python3-venv.
     fake = project / "python-without-venv"
-    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = -m ]; then mkdir -p .venv/bin; exit 1; fi\nexec {sys.executable} \"$@\"\n")
+    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = -m ]; then mkdir -p .venv/bin; exit 1; fi\n"
+                    f"exec {sys.executable} \"$@\"\n")
     fake.chmod(0o755)
     done = make(project, "setup", f"PYTHON={fake}")
     assert done.returncode != 0 and "sudo apt install python3-venv" in done.stdout

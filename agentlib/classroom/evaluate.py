@@ -108,7 +108,10 @@ def describe(value):
 
 
 def reason(error):
-    """Why a JSON file could not be read, in a few words. Example: a CSV file -> "not JSON: Expecting value at line 1" """
+    """Why a JSON file could not be read, in a few words.
+
+    Example: a CSV file -> "not JSON: Expecting value at line 1"
+    """
     if isinstance(error, RecursionError):
         return "nested too deeply"
     if isinstance(error, UnicodeDecodeError):
@@ -295,7 +298,8 @@ def report(table):
     rows = table.drop(index="all")
     rows.index = [id if len(id) <= 16 else id[:15] + "…" for id in rows.index]  # ids may be 64 long
     width = max(4, *(len(id) for id in rows.index))
-    head = f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}  file  lines  declined  correct"
+    head = (f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}"
+            f"  file  lines  declined  correct")
     lines = [head]
     for id, row in rows.iterrows():
         tokens = row["prompt_tokens"] + row["completion_tokens"]
