@@ -284,8 +284,9 @@ CUT_LABELS = """root => {
     const box = el.getBoundingClientRect();
     let scroller = el.parentElement;  // a table in a scrolling box is not cut: it scrolls
     while (scroller && scroller !== root && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
-    const scrolls = scroller && scroller !== root;
-    if (el.scrollWidth > el.clientWidth + 1 || (!scrolls && box.right > area.right + 1))
+    const scrolls = el.tagName !== 'CAPTION' && scroller && scroller !== root;  // columns may scroll, a caption not
+    const edge = el.tagName === 'CAPTION' && scroller ? Math.min(area.right, scroller.getBoundingClientRect().right) : area.right;
+    if (el.scrollWidth > el.clientWidth + 1 || (!scrolls && box.right > edge + 1))
       cut.push(`${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}": ${el.scrollWidth} px of text in ${el.clientWidth} px`);
   }
   return cut;

@@ -36,13 +36,17 @@ ENDS = {
 }
 YES_NO = {"de": ("ja", "nein"), "en": ("yes", "no")}
 BAR = "#9ecae1"
+BAR_WIDTH = "width: 7em;"  # pandas' 10em makes three barred columns wider than a narrow window
 # Text and background set together on every cell, so the digits stay dark on light in a dark theme
-# too (#1f1f1f on the bars: 9.4:1); headings wrap between words and a wide table scrolls.
+# too (#1f1f1f on the bars: 9.4:1); headings wrap between words and a table wider than the
+# cell's output scrolls sideways instead of being cut off.
 TABLE_STYLES = [
+    {"selector": "", "props": "display: block; overflow-x: auto; max-width: 100%"},
     {"selector": "td, th, caption", "props": "color: #1f1f1f; background-color: #ffffff"},
     {"selector": "th", "props": "white-space: normal; word-break: normal; overflow-wrap: normal"},
     {"selector": "td", "props": "white-space: nowrap"},
-    {"selector": "caption", "props": "caption-side: top; text-align: left; white-space: normal; padding: 2px 6px"},
+    # A block of its own: it wraps at the visible width instead of scrolling away with the columns.
+    {"selector": "caption", "props": "display: block; text-align: left; white-space: normal; padding: 2px 6px"},
 ]
 
 
@@ -96,7 +100,7 @@ def token_table(trace, language="de"):
     bars = filled(frame.loc[steps], [heading[c] for c in ("prompt_tokens", "cumulative_prompt_tokens",
                                                           "observation_chars")])
     return (frame.style
-            .bar(subset=pd.IndexSlice[steps, bars], color=BAR, vmin=0)
+            .bar(subset=pd.IndexSlice[steps, bars], color=BAR, vmin=0, props=BAR_WIDTH)
             .set_properties(subset=pd.IndexSlice[[heading["total"]], :], **{"font-weight": "bold"})
             .format(na_rep="–", thousands=thousands(language))
             .set_table_styles(TABLE_STYLES)
@@ -133,7 +137,7 @@ def compare_runs(runs, language="de"):
     table = table.rename(columns=heading)
     table.columns.name = heading["run"]
     return (table.style
-            .bar(subset=filled(table, [heading["prompt_tokens"]]), color=BAR, vmin=0)
+            .bar(subset=filled(table, [heading["prompt_tokens"]]), color=BAR, vmin=0, props=BAR_WIDTH)
             .format(na_rep="–", thousands=thousands(language), escape="html")  # a loaded trace is any text
             .set_table_styles(TABLE_STYLES)
             .set_caption(heading["runs"]))
