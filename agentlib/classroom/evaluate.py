@@ -195,6 +195,7 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
     rows, tick, watched = [], progress_bar(len(questions), progress), Watched(model)
     for number, entry in enumerate(questions, 1):
         tick(entry["id"])
+        watched.error = None
         answer, stats = run_agent(watched, entry["question"][language], max_steps=max_steps, verbose=False)
         if folder:
             save_trace(stats.trace, folder / f"{entry['id']}.json")
@@ -232,8 +233,6 @@ class Watched:
         self.model, self.name, self.error = model, getattr(model, "name", type(model).__name__), None
 
     def __call__(self, messages, tools):
-        if len(messages) == 2:  # a new run begins
-            self.error = None
         try:
             return self.model(messages, tools)
         except ModelError as error:
