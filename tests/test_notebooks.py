@@ -268,3 +268,17 @@ def test_cells_that_need_another_say_so_in_their_first_line():
             if cell.get("needs") and "check" not in cell["tags"]:
                 first = next(c for c in nbformat.read(path, as_version=4).cells if c.id == cell["id"]).source
                 assert first.startswith("#") and ("zuerst" in first.splitlines()[0] or "first" in first.splitlines()[0]), (path.name, cell["id"])
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p.stem.startswith("07")], ids=lambda p: p.parent.name)
+def test_the_longest_file_is_named_only_when_count_lines_really_ran(path):
+    """Issue 12: "the longest file is ... (according to count_lines)" was printed although every call had failed."""
+    def said(state):
+        cell = next(c for c in executed(path, state).cells if c.id == "exercise-3-agent")
+        return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+
+    german = path.parent.name == "de"
+    untouched, solved = said("untouched"), said("correct")
+    assert ("nicht als Werkzeug registriert" if german else "not registered as a tool") in untouched
+    assert ("Laut count_lines" if german else "According to count_lines") not in untouched
+    assert ("Laut count_lines ist" if german else "According to count_lines, the longest file is") in solved
