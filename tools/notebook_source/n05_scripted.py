@@ -16,7 +16,7 @@ CELLS = [
         - einen Lauf im Trace-Viewer Schritt für Schritt lesen und seine Tokens in einer Tabelle ablesen,
         - vorhersagen, was das Schrittlimit mit einem Lauf macht.
 
-        ⏱ etwa 8 Minuten, dazu optional 3 Minuten am Schieberegler
+        ⏱ etwa 8 Minuten, dazu optional 3 Minuten zum Ausprobieren des Schrittlimits
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
@@ -28,7 +28,7 @@ CELLS = [
         - read a run step by step in the trace viewer and its tokens in a table,
         - predict what the step limit does to a run.
 
-        ⏱ about 8 minutes, plus an optional 3 minutes with the slider
+        ⏱ about 8 minutes, plus an optional 3 minutes trying out the step limit
         """),
     md("why", de="""
         ## Warum erst ein Skript?
@@ -115,7 +115,7 @@ CELLS = [
 
         Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Wenn sich ein Agent seltsam verhält, ist sie deine beste Diagnose: Hat er mit dem falschen Stichwort angefangen? Die falsche Datei gelesen? Weitergesucht, obwohl er längst genug wusste? Ohne Trace siehst du nur eine falsche Antwort.
 
-        Blättere mit **weiter ▶** durch die Schritte. „Nachrichtenliste zeigen“ zeigt dir, was das Modell in diesem Schritt bekommen hat – du siehst die Liste wachsen.
+        Blättere mit **weiter** durch die Schritte. „Nachrichtenliste zeigen“ zeigt dir, was das Modell in diesem Schritt bekommen hat – du siehst die Liste wachsen.
 
         Kann dein Editor keine Widgets zeichnen, steht unter der Zelle „Hier kann kein Widget angezeigt werden“ und darunter derselbe Trace als Text.
         """, en="""
@@ -123,7 +123,7 @@ CELLS = [
 
         The record of a run – which tool, which arguments, what came back – is called the *trace*. When an agent misbehaves, it is your best diagnosis: did it start with the wrong keyword? Read the wrong file? Keep searching when it already knew enough? Without the trace you only see a wrong answer.
 
-        Step through with **next ▶**. "Show message list" shows what the model was given at that step – you can watch the list grow.
+        Step through with **next**. "Show message list" shows what the model was given at that step – you can watch the list grow.
 
         If your editor cannot draw widgets, the cell shows "No widget can be shown here" and below it the same trace as text.
         """),
@@ -198,13 +198,13 @@ CELLS = [
         # q2.solution()
         """, tags=["check"]),
     md("limit-intro", de="""
-        ## Das Schrittlimit am Schieberegler *(optional)*
+        ## Das Schrittlimit zum Ausprobieren *(optional)*
 
-        Stell mit dem Schieberegler `max_steps` ein und drück auf **Agent starten**. Was passiert bei 3, was bei 4? Unter dem Ergebnis siehst du den Trace des Laufs und seine Tokens. Jeder Start bekommt ein frisches Modell, damit das Skript wieder von vorn beginnt.
+        Trag bei `max_steps` ein Limit ein und drück auf **Agent starten**. Was passiert bei 3, was bei 4? Unter dem Ergebnis siehst du den Trace des Laufs und seine Tokens. Jeder Start bekommt ein frisches Modell, damit das Skript wieder von vorn beginnt.
         """, en="""
-        ## The step limit on a slider *(optional)*
+        ## The step limit, hands on *(optional)*
 
-        Set `max_steps` with the slider and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
+        Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """),
     code("max-steps-control", """
         from agentlib.classroom.controls import MaxStepsControl
