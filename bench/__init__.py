@@ -5,11 +5,16 @@ lists the sizes. Every time is a median over repeated runs and is reported
 next to a reference measured in the same run (a bare interpreter, GNU grep,
 ...), because absolute times on shared machines drift.
 
+Memory is the peak resident set (RSS) of the measuring process, read from
+/proc/self/status: `resource.getrusage` would also count the parent's pages,
+which a child started with fork or vfork carries until it runs its program.
+
 Deliberately left out: the real model (it costs money and its timing is the
-network's), memory use, and statistics beyond the median.
+network's), and statistics beyond the median.
 """
 
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -29,6 +34,22 @@ def run_times(function, repeat):
         function()
         times.append(time.perf_counter() - started)
     return times
+
+
+def peak_mib():
+    """The peak RSS of this process so far, in MiB (Linux: VmHWM; elsewhere the rusage figure)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration):
+        import resource  # not on Windows; macOS counts bytes, Linux kibibytes
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (1024 if sys.platform == "linux" else 1024**2)
+
+
+# Put in front of a command run with -c, it prints the peak RSS at exit, after everything else.
+PEAK_PROBE = ("import atexit, sys\n"
+              "atexit.register(lambda: sys.stderr.write('\\npeak_kib ' + next(line.split()[1] for line in "
+              "open('/proc/self/status') if line.startswith('VmHWM:')) + '\\n'))\n")
 
 
 def median_seconds(function, repeat):

@@ -88,38 +88,43 @@ def table(r):
     m, s, t, lp, tk = r["machine"], r["startup"], r["tools"], r["loop"], r["tokens"]
     out = [f"agentlib bench, {r['date']}: {m['cores']} cores, {m['cpu']}, Python {m['python']}, "
            f"load {m['load_average']}, {r['wall_seconds']:.0f} s in all",
-           f"\nStart-up (median of {s['runs']} fresh processes)      ms   x bare",
-           f"  python -c pass                        {s['bare_ms']:7.1f}   1.00",
-           f"  python -c 'import agentlib'           {s['import_ms']:7.1f}   {s['import_ratio']:.2f}"
-           f"   (+{s['import_added_ms']:.1f} ms)",
-           f"  python -m agentlib (scripted demo)    {s['demo_ms']:7.1f}   {s['demo_ratio']:.2f}",
-           f"\nDoc tools on {t['files']:,} files, {t['bytes'] / 1e6:.0f} MB, against {t['grep']}; "
-           f"page cache {t['page_cache']}",
-           f"  {'':22} {'cold ms':>9} {'warm ms':>9} {'GNU ms':>9} {'cold xGNU':>10} {'warm xGNU':>10}   GNU command"]
+           f"\nStart-up (median of {s['runs']} fresh processes, taking turns)      ms  x plain bare   peak MiB"]
+    for row in s["rows"]:
+        command = f"python {' '.join(row['arguments'][:1])} {row['arguments'][1]!r}".replace("'", "")
+        out.append(f"  {row['install'] + ' install:':18} {command:26} {row['ms']:7.1f} {row['ratio']:12.2f}"
+                   f" {row['peak_mib']:10.1f}")
+    out += [f"\nDoc tools on {t['files']:,} files, {t['bytes'] / 1e6:.0f} MB, against {t['grep']}; "
+            f"page cache {t['page_cache']}",
+            f"  {'':22} {'cold ms':>9} {'warm ms':>9} {'GNU ms':>9} {'cold xGNU':>10} {'warm xGNU':>10} "
+            f"{'peak MiB':>9}   GNU command"]
     for row in t["rows"]:
         out.append(f"  {row['case']:22} {row['cold_ms']:9.1f} {row['warm_ms']:9.1f} {row['gnu_ms']:9.1f} "
-                   f"{row['cold_ratio']:10.2f} {row['warm_ratio']:10.2f}   {row['gnu_command']}")
+                   f"{row['cold_ratio']:10.2f} {row['warm_ratio']:10.2f} {row['peak_mib']:9.1f}   {row['gnu_command']}")
     loop, scripted = lp["loop"], lp["with_scripted_model"]
-    out.append(f"\nLoop overhead (no-op tool; fastest of {lp['repeat']})  steps   loop ms   us/step"
-               f"   with ScriptedModel: ms   us/step")
+    out.append(f"\nLoop overhead (no-op tool; fastest of {lp['repeat']}; a fresh process per size)"
+               f"\n  {'':20} steps   loop ms   us/step  peak MiB   with ScriptedModel: ms   us/step  peak MiB")
     for point, other in zip(loop["points"], scripted["points"]):
-        out.append(f"  {'':40} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f}"
-                   f"   {other['ms']:22.1f} {other['us_per_step']:9.1f}")
+        out.append(f"  {'':20} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f} "
+                   f"{point['peak_mib']:9.1f}   {other['ms']:22.1f} {other['us_per_step']:9.1f} {other['peak_mib']:9.1f}")
     out.append(f"  growth exponent (1 = linear, 2 = quadratic): loop {loop['exponent']:.2f}, "
                f"with ScriptedModel {scripted['exponent']:.2f}")
-    out.append(f"\nToken cost per step (lesson's script replayed, 4 characters per token, "
-               f"{tk['tool_schemas']} tool schemas)")
-    out.append("  step  messages   bytes  tokens  fixed share")
-    for step in tk["steps"]:
-        out.append(f"  {step['step']:4} {step['messages']:9} {step['bytes']:7,} {step['tokens']:7,} "
-                   f"{step['fixed_share']:11.0%}")
-    real = tk["lesson_real"]
-    out += [f"  total {tk['total_tokens']:,} prompt tokens over {len(tk['steps'])} steps "
-            f"({tk['tokens_per_step']:,.0f} per step); system prompt + question + tool schemas = "
-            f"{tk['fixed_tokens']:,} tokens re-sent every step, {tk['fixed_share_of_total']:.0%} of the total",
-            f"  lesson's real run: {real['prompt_tokens']:,} over {real['steps']} steps "
-            f"({real['tokens_per_step']:,.0f} per step); replay / real = {tk['ratio_to_lesson_real']:.2f}",
-            f"  one-call RAG: ~{tk['rag_tokens']:,} tokens; the agent costs {tk['ratio_to_rag']:.1f} times that"]
+    names, ref = tk["tokenizers"], tk["reference"]
+    out.append(f"\nPrompt tokens per step of the lesson's scripted run, {tk['tool_schemas']} tool schemas; "
+               f"real tokenizers ({', '.join(f'{k} {v}' for k, v in tk['packages'].items())}) beside agentlib's "
+               f"estimate ({tk['chars_per_token']} characters per token)")
+    for language, run in tk["languages"].items():
+        out.append(f"  {language}: step  messages  characters  estimate  " + "  ".join(f"{n:>11}" for n in names)
+                   + f"  fixed share ({ref})")
+        for step in run["steps"]:
+            out.append(f"  {'':8} {step['step']:3} {step['messages']:9} {step['characters']:11,} {step['estimate']:9,}  "
+                       + "  ".join(f"{step['tokens'][n]:11,}" for n in names) + f"  {step['fixed_share']:10.0%}")
+        total, rag = run["total"], run["rag"]
+        out.append(f"  {'':4} total {'':22} {total['estimate']:9,}  " + "  ".join(f"{total['tokens'][n]:11,}" for n in names)
+                   + f"  {run['fixed_share_of_total']:10.0%}")
+        out.append(f"  {'':4} estimate off by " + ", ".join(f"{e:+.1%} ({n})" for n, e in run["estimate_error"].items()))
+        out.append(f"  {'':4} one-call RAG ({rag['passages']} passages of {rag['lines_each']} lines): "
+                   f"{rag['tokens'][ref]:,} tokens ({ref}), estimate {rag['estimate']:,} "
+                   f"({rag['estimate_error'][ref]:+.0%}); the agent's run costs {rag['agent_ratio']:.1f} times that")
     return "\n".join(out)
 
 

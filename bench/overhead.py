@@ -5,14 +5,22 @@ conversation), so what is timed is the loop: appending messages, parsing
 arguments, calling, recording the trace. A line fitted through log(time)
 against log(steps) gives the exponent: 1 means linear, 2 quadratic. The same
 run with agentlib's ScriptedModel shows what that model's record of every
-message list adds.
+message list adds. Each size runs in a fresh process, which reports its peak
+memory (RSS) too: a model that kept a copy of every message list would show
+up there as well as in the exponent.
+
+Run as `python -m bench.overhead MODEL STEPS REPEAT` it is one such process
+and prints seconds and peak MiB as JSON.
 """
 
+import json
 import math
+import subprocess
+import sys
 
 from agentlib import Call, Message, ScriptedModel, run_agent
 
-from . import fastest_seconds
+from . import ROOT, fastest_seconds, peak_mib
 
 
 def noop() -> str:
@@ -39,7 +47,7 @@ class NoopModel:
 
 
 def scripted(steps):
-    """agentlib's ScriptedModel with the same replies; it keeps a copy of every message list."""
+    """agentlib's ScriptedModel with the same replies; it remembers what it was given at every step."""
     return ScriptedModel([Message(tool_calls=[Call("", "noop", "{}")])] * (steps - 1) + [Message(content="done")])
 
 
@@ -60,15 +68,33 @@ def exponent(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+MODELS = {"loop": NoopModel, "with_scripted_model": scripted}
+
+
+def one_size(name, steps, repeat):
+    """In a fresh process: the fastest of `repeat` runs of `steps` steps, and the process's peak RSS."""
+    done = subprocess.run([sys.executable, "-m", "bench.overhead", name, str(steps), str(repeat)],
+                          cwd=ROOT, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
 def measure(steps, repeat):
-    """Microseconds per step at `steps` (fastest of `repeat` runs), and the growth exponent.
+    """Microseconds per step at `steps` (fastest of `repeat` runs), the growth exponent, peak memory.
 
     Measured twice: with NoopModel (the loop alone) and with ScriptedModel.
     """
     sizes = sorted({max(2, steps // 4), max(2, steps // 2), steps, steps * 2})
     results = {}
-    for name, make in [("loop", NoopModel), ("with_scripted_model", scripted)]:
-        points = [(size, fastest_seconds(lambda s=size: run(make(s), s), repeat)) for size in sizes]
-        results[name] = {"us_per_step": 1e6 * dict(points)[steps] / steps, "exponent": exponent(points),
-                         "points": [{"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s} for s, t in points]}
+    for name in MODELS:
+        measured = {size: one_size(name, size, repeat) for size in sizes}
+        points = [(size, measured[size]["seconds"]) for size in sizes]
+        results[name] = {"us_per_step": 1e6 * measured[steps]["seconds"] / steps, "exponent": exponent(points),
+                         "points": [{"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s,
+                                     "peak_mib": measured[s]["peak_mib"]} for s, t in points]}
     return {"steps": steps, "repeat": repeat} | results
+
+
+if __name__ == "__main__":
+    name, steps, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    seconds = fastest_seconds(lambda: run(MODELS[name](steps), steps), repeat)
+    print(json.dumps({"seconds": seconds, "peak_mib": peak_mib()}))

@@ -7,8 +7,12 @@ Warm: the median of repeated calls in one process. The GNU commands start a
 process each time, as an agent calling a shell tool would; that start is
 part of their time.
 
+Peak MiB: the peak memory (RSS) of the fresh process after its first call,
+file cache included. The GNU commands' memory is not measured.
+
 Run as `python -m bench.scale FOLDER TOOL ARGUMENTS_JSON` it times one first
-call in this fresh process and prints the seconds (that is how "cold" is measured).
+call in this fresh process and prints the seconds and its peak memory (that
+is how "cold" is measured).
 """
 
 import json
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import agentlib.docs
 
-from . import ROOT, median_seconds
+from . import ROOT, median_seconds, peak_mib
 from .corpus import BIG_FILE, FREQUENT, MISSING
 
 GNU_ENV = dict(os.environ, LC_ALL="C.UTF-8")  # case-insensitive over UTF-8, like str.lower()
@@ -54,11 +58,11 @@ def gnu_grep():
     return (done.stdout.splitlines() or ["unknown grep"])[0]
 
 
-def cold_seconds(folder, tool, arguments):
-    """Seconds of the first call of `tool` in a fresh Python process."""
+def cold_call(folder, tool, arguments):
+    """Seconds of the first call of `tool` in a fresh Python process, and that process's peak MiB."""
     done = subprocess.run([sys.executable, "-m", "bench.scale", str(folder), tool, json.dumps(arguments)],
                           cwd=ROOT, check=True, capture_output=True, text=True)
-    return float(done.stdout)
+    return json.loads(done.stdout)
 
 
 def measure(folder, big_lines, repeat):
@@ -68,13 +72,15 @@ def measure(folder, big_lines, repeat):
     try:
         for name, tool, arguments, command in cases(folder, big_lines):
             function = getattr(agentlib.docs, tool)
-            cold = statistics.median(cold_seconds(folder, tool, arguments) for _ in range(repeat))
+            colds = [cold_call(folder, tool, arguments) for _ in range(repeat)]
+            cold = statistics.median(c["seconds"] for c in colds)
             function(**arguments)  # fills the cache for the warm runs
             warm = median_seconds(lambda: function(**arguments), repeat)
             gnu = median_seconds(lambda: shell(command, folder), repeat)
             rows.append({"case": name, "gnu_command": command, "cold_ms": 1000 * cold,
                          "warm_ms": 1000 * warm, "gnu_ms": 1000 * gnu,
-                         "cold_ratio": cold / gnu, "warm_ratio": warm / gnu})
+                         "cold_ratio": cold / gnu, "warm_ratio": warm / gnu,
+                         "peak_mib": statistics.median(c["peak_mib"] for c in colds)})
     finally:
         agentlib.docs.DOCS = docs
     return rows
@@ -85,4 +91,4 @@ if __name__ == "__main__":
     agentlib.docs.DOCS = Path(folder)
     started = time.perf_counter()
     getattr(agentlib.docs, tool)(**arguments)
-    print(time.perf_counter() - started)
+    print(json.dumps({"seconds": time.perf_counter() - started, "peak_mib": peak_mib()}))

