@@ -208,6 +208,13 @@ def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
             viewer.locator(".trace-context").click()
     lesson_viewer(page).locator(".trace-slider input").fill("3")  # the step with the error badge
     measured = [m for output in page.locator(WIDGET_OUTPUTS).all() for m in output.evaluate(CONTRAST)]
+    lowest = {}
+    for m in measured:  # the lowest ratio of each colour: the table in the closing note
+        if m["ratio"] < lowest.get(m["color"], (99,))[0]:
+            lowest[m["color"]] = (m["ratio"], m["text"])
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"contrast-{theme.split()[-1].lower()}.txt").write_text(
+        "".join(f"{ratio:6.2f}  {color:<24} {text!r}\n" for color, (ratio, text) in sorted(lowest.items(), key=lambda i: i[1])))
     control.locator(".max-steps-show-log").click()
     screenshot(page, f"contrast-{theme.split()[-1].lower()}")
     assert len(measured) > 50, "too few texts measured: are the outputs drawn?"
@@ -245,6 +252,14 @@ def keyboard_pass(page):
                                     "document.activeElement.className : 'BODY'")
     viewer = lesson_viewer(page)
     viewer.locator(".trace-play").focus()  # a student arrives here by Tab from the cell above
+    page.keyboard.press("Space")  # play: the kernel steps on by itself to the last step, then stops
+    expect(viewer.locator(".trace-play")).to_have_text(VIEWER["pause"])
+    expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=SCRIPT_STEPS, total=SCRIPT_STEPS),
+                                                       timeout=20_000)
+    expect(viewer.locator(".trace-play")).to_have_text(VIEWER["play"])
+    assert focused() == VIEWER["play"]
+    outline = viewer.locator(".trace-play").evaluate("el => getComputedStyle(el).outlineWidth")
+    assert outline == "2px", f"the focus ring is {outline} wide"
     page.keyboard.press("Tab")
     assert focused() == VIEWER["prev"]
     page.keyboard.press("Tab")  # the step field: arrows step, in JupyterLab and Notebook 7 alike

@@ -212,9 +212,13 @@ def stale_note(w, language):
     """A note that shows only while the widget has lost its kernel (restart, reopened notebook).
 
     The widget front end marks such views with the class `jupyter-widgets-disconnected`; one
-    style rule turns the hidden note on. Front ends without that class never show it.
+    style rule turns the hidden note on. Front ends without that class never show it. A second
+    rule draws a clear focus ring (2 px, at least 3:1 on light and dark) instead of the faint one.
     """
-    rule = ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
+    focus = ", ".join(f".{panel} {part}:focus-visible" for panel in ("trace-viewer", "max-steps-control")
+                      for part in ("button", "input"))
+    rule = (".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
+            f"{focus}{{outline:2px solid #1976d2 !important;outline-offset:1px}}")
     return w.HTML(f"<style>{rule}</style><div class='agentlib-stale' style='display:none;{TEXT_BOX};color:#b71c1c;"
                   f"background:#ffebee;padding:4px 8px'>{escape(labels(language)['stale'])}</div>")
 
