@@ -104,7 +104,8 @@ class ScriptedModel:
 
         A loop only appends to its message list, so each call is remembered as a reference to
         that one list and its length then, not as a copy: copies would make a long run quadratic
-        in time and memory. A list that was replaced or shortened since the last call is copied.
+        in time and memory. A list that was replaced, shortened or edited at its end since the last
+        call is copied from then on (what was shown before that edit shows the edit too).
         """
         return [messages[:length] for messages, length, _ in self.seen]
 

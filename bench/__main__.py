@@ -51,6 +51,8 @@ def arguments(argv):
     parser.add_argument("--steps", type=positive(int), default=1000, help="steps of the no-op agent run")
     parser.add_argument("--repeat", type=positive(int), default=5, help="runs per median (tools, loop)")
     parser.add_argument("--startup-runs", type=positive(int), default=20, help="runs per median (start-up)")
+    parser.add_argument("--no-tokens", action="store_true",
+                        help="leave out the token counts (they need bench/requirements-bench.txt)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
     parser.add_argument("--quick", action="store_true", help="small sizes: " + ", ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()))
@@ -66,9 +68,10 @@ def main(argv=None):
     args = arguments(argv)
     started = time.perf_counter()
     results = {"date": datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
-               "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick")}}
+               "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick", "no_tokens")}}
     results["startup"] = startup.measure(args.startup_runs)
-    results["tokens"] = tokens.measure()
+    if not args.no_tokens:
+        results["tokens"] = tokens.measure()
     results["loop"] = overhead.measure(args.steps, 3 * args.repeat)  # runs of milliseconds: more of them
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as folder:
         files, size, big_lines = write_corpus(folder, args.files, args.megabytes)
@@ -85,7 +88,7 @@ def main(argv=None):
 
 def table(r):
     """The results as plain text, one section per measurement."""
-    m, s, t, lp, tk = r["machine"], r["startup"], r["tools"], r["loop"], r["tokens"]
+    m, s, t, lp, tk = r["machine"], r["startup"], r["tools"], r["loop"], r.get("tokens")
     out = [f"agentlib bench, {r['date']}: {m['cores']} cores, {m['cpu']}, Python {m['python']}, "
            f"load {m['load_average']}, {r['wall_seconds']:.0f} s in all",
            f"\nStart-up (median of {s['runs']} fresh processes, taking turns)      ms  x plain bare   peak MiB"]
@@ -108,6 +111,8 @@ def table(r):
                    f"{point['peak_mib']:9.1f}   {other['ms']:22.1f} {other['us_per_step']:9.1f} {other['peak_mib']:9.1f}")
     out.append(f"  growth exponent (1 = linear, 2 = quadratic): loop {loop['exponent']:.2f}, "
                f"with ScriptedModel {scripted['exponent']:.2f}")
+    if tk is None:
+        return "\n".join(out + ["\nPrompt tokens: left out (--no-tokens)"])
     names, ref = tk["tokenizers"], tk["reference"]
     out.append(f"\nPrompt tokens per step of the lesson's scripted run, {tk['tool_schemas']} tool schemas; "
                f"real tokenizers ({', '.join(f'{k} {v}' for k, v in tk['packages'].items())}) beside agentlib's "

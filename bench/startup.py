@@ -2,8 +2,8 @@
 
 Two installs are timed: the course's own .venv, where agentlib is installed
 editable (a .pth file and an import hook that every start of that interpreter
-runs, `import agentlib` or not), and a plain venv with agentlib installed from
-a wheel, as a package from PyPI would be. Each command runs in a fresh
+runs, `import agentlib` or not), and a plain venv with agentlib's files in its
+site-packages, as a wheel from PyPI would leave them. Each command runs in a fresh
 process, from a folder outside the repository, so that `import agentlib` finds
 the installed package and not the source folder. The commands take turns
 (bare, import, demo, bare, ...), so that load on a shared machine falls on
@@ -11,11 +11,12 @@ all of them alike; each figure is the median, and each time is also given as
 a ratio to the bare start of the plain install. Every row also reports the
 process's peak memory (RSS).
 
-The demo runs only from the editable install: a wheel carries the package,
-not the documentation folder the demo reads.
+The demo runs only from the editable install: the package alone carries
+no documentation folder for the demo to read.
 """
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,16 +38,16 @@ CODE = {"bare": "pass", "import": "import agentlib",
 
 
 def plain_install(folder):
-    """A venv in `folder` with agentlib installed from a wheel (not editable); return its python."""
-    folder = Path(folder)
-    venv.create(folder / "venv", with_pip=False)
-    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(folder / "wheel"), str(ROOT)],
-                   check=True, capture_output=True)
-    wheel = next((folder / "wheel").glob("*.whl"))
-    python = folder / "venv" / "bin" / "python"
-    subprocess.run([*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True)
+    """A venv in `folder` with agentlib's files copied into its site-packages; return its python.
+
+    That is what installing a wheel leaves behind (less the metadata): the package itself, with
+    no .pth file and no import hook. Copying needs no build tools and no network.
+    """
+    venv.create(Path(folder) / "venv", with_pip=False)
+    python = Path(folder) / "venv" / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    shutil.copytree(ROOT / "agentlib", Path(site) / "agentlib", ignore=shutil.ignore_patterns("__pycache__"))
     return python
 
 

