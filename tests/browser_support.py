@@ -213,7 +213,7 @@ class Student:
             self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
                               has_text=re.compile(f"^{re.escape(label)}$")).click()
 
-    def run_all(self, timeout=int(os.environ.get("RUN_ALL_TIMEOUT_MS", 180_000))):
+    def run_all(self, timeout=180_000):
         """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
         self.menu("Run", "Run All Cells")
         self.page.wait_for_function("""() => {
