@@ -29,6 +29,7 @@ from ..loop import run_agent
 from ..models import Call, Message
 from ..providers.errors import ModelError
 from ..providers.pricing import trace_cost
+from .show import in_kernel
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "questions.json"
 
@@ -335,7 +336,7 @@ def progress_bar(total, enabled):
     if not enabled:
         return lambda *_: None
     done = [0]
-    if "ipykernel" in sys.modules:
+    if in_kernel():  # not "ipykernel in sys.modules": running a notebook in-process loads it too
         import ipywidgets as widgets
         from IPython.display import display
 

@@ -39,6 +39,7 @@ from ..lesson import QUESTION, lesson_script
 from ..loop import Stats, run_agent
 from ..models import Call, Message, ScriptedModel
 from ..tools import TOOLS, call_tool
+from .show import in_kernel
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
 
@@ -158,14 +159,10 @@ class Exercise:
 def report(kind, heading, message, code=False):
     """Show a verdict, a hint or a solution: coloured in Jupyter, plain text elsewhere."""
     text = f"{heading}: {message}" if not code else f"{heading}:\n{message}"
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:
-        get_ipython = None
-    if get_ipython is None or get_ipython() is None:
+    if not in_kernel():
         print(text)
         return
+    from IPython.display import display
     body = (f'<pre style="margin: 4px 0 0; white-space: pre-wrap;">{escape(message)}</pre>' if code
             else f"<span>{escape(message)}</span>".replace("\n", "<br>"))
     html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px;">'

@@ -8,6 +8,7 @@ plain text.
 """
 
 import inspect
+import sys
 from pathlib import Path
 
 
@@ -21,15 +22,22 @@ def show(obj):
         first = 1  # getsourcelines answers 0 for a whole module
     source = "".join(lines)
     where = f"{location(obj)}, lines {first}-{first + len(lines) - 1}"
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:
-        get_ipython = None
-    if get_ipython is None or get_ipython() is None:
+    if not in_kernel():
         print(f"# {where}\n{source}")
         return
+    from IPython.display import display
     display({"text/plain": f"# {where}\n{source}", "text/html": html(source, first, where)}, raw=True)
+
+
+def in_kernel():
+    """Whether a Jupyter kernel runs this code: rich output then, plain text in a terminal or a test.
+
+    The one check for show, exercises and evaluate. A loaded ipykernel module is not enough (the
+    tests load it when they run a notebook), nor is an IPython shell (a terminal has one too).
+    """
+    ipython = sys.modules.get("IPython")  # not imported: then no kernel can be running
+    shell = ipython.get_ipython() if ipython else None
+    return getattr(shell, "kernel", None) is not None
 
 
 def location(obj):
