@@ -264,9 +264,11 @@ def test_every_cell_runs_right_after_the_set_up_cell_and_twice_in_a_row(path):
 def test_cells_that_need_another_say_so_in_their_first_line():
     for path in PATHS:
         module = source_module(path)
+        built = {c.id: c.source for c in nbformat.read(path, as_version=4).cells}
         for cell in module.CELLS:
             if cell.get("needs") and "check" not in cell["tags"]:
-                first = next(c for c in nbformat.read(path, as_version=4).cells if c.id == cell["id"]).source
+                assert cell["id"] in built, f"{path.name} lacks {cell['id']}: run python tools/build_notebooks.py"
+                first = built[cell["id"]]
                 assert first.startswith("#") and ("zuerst" in first.splitlines()[0] or "first" in first.splitlines()[0]), (path.name, cell["id"])
 
 
