@@ -1,0 +1,80 @@
+"""The models' numbers and fallbacks, pinned by what they return (mutants of models.py that no test noticed).
+
+The expected values are written out here (120 seconds, 2 retries, 3.5 characters a token, ...),
+so a changed number in models.py fails here instead of passing unnoticed.
+"""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from agentlib import Call, Message, RealModel, ScriptedModel, Usage
+from agentlib.models import count, estimate, usage_of
+
+pytestmark = pytest.mark.usefixtures("no_llm_settings")
+
+
+def test_a_real_model_waits_120_seconds_and_retries_twice_by_default():
+    model = RealModel("m", "http://127.0.0.1:9/v1", "sk-test")
+    assert model.timeout == 120.0
+    assert (model.client.timeout, model.client.max_retries) == (120.0, 2)
+
+
+def test_the_estimate_counts_one_token_per_3_5_characters_of_json():
+    messages = [{"role": "user", "content": "x" * (3500 - 33)}]  # 33: the JSON around the text
+    assert len(json.dumps(messages)) == 3500
+    reply = Message("y" * (350 - 36))  # {"role": "assistant", "content": "..."} is 36 characters around it
+    usage = estimate(messages, [], reply)
+    assert usage == Usage(1000 + 1, 100, estimated=True)  # + 1: the empty tool list "[]" rounds to 1
+
+
+def test_the_estimate_counts_characters_not_escapes():
+    messages = [{"role": "user", "content": "ü" * 3467}]  # as UTF-8 text: 3,500 characters, not 6 per ü
+    assert estimate(messages, [], Message("")).prompt_tokens == 1000 + 1
+
+
+def test_a_scripted_model_estimates_only_when_asked():
+    plain = ScriptedModel([Message("a")])
+    assert plain([{"role": "user", "content": "q"}], [])[1] is None
+    estimating = ScriptedModel([Message("a")], estimate_usage=True)
+    usage = estimating([{"role": "user", "content": "q"}], [])[1]
+    assert usage.estimated is True and usage.prompt_tokens > 0
+
+
+def test_a_script_entry_without_ids_gets_one_id_per_call_and_step():
+    model = ScriptedModel([Message(tool_calls=[Call("", "a"), Call("", "b")]), Message(tool_calls=[Call("", "c")])])
+    first, _ = model([{"role": "user", "content": "q"}], [])
+    second, _ = model([{"role": "user", "content": "q"}], [])
+    assert [c.id for c in first.tool_calls] == ["call_1_1", "call_1_2"]
+    assert [c.id for c in second.tool_calls] == ["call_2_1"]
+
+
+def provider_usage(prompt, completion, details=None, hit=None):
+    return SimpleNamespace(prompt_tokens=prompt, completion_tokens=completion,
+                           prompt_tokens_details=details, prompt_cache_hit_tokens=hit)
+
+
+def test_no_usage_from_a_provider_stays_none():
+    assert usage_of(None) is None
+
+
+def test_null_token_counts_from_a_provider_count_as_zero():
+    assert usage_of(provider_usage(None, None)) == Usage(0, 0, None)
+
+
+def test_cached_tokens_are_read_under_openais_name_then_deepseeks():
+    openai = provider_usage(100, 20, details=SimpleNamespace(cached_tokens=64))
+    deepseek = provider_usage(100, 20, hit=32)
+    neither = provider_usage(100, 20, details=SimpleNamespace(cached_tokens=None))
+    zero = provider_usage(100, 20, details=SimpleNamespace(cached_tokens=0), hit=32)
+    assert usage_of(openai) == Usage(100, 20, 64)
+    assert usage_of(deepseek) == Usage(100, 20, 32)
+    assert usage_of(neither) == Usage(100, 20, None)
+    assert usage_of(zero) == Usage(100, 20, 0)  # 0 cached is an answer, not a missing one
+
+
+@pytest.mark.parametrize("sent, counted", [("12", 12), (12, 12), (-5, 0), (0, 0), (None, 0), ("many", 0),
+                                           (float("inf"), 0), ("9" * 5000, 0)])
+def test_a_token_count_is_a_whole_number_of_at_least_zero(sent, counted):
+    assert count(sent) == counted
