@@ -4,6 +4,7 @@ Symbolic link loops, files swapped for links or FIFOs while a tool runs, lone
 surrogates, huge files and huge arguments (issue 14, items 3, 5, 7, 8, 10).
 """
 
+import json
 import os
 import threading
 import time
@@ -188,3 +189,15 @@ def test_grep_sees_a_same_size_rewrite_with_the_old_mtime(tmp_docs):
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # as cp -p or rsync -t leave it
     assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
     assert grep_docs("glass") == "index.md:2: The Timeout GLASS."
+
+
+@pytest.mark.parametrize("start", ["--5", "²", "٣", "1_000", "9" * 5000, " 5e3 "])
+def test_a_quoted_integer_that_is_no_plain_number_gets_the_model_facing_sentence(tmp_docs, start):
+    with pytest.raises(TypeError, match=r"argument 'start' must be of type integer, got .*; send e\.g\. \{\"start\": 1\}"):
+        call_tool("read_doc", json.dumps({"path": "index.md", "start": start}))
+
+
+@pytest.mark.parametrize("start, first", [("5", "5: row 5 timeout"), (" -0 ", None), ("12", "12: row 12 timeout")])
+def test_a_quoted_whole_number_is_still_accepted(tmp_docs, start, first):
+    reply = call_tool("read_doc", json.dumps({"path": "long.md", "start": start, "end": 15}))
+    assert reply.splitlines()[0] == first if first else reply.startswith("Error: start=0")

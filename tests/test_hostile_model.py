@@ -230,3 +230,11 @@ def test_an_env_file_with_a_byte_order_mark_is_read(tmp_path, monkeypatch):
     (tmp_path / ".env").write_bytes("LLM_MODEL=bom-model\n".encode("utf-8-sig"))
     monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
     assert config.settings().model == "bom-model"
+
+
+def test_a_conversation_holding_a_lone_surrogate_is_sent_not_blamed_on_the_url():
+    with FakeServer(replies=[completion("openai", content="fine")]) as server:
+        model = RealModel("test-model", server.base_url, server.key, timeout=TIMEOUT, max_retries=0)
+        message, _ = model([{"role": "user", "content": "file \udcff.md?"}], SCHEMAS)
+    assert message.content == "fine"
+    assert server.requests[0]["messages"][0]["content"] == "file \ufffd.md?"
