@@ -1,0 +1,246 @@
+"""Mutation testing of the lesson modules: change one token, run the tests, expect a failure.
+
+    python tools/mutation.py                  every mutant of loop, tools, docs, models, trace
+    python tools/mutation.py loop docs        only these modules
+    python tools/mutation.py --list loop      print the mutants without running them
+
+Each mutant changes one thing (a comparison, an operator, a number, a boolean,
+`and`/`or`, a `not`, a returned value, a string that the tests should pin) in a
+copy of the repository, then runs the tests that execute the changed line. A
+mutant that no test notices "survives". tools/mutation_equivalent.txt lists the
+survivors that are equivalent (no behaviour can tell them apart), each with
+the reason; they do not count against the score.
+
+Which tests execute which line is measured once, with coverage, over the fast
+tests (no notebooks, no browser, no hub). A line that runs only at import (a
+constant, a default, a tool's description) is tested with every fast test that
+imports the module. Running 5-20 tests per mutant instead of a few hundred is
+what makes a run take minutes instead of hours on two cores.
+
+Deliberately left out: mutating docstrings and comments, and higher-order
+mutants (two changes at once).
+"""
+
+import ast
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = ["loop", "tools", "docs", "models", "trace"]
+SLOW = ["test_notebooks.py", "test_browser.py", "test_browser_local.py", "test_hub.py", "test_local_model.py",
+        "test_bench.py", "test_corpus.py", "test_notebook_hygiene.py", "test_notebook_parity.py"]
+# Plugins load only when named: hypothesis's alone takes half a second to import, on every mutant.
+# The tests that use hypothesis import it themselves; random order is off, so runs are comparable.
+FAST = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+LEFT_BEHIND = [".git", ".venv", ".peers-venv", "test-artifacts", "build", "__pycache__", "node_modules", "*.gguf"]
+EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
+SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+        ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+        ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+        ast.And: ast.Or, ast.Or: ast.And}
+
+
+def mutations(node):
+    """The one-token changes of `node`, as (description, mutated copy) pairs.
+
+    Example: the Compare `a < b` -> [("< → <=", `a <= b`)]
+    """
+    out = []
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            if type(op) in SWAP:
+                new = copy.deepcopy(node)
+                new.ops[i] = SWAP[type(op)]()
+                out.append((f"{type(op).__name__} → {SWAP[type(op)].__name__}", new))
+    elif isinstance(node, (ast.BinOp, ast.BoolOp)) and type(node.op) in SWAP:
+        new = copy.deepcopy(node)
+        new.op = SWAP[type(node.op)]()
+        out.append((f"{type(node.op).__name__} → {SWAP[type(node.op)].__name__}", new))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        out.append(("drop not", copy.deepcopy(node.operand)))
+    elif isinstance(node, ast.Constant) and type(node.value) in (int, float) and not isinstance(node.value, bool):
+        out.append((f"{node.value} → {node.value + 1}", ast.Constant(node.value + 1)))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        out.append((f"{node.value} → {not node.value}", ast.Constant(not node.value)))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+        out.append((f"string {node.value[:30]!r} → 'XX'", ast.Constant("XX")))
+    elif isinstance(node, ast.Return) and node.value is not None:
+        out.append(("return None", ast.Return(ast.Constant(None))))
+    elif isinstance(node, ast.If):
+        new = copy.deepcopy(node)
+        new.test = ast.UnaryOp(ast.Not(), new.test)
+        out.append(("negate if", new))
+    return out
+
+
+def is_docstring(node, parents):
+    parent = parents.get(node)
+    return (isinstance(parent, ast.Expr) and isinstance(parents.get(parent), (ast.Module, ast.FunctionDef,
+                                                                              ast.ClassDef, ast.AsyncFunctionDef)))
+
+
+def mutants(module):
+    """Every (first line, last line, description, mutated source) of agentlib/<module>.py.
+
+    The description starts with the changed expression. Example: "start + MAX_LINES - 1: Add → Sub"
+    """
+    source = (ROOT / "agentlib" / f"{module}.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for target in list(ast.walk(tree)):
+        if isinstance(target, ast.Constant) and is_docstring(target, parents):
+            continue
+        if isinstance(target, ast.JoinedStr) or isinstance(parents.get(target), ast.JoinedStr):
+            continue  # the text inside an f-string: its pieces are pinned as whole messages
+        code = "" if isinstance(target, (ast.If, ast.Return)) else ast.get_source_segment(source, target) or ""
+        code = " ".join(code.split())[:40] + ": " if code else ""
+        for description, replacement in mutations(target):
+            parent = parents.get(target)
+            mutated = replace(tree, parent, target, replacement) if parent else None
+            if mutated is not None:
+                last = target.test.end_lineno if isinstance(target, ast.If) else target.end_lineno
+                yield target.lineno, last, code + description, ast.unparse(mutated)
+
+
+def replace(tree, parent, old, new):
+    """A copy of `tree` in which the child `old` of `parent` is `new`."""
+    for field, value in ast.iter_fields(parent):
+        if value is old:
+            setattr(parent, field, new)
+            copied = copy.deepcopy(tree)
+            setattr(parent, field, old)
+            return ast.fix_missing_locations(copied)
+        if isinstance(value, list) and any(item is old for item in value):
+            index = next(i for i, item in enumerate(value) if item is old)
+            value[index] = new
+            copied = copy.deepcopy(tree)
+            value[index] = old
+            return ast.fix_missing_locations(copied)
+    return None
+
+
+def equivalent():
+    """{(module, line text, description)} argued equivalent in tools/mutation_equivalent.txt.
+
+    Keyed by the text of the line, not its number, so that the file survives edits above it.
+    """
+    found = set()
+    for line in EQUIVALENT.read_text(encoding="utf-8").splitlines() if EQUIVALENT.exists() else []:
+        if line.strip() and not line.startswith("#"):
+            module, text, description = (part.strip() for part in line.split(" | ")[:3])
+            found.add((module, text, description))
+    return found
+
+
+def coverage_map(work, modules):
+    """{module: {line: [test ids that execute it]}}, measured once over the fast tests in `work`."""
+    out = work / "lines.json"
+    tests = [f"--ignore=tests/{name}" for name in SLOW]
+    subprocess.run([sys.executable, str(work / "tools" / "mutation.py"), "--map", str(out), *modules, "--",
+                    "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *tests, "tests"], cwd=work,
+                   capture_output=True, timeout=1800, check=True)
+    return {module: {int(k): v for k, v in lines.items()} for module, lines in json.loads(out.read_text()).items()}
+
+
+def measure(out, modules, pytest_args):
+    """Run pytest once under coverage, one context per test; write which test runs which line."""
+    import coverage  # only here: the mutants themselves run without it
+    import pytest
+    sys.path.insert(0, ".")  # this copy's agentlib, not the installed one
+
+    class Contexts:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item):
+            cov.switch_context(item.nodeid)  # fixtures included: they call the lesson code too
+            yield
+
+    cov = coverage.Coverage(data_file=None, include=[f"agentlib/{m}.py" for m in modules])
+    cov.start()
+    pytest.main(pytest_args, plugins=[Contexts()])
+    cov.stop()
+    data = cov.get_data()
+    lines = {}
+    for module in modules:
+        path = str(Path(f"agentlib/{module}.py").resolve())
+        by_line = data.contexts_by_lineno(path)
+        lines[module] = {n: sorted(c for c in contexts if c) for n, contexts in by_line.items()}
+    Path(out).write_text(json.dumps(lines), encoding="utf-8")
+
+
+def killed_by(work, tests):
+    """Whether the tests fail (or hang) against the mutant now in `work`."""
+    try:
+        result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                                 "-p", "pytest_timeout", "--timeout=60", *tests], cwd=work, capture_output=True,
+                                timeout=900, env=os.environ | FAST)
+    except subprocess.TimeoutExpired:  # a mutant that loops forever is noticed too
+        return True
+    return result.returncode != 0
+
+
+def run(modules):
+    work = Path(tempfile.mkdtemp(prefix="mutation-"))
+    try:
+        shutil.copytree(ROOT, work, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*LEFT_BEHIND))
+        skip, report, lines = equivalent(), {}, coverage_map(work, modules)
+        for module in modules:
+            path = work / "agentlib" / f"{module}.py"
+            original = path.read_text(encoding="utf-8")
+            source_lines = original.splitlines()
+            importers = sorted({t for tests in lines[module].values() for t in tests})
+            killed, survived, argued = 0, [], 0
+            for first, last, description, source in mutants(module):
+                text = source_lines[first - 1].strip()
+                if (module, text, description) in skip:
+                    argued += 1
+                    continue
+                tests = sorted({t for n in range(first, last + 1) for t in lines[module].get(n, [])})
+                if not tests and first in lines[module]:  # ran at import only: every test that imports it
+                    tests = importers
+                path.write_text(source, encoding="utf-8")
+                if tests and killed_by(work, tests):
+                    killed += 1
+                else:
+                    survived.append((first, text, description, len(tests)))
+            path.write_text(original, encoding="utf-8")
+            report[module] = (killed, survived, argued)
+            total = killed + len(survived)
+            print(f"{module}: {killed}/{total} killed ({100 * killed / max(total, 1):.1f}%), "
+                  f"{argued} argued equivalent", flush=True)
+            for line, text, description, count in survived:
+                print(f"  survived (line {line}, {count} tests ran): {module} | {text} | {description}", flush=True)
+        killed = sum(k for k, _, _ in report.values())
+        total = killed + sum(len(s) for _, s, _ in report.values())
+        print(f"\nscore: {killed}/{total} non-equivalent mutants killed ({100 * killed / max(total, 1):.1f}%)")
+        return killed, total
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv):
+    if argv[:1] == ["--map"]:  # internal: the coverage run inside the copy
+        split = argv.index("--")
+        return measure(argv[1], argv[2:split], argv[split + 1:])
+    listing = "--list" in argv
+    modules = [a for a in argv if not a.startswith("--")] or MODULES
+    unknown = set(modules) - set(MODULES)
+    if unknown:
+        sys.exit(f"no such lesson module: {sorted(unknown)}; choose from {MODULES}")
+    if listing:
+        for module in modules:
+            source_lines = (ROOT / "agentlib" / f"{module}.py").read_text(encoding="utf-8").splitlines()
+            for first, _, description, _ in mutants(module):
+                print(f"{module} | {first} | {source_lines[first - 1].strip()} | {description}")
+        return 0
+    killed, total = run(modules)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
