@@ -130,10 +130,10 @@ def test_the_real_server_fails_on_a_tool_call_turn_without_string_content_and_is
             "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]}
     messages = ASK + [turn, {"role": "tool", "tool_call_id": "c1", "content": "api.md"}]
     with pytest.raises(ModelError) as raised:
-        RealModel(**server, max_retries=0)(messages, SCHEMAS)
+        RealModel(**server)(messages, SCHEMAS)
     assert raised.value.kind == "local_server" and "(500: " in str(raised.value)
     assert says in str(raised.value)
-    assert RealModel(**server, max_retries=0)(ASK + [turn | {"content": ""}, messages[-1]], SCHEMAS)[0]
+    assert RealModel(**server)(ASK + [turn | {"content": ""}, messages[-1]], SCHEMAS)[0]
 
 
 def test_the_command_line_asks_the_local_model(server, no_llm_settings, capsys):

@@ -9,7 +9,8 @@ at it:
 
 A second call reuses the running server. The server ends with this process,
 even with a killed one (a restarted kernel): it watches its stdin, a pipe
-this process holds open. `make local-model` installs both packages.
+this process holds open (see `serve`, the server's side of this module).
+`make local-model` installs both packages.
 
 A 135-million-parameter model picks its tools poorly; that is part of the
 lesson, not a fault of the loop. Deliberately left out: other models, GPUs,
@@ -19,6 +20,7 @@ and sharing one server between processes.
 import atexit
 import importlib.util
 import os
+import runpy
 import socket
 import subprocess
 import sys
@@ -40,10 +42,9 @@ OPTIONS = ["--chat_format", "chatml-function-calling", "--n_ctx", "8192", "--mod
            "--n_threads", THREADS, "--n_threads_batch", THREADS]
 # Greedy decoding: the same question gets the same run, so a run can be shown, tested and compared.
 REQUEST = {"temperature": 0}
-# Run as the server's process: it exits as soon as its stdin, our pipe, closes.
-WATCHDOG = ("import os, runpy, sys, threading\n"
-            "threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()\n"
-            "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
+# The tool-calling format asks the model for every part of a reply without a length limit, and a small
+# model can write on (or pad its JSON with blanks) until the context is full: minutes per step.
+MAX_REPLY = 512  # tokens per part of a reply
 
 SENTENCES = {
     "not_installed": {
@@ -70,7 +71,7 @@ def local_server(language="en", timeout=120):
     """Start the local model's server, or reuse the running one; RealModel's keyword arguments for it.
 
     Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
-                                "api_key": "local", "extra_body": {"temperature": 0}}
+                                "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
     global running
     if running and running[0].poll() is None:
@@ -79,7 +80,8 @@ def local_server(language="en", timeout=120):
     process, log, port = start(model_file(language))
     settings = {"model": NAME, "base_url": f"http://127.0.0.1:{port}/v1",
                 # Not LLM_API_KEY: a key for a provider has no business here.
-                "api_key": "local", "extra_body": dict(REQUEST)}
+                "api_key": "local", "extra_body": dict(REQUEST),
+                "max_retries": 0}  # the same model, greedy, would only give the same reply again
     running = (process, log, settings)
     try:
         wait_until_answering(process, log, settings["base_url"], timeout, language)
@@ -108,7 +110,7 @@ def start(path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = tempfile.TemporaryFile()
-    command = [sys.executable, "-c", WATCHDOG, "--model", str(path), *OPTIONS,
+    command = [sys.executable, "-m", __name__, "--model", str(path), *OPTIONS,
                "--host", "127.0.0.1", "--port", str(port)]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
     return process, log, port
@@ -150,3 +152,29 @@ def stop():
 
 
 atexit.register(stop)  # a gentle stop at a normal exit; the watchdog covers the rest
+
+
+def serve():
+    """The server's own process: llama-cpp-python's server, with two additions.
+
+    It exits as soon as its stdin, a pipe held by the process that started it,
+    closes; and every completion it makes is capped at MAX_REPLY tokens.
+    """
+    import threading
+
+    import llama_cpp
+
+    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    complete = llama_cpp.Llama.create_completion
+
+    def capped(self, *args, **options):
+        if not options.get("max_tokens") or options["max_tokens"] < 0:  # None or <= 0: "until the context is full"
+            options["max_tokens"] = MAX_REPLY
+        return complete(self, *args, **options)
+
+    llama_cpp.Llama.create_completion = capped
+    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    serve()

@@ -181,6 +181,63 @@ CELLS = [
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
+    md("local-intro", de="""
+        ## Kein Schlüssel? Ein winziges Modell auf deinem Rechner
+
+        Ein echtes Modell geht auch ohne Schlüssel, ohne Netz und ohne Kosten: **SmolLM2-135M-Instruct**, ein Sprachmodell mit 135 Millionen Parametern (knapp 100 MB), läuft direkt auf deinem Rechner. Der Server aus dem Paket `llama-cpp-python` spricht dieselbe Chat-Completions-API wie DeepSeek – es ist also wieder `RealModel`, nur mit einer anderen Adresse. `local_server()` startet den Server, wartet, bis er antwortet, und gibt die Einstellungen für `RealModel` zurück; mit dem Kernel endet auch der Server.
+
+        Einmal installieren, im Kursordner: `make local-model` (ein paar Minuten; dafür braucht es einen C++-Compiler). Ist es nicht installiert, sagt dir die Zelle, was fehlt, und das Skriptmodell springt wieder ein.
+
+        Erwarte nicht zu viel: Die Modelle der großen Anbieter sind tausendmal größer. Dieses hier entscheidet wirklich selbst – aber oft schlecht.
+        """, en="""
+        ## No key? A tiny model on your own machine
+
+        A real model also works without a key, without a network and without cost: **SmolLM2-135M-Instruct**, a language model with 135 million parameters (just under 100 MB), runs right on your machine. The server from the package `llama-cpp-python` speaks the same chat-completions API as DeepSeek – so it is `RealModel` again, only with another address. `local_server()` starts the server, waits until it answers, and returns the settings for `RealModel`; the server ends with the kernel.
+
+        Install it once, in the course folder: `make local-model` (a few minutes; it needs a C++ compiler). If it is not installed, the cell tells you what is missing, and the scripted model stands in again.
+
+        Do not expect too much: the big providers' models are a thousand times larger. This one really decides for itself – but often badly.
+        """),
+    code("local-run", """
+        from agentlib.providers.local import local_server
+
+        try:  # ⟨agentlibs RealModel: Es schickt einen Schritt mit Tool-Aufrufen mit content "" zurück, das verlangt dieser Server|agentlib's RealModel: it sends a tool-call turn back with content "", which this server insists on⟩
+            local_model = agentlib.RealModel(**local_server(LANGUAGE), language=LANGUAGE)
+            print(f"⟨Es antwortet|Answering⟩: {local_model.name}, ⟨auf diesem Rechner|on this machine⟩")
+        except ModelError as error:
+            print(error)
+            local_model = ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True)
+            print("⟨Es antwortet stellvertretend das Skriptmodell.|The scripted model stands in.⟩")
+
+        local_answer, local_stats = run_agent(local_model, QUESTION[LANGUAGE], max_steps=5)
+        """),
+    code("local-trace", """
+        # ⟨braucht `local_stats`: führe zuerst die Zelle darüber aus|needs `local_stats`: run the cell above first⟩
+        from agentlib.classroom.viewer import TraceViewer
+
+        TraceViewer(local_stats, language=LANGUAGE)
+        """, tags=["widget"], needs="local-run"),
+    md("local-after", de="""
+        **Was du vermutlich siehst:** Die Schleife läuft – das kleine Modell ruft Werkzeuge auf, jeder Aufruf bekommt sein Ergebnis, jeder Fehler kommt als lesbarer Text zurück. Aber es wählt schlecht: Es ruft etwa dasselbe Werkzeug zweimal hintereinander auf, sucht nach einem Wort, das in keiner Doku steht, oder will eine Datei lesen, die es nicht gibt – und versucht es gleich noch einmal, obwohl die Fehlermeldung den richtigen Namen vorschlägt. So geht es weiter, bis `max_steps` den Lauf beendet. Gib ihm mehr Schritte, und es wiederholt sich weiter.
+
+        Das ist der Abschnitt „Wenn es hakt“ unten, live vorgeführt. Was daraus folgt:
+        - **Werkzeugbeschreibungen** sind alles, was das Modell über ein Werkzeug weiß. Ein kleines Modell nimmt sie besonders wörtlich: Je klarer sie sagen, wofür ein Werkzeug da ist und welche Argumente es erwartet, desto besser wählt es.
+        - **Der Systemprompt** muss sagen, wie man vorgeht und wann Schluss ist.
+        - **`max_steps`** ist die letzte Sicherung: Ohne sie liefe dieser Lauf weiter, bis der Kontext voll ist.
+        - **Die Modellgröße** entscheidet über die Qualität der Entscheidungen, nicht die Schleife: Dieselbe Schleife fand im Lauf der Lektion mit `deepseek-flash` die Antwort in drei Schritten.
+
+        Ein Lauf dauert hier ein paar Sekunden pro Schritt und kostet nichts. Probier damit die Übungen 2 und 4 aus Notebook 7 ganz real: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
+        """, en="""
+        **What you probably see:** the loop works – the small model calls tools, every call gets its result, every failure comes back as readable text. But it chooses badly: it calls the same tool twice in a row, searches for a word that no document contains, or asks for a file that does not exist – and tries again right away, although the error message suggests the right name. It goes on like this until `max_steps` ends the run. Give it more steps, and it keeps repeating itself.
+
+        This is the section "When things go wrong" below, demonstrated live. What follows from it:
+        - **Tool descriptions** are all the model knows about a tool. A small model takes them especially literally: the more clearly they say what a tool is for and which arguments it expects, the better it chooses.
+        - **The system prompt** has to say how to proceed and when to stop.
+        - **`max_steps`** is the last safeguard: without it, this run would go on until the context is full.
+        - **Model size** decides how good the decisions are, not the loop: in the lesson's run, the same loop found the answer in three steps with `deepseek-flash`.
+
+        A run here takes a few seconds per step and costs nothing. Use it to try exercises 2 and 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
+        """),
     md("tokens-intro", de="""
         ## Tokens: was der Anbieter meldet
 
