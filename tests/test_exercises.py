@@ -45,7 +45,8 @@ def test_list_schema_check(language):
     assert status == INCORRECT and "list[str]" in message and '"items"' in message
     status, message = judged("lists", language, schema_that_fails)
     assert status == INCORRECT and "KeyError" in message
-    assert judged("lists", language, "not a function")[0] == INCORRECT
+    status, message = judged("lists", language, "not a function")
+    assert status == INCORRECT and "json_schema" in message and "str" in message
     status, message = judged("lists", language, schema_right)
     assert status == CORRECT
     assert "@tool" in message and "knows" not in message and "weiß jetzt" not in message  # @tool is unchanged
@@ -63,7 +64,8 @@ def script_with_both_failures(language):
 def test_errors_in_script_check(language, capsys):
     assert judged(1, language, ...)[0] == NOT_ATTEMPTED
     assert judged(1, language, None)[0] == NOT_ATTEMPTED
-    assert judged(1, language, lesson_script(language))[0] == INCORRECT  # neither failure
+    status, message = judged(1, language, lesson_script(language))  # neither failure
+    assert status == INCORRECT and 'Call("x1", "search_web", {"query": "..."})' in message
     only_unknown = script_with_both_failures(language)[:1] + lesson_script(language)
     status, message = judged(1, language, only_unknown)
     assert status == INCORRECT and "start" in message
@@ -76,8 +78,10 @@ def test_errors_in_script_check(language, capsys):
     numeric_start = [Message(tool_calls=[Call("", "search_web", {})]),
                      Message(tool_calls=[Call("", "read_doc", {"path": "api.md", "start": "3"})]),
                      *lesson_script(language)]
-    assert judged(1, language, numeric_start)[0] == INCORRECT  # "3" is a number in quotes, which the loop accepts
-    assert judged(1, language, "my script")[0] == INCORRECT
+    status, message = judged(1, language, numeric_start)  # "3" is a number in quotes, which the loop accepts
+    assert status == INCORRECT and "read_doc" in message and 'start="abc"' in message
+    status, message = judged(1, language, "my script")
+    assert status == INCORRECT and "my_script" in message and "lesson_script(...)" in message
     status, message = judged(1, language, script_with_both_failures(language))
     assert status == CORRECT and "no tool called 'search_web'" in message and "TypeError" in message
     assert "[step 1] search_web" in capsys.readouterr().out  # the check shows the run it judged
@@ -99,7 +103,8 @@ def test_step_limit_check(language):
     assert judged(2, language, *run(2))[0] == CORRECT  # answer2, stats2 = run_agent(...): answer2 is None
     assert judged(2, language, run(2))[0] == CORRECT  # the pair in one name
     assert judged(2, language, run(2)[1])[0] == CORRECT  # the stats alone tell what happened
-    assert judged(2, language, None, "stats")[0] == INCORRECT
+    status, message = judged(2, language, None, "stats")
+    assert status == INCORRECT and "stats2" in message and "'stats'" in message
     quick = run_agent(ScriptedModel([Message(content="42")]), "?", max_steps=2, verbose=False)
     assert judged(2, language, *quick)[0] == CORRECT  # a model that answers within the limit is no mistake
 
@@ -213,16 +218,19 @@ def test_unanswerable_check(language):
     assert stats.trace.stop_reason == "answer"
     assert judged(4, language, stats, ..., ...)[0] == NOT_ATTEMPTED
     assert judged(4, language, stats, 3, ["HTTP/3", "http3"])[0] == CORRECT
-    for tool_steps, keywords in [(4, ["HTTP/3", "http3"]),  # counted the answer too
-                                 (2, ["HTTP/3", "http3"]),  # counted only the searches, not the reading
-                                 (3, ["http3", "HTTP/3"]),  # wrong order
-                                 (3, ["HTTP/3"]),  # one missing
-                                 (3, ["HTTP/3", "HTTP3"])]:  # misspelt
+    de = language == "de"
+    for tool_steps, keywords, reason in [
+            (4, ["HTTP/3", "http3"], "tool_steps = 4"),  # counted the answer too
+            (2, ["HTTP/3", "http3"], "tool_steps = 2"),  # counted only the searches, not the reading
+            (3, ["http3", "HTTP/3"], "Reihenfolge" if de else "order"),  # wrong order
+            (3, ["HTTP/3"], "fehlt noch ein Stichwort" if de else "keyword is still missing"),  # one missing
+            (3, ["HTTP/3", "HTTP3"], "'HTTP3'")]:  # misspelt
         status, message = judged(4, language, stats, tool_steps, keywords)
-        assert status == INCORRECT, (tool_steps, keywords)
+        assert status == INCORRECT and reason in message, (tool_steps, keywords, message)
         assert " 3" not in message.replace(f"= {tool_steps}", "")  # the right count is not given away
         assert not [k for k in ["HTTP/3", "http3"] if k not in keywords and k in message]  # nor a missing keyword
-    assert judged(4, language, None, 3, ["HTTP/3", "http3"])[0] == INCORRECT
+    status, message = judged(4, language, None, 3, ["HTTP/3", "http3"])
+    assert status == INCORRECT and "stats4" in message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
