@@ -19,6 +19,7 @@ help:
 	@echo "make bench      the benchmarks (about a minute)"
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
+	@echo "make local-model  the tiny local model for notebook 06 and --local (builds llama-cpp-python, minutes)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
 	@echo "make clean      remove .venv and test artifacts"
@@ -121,6 +122,17 @@ lock: $(VENV)/.created
 	    --no-emit-package agentloop-course --annotation-style line --custom-compile-command "make lock" \
 	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
 	rm requirements.lock.old
+
+# Optional: the tiny local model (notebook 06, `python -m agentlib --local`); lab and test never need it.
+# llama-cpp-python compiles llama.cpp from source: a few minutes once, then pip's wheel cache reuses it.
+local-model: $(VENV)/.local-model
+
+$(VENV)/.local-model: requirements-local.txt $(VENV)/.course
+	@command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null || { \
+	    echo "make local-model needs a C++ compiler to build llama-cpp-python, and none was found:" \
+	         "install one (Debian/Ubuntu: apt-get install build-essential; macOS: xcode-select --install)."; exit 1; }
+	$(BIN)/python -m pip install --quiet -r requirements-local.txt
+	touch $@
 
 clean:
 	rm -rf $(VENV) $(PEERS) test-artifacts
