@@ -1,0 +1,91 @@
+"""Notebook 06 in a real browser, with the tiny local model answering: a student steps through its trace.
+
+JupyterLab and Chromium as in test_browser.py (through browser_support.py). The notebook's
+local cells start llama-cpp-python's server inside the kernel; the run is
+real, so the test checks what any run of it must show, not which tools the
+model picked. Without `make local-model` the test skips, except in CI (CI
+set), where it fails.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agentlib.classroom.viewer import labels
+from agentlib.providers import local
+from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+NOTEBOOK = "notebooks/de/06_echtes_modell.ipynb"
+MAX_STEPS = 5  # what the notebook's local-run cell allows
+VIEWER = labels("de")
+# The course must run without a key: every kernel looks for .env where there is none.
+NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
+
+
+def must_run(reason):
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set, so this test must run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def page(tmp_path):
+    """A Chromium page on JupyterLab serving a scratch copy of the notebooks, with the local model installed."""
+    try:
+        local.model_file("de")
+        from playwright.sync_api import sync_playwright
+    except local.ModelError as problem:
+        must_run(str(problem))
+    except ImportError:
+        must_run("install playwright (pip install -r requirements-dev.txt)")
+    if find_chromium() is None:
+        must_run("install Debian's chromium to run the browser test (apt-get install chromium)")
+    root = tmp_path / "course"
+    shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    (root / "data").symlink_to(REPO / "data")
+    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.lab = lab
+        try:
+            yield page
+        finally:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=ARTIFACTS / "local-model-end.png")
+            browser.close()
+
+
+def test_student_steps_through_the_local_models_trace(page):
+    from playwright.sync_api import expect
+
+    student = Student(page, page.lab)
+    student.open(NOTEBOOK)
+    student.run_all(timeout=600_000)
+    assert not student.problems(), "\n".join(student.problems())
+
+    run_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="local_server(LANGUAGE)"))
+    expect(run_cell.locator(".jp-OutputArea-output").first).to_contain_text(
+        f"Es antwortet: {local.NAME}, auf diesem Rechner")  # the real model, not the stand-in
+
+    trace_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="TraceViewer(local_stats"))
+    viewer = trace_cell.locator(".trace-viewer")
+    expect(viewer).to_have_count(1)
+    expect(viewer).to_contain_text(local.NAME)
+    first = viewer.locator(".trace-step").inner_text()
+    total = int(first.rsplit(" ", 1)[1])  # "Schritt 1 von 5"
+    assert first == VIEWER["step"].format(n=1, total=total) and 1 <= total <= MAX_STEPS
+    for step in range(2, total + 1):
+        viewer.locator(".trace-next").click()
+        expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=step, total=total))
+    # The last step says how the run ended: an answer, or the step limit; never an error.
+    answered, limited = VIEWER["stop"]["answer"], VIEWER["stop"]["max_steps"].split(" (")[0]
+    expect(viewer.locator(".trace-body")).to_contain_text(re.compile(f"{re.escape(answered)}|{re.escape(limited)}"))
+    viewer.screenshot(path=ARTIFACTS / "local-model-trace.png")
+    assert not student.problems(), "\n".join(student.problems())
