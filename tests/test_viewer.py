@@ -238,7 +238,8 @@ def test_reported_usage_is_not_called_an_estimate():
 def test_english_labels_and_unknown_language():
     viewer = TraceViewer(lesson_run(max_steps=2), language="en")
     viewer.go(2)
-    assert "Step 2 of 2" in viewer.header.value and "cut" in viewer.body.value
+    # the badge itself: the word "cut" alone is in the observation's own "[cut: ..." note too
+    assert "Step 2 of 2" in viewer.header.value and viewer_module.badge("cut", "cut") in viewer.body.value
     assert "End: step limit reached (2 steps), no answer." in viewer.body.value
     with pytest.raises(ValueError, match="'fr'"):
         TraceViewer(language="fr")
