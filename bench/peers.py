@@ -247,9 +247,11 @@ def growth_exponent(small, large):
 
 def summarise(runs, sizes):
     """Medians per framework and size, the exponent, and every figure's ratio to agentlib's."""
-    rows = {}
+    rows, imports = {}, {}
+    for name, by_size in runs.items():  # rows that import the same module share its import time
+        imports.setdefault(FRAMEWORKS[name][0], []).extend(r["import_s"] for s in sizes for r in by_size[s])
     for name, by_size in runs.items():
-        row = {"import_ms": 1000 * statistics.median(r["import_s"] for s in sizes for r in by_size[s]), "sizes": {}}
+        row = {"import_ms": 1000 * statistics.median(imports[FRAMEWORKS[name][0]]), "sizes": {}}
         for steps in sizes:
             row["sizes"][steps] = {"us_per_step": 1e6 * statistics.median(r["run_s"] for r in by_size[steps]) / steps,
                                    "peak_mib": statistics.median(r["peak_mib"] for r in by_size[steps])}
@@ -278,14 +280,17 @@ def versions():
 
 
 def table(result):
-    sizes, rows = result["sizes"], result["rows"]
+    """The result as plain text; it reads a result loaded back from JSON too (sizes as text there)."""
+    sizes = result["sizes"]
+    rows = {name: row | {"sizes": {int(n): figures for n, figures in row["sizes"].items()}}
+            for name, row in result["rows"].items()}
     out = [f"agentlib and its peers, {result['date']}: {result['machine']}, Python {result['versions']['python']}, "
            f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all",
-           f"  {'':24} {'version':>8} {'import ms':>10} {'x':>6}"
+           f"  {'':24} {'version':>9} {'import ms':>10} {'x':>6}"
            + "".join(f" {'us/step N=' + str(n):>15} {'x':>6}" for n in sizes)
            + f" {'exponent':>9}" + "".join(f" {'MiB N=' + str(n):>11} {'x':>5}" for n in sizes)]
     for name, row in rows.items():
-        line = f"  {name:24} {result['versions'].get(name) or 'here':>8} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
+        line = f"  {name:24} {result['versions'].get(name) or 'this repo':>9} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
         line += "".join(f" {row['sizes'][n]['us_per_step']:15,.1f} {row['sizes'][n]['time_ratio']:6.0f}" for n in sizes)
         line += f" {row['exponent']:9.2f}"
         line += "".join(f" {row['sizes'][n]['peak_mib']:11.0f} {row['sizes'][n]['memory_ratio']:5.1f}" for n in sizes)

@@ -40,14 +40,17 @@ CODE = {"bare": "pass", "import": "import agentlib",
 def plain_install(folder):
     """A venv in `folder` with agentlib's files copied into its site-packages; return its python.
 
-    That is what installing a wheel leaves behind (less the metadata): the package itself, with
-    no .pth file and no import hook. Copying needs no build tools and no network.
+    That is what installing a wheel leaves behind (less the metadata): the package itself,
+    compiled, with no .pth file and no import hook. Copying needs no build tools and no network.
     """
     venv.create(Path(folder) / "venv", with_pip=False)
     python = Path(folder) / "venv" / "bin" / "python"
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           check=True, capture_output=True, text=True).stdout.strip()
     shutil.copytree(ROOT / "agentlib", Path(site) / "agentlib", ignore=shutil.ignore_patterns("__pycache__"))
+    # pip compiles a wheel's modules as it installs them; without that, and with PYTHONDONTWRITEBYTECODE
+    # set, every start would compile agentlib anew
+    subprocess.run([str(python), "-m", "compileall", "-q", str(Path(site) / "agentlib")], check=True)
     return python
 
 
@@ -83,6 +86,8 @@ def measure(repeat):
     """Median milliseconds and peak MiB of each row, and each time's ratio to the plain bare start."""
     with tempfile.TemporaryDirectory(prefix="agentlib-startup-") as folder:
         order = rows(plain_install(folder))
+        # the editable install runs the source folder's modules: compiled too, for a fair race
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "agentlib")], check=True)
         for install, name, python in order:  # one warm-up each: compiled .pyc files, OS caches
             run(python, COMMANDS[name], folder)
         samples = {(install, name): [] for install, name, _ in order}
