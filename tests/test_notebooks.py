@@ -14,6 +14,7 @@ it says it needs), twice in a row, in a namespace cleared of everything but
 the set-up. The English cells differ only in strings (test_notebook_parity.py).
 """
 
+import atexit
 import functools
 import importlib
 import os
@@ -86,7 +87,7 @@ def source_module(path):
     raise LookupError(path)
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="module", autouse=True)  # module: the other test files keep their LLM_* variables
 def no_key_anywhere():
     """The tests promise a run without a key; a key in the repository's .env would break that promise."""
     import agentlib.providers.config
@@ -105,6 +106,7 @@ def no_key_anywhere():
 def workspace():
     """A temporary copy of notebooks/, so that running them leaves the repository untouched."""
     folder = Path(tempfile.mkdtemp(prefix="notebooks-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # no folder left behind by each run
     shutil.copytree(NOTEBOOKS, folder / "notebooks")
     return folder / "notebooks"
 
@@ -142,10 +144,7 @@ def outcomes(notebook):
 
 @pytest.mark.parametrize("path", PATHS, ids=ids(PATHS))
 def test_notebook_runs_without_a_key_and_untouched_checks_say_not_attempted(path):
-    notebook = executed(path, "untouched")
-    errors = [cell.id for cell in notebook.cells if cell.cell_type == "code"
-              for output in cell.outputs if output.output_type == "error"]
-    assert errors == []
+    notebook = executed(path, "untouched")  # a cell that raises fails here: execute() raises CellExecutionError
     for cell_id, reported in outcomes(notebook).items():
         assert reported == ["not attempted"], cell_id
 
