@@ -17,7 +17,7 @@ CELLS = [
 
         Kein API-Schlüssel? Kein Problem: Das Notebook läuft trotzdem von oben bis unten, dann mit dem Skriptmodell als Stellvertreter.
 
-        ⏱ etwa 7 Minuten, dazu optional 5 Minuten mit einem Schlüssel
+        ⏱ etwa 7 Minuten, dazu optional 5 Minuten mit einem Schlüssel oder dem Modell auf deinem Rechner
         """, en="""
         # 6 · Plugging in a real model
 
@@ -30,7 +30,7 @@ CELLS = [
 
         No API key? No problem: the notebook still runs from top to bottom, with the scripted model standing in.
 
-        ⏱ about 7 minutes, plus an optional 5 minutes with a key
+        ⏱ about 7 minutes, plus an optional 5 minutes with a key or the model on your machine
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
@@ -182,7 +182,7 @@ CELLS = [
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
     md("local-intro", de="""
-        ## Kein Schlüssel? Ein winziges Modell auf deinem Rechner
+        ## Kein Schlüssel? Ein winziges Modell auf deinem Rechner *(optional)*
 
         Ein echtes Modell geht auch ohne Schlüssel, ohne Netz und ohne Kosten: **SmolLM2-135M-Instruct**, ein Sprachmodell mit 135 Millionen Parametern (knapp 100 MB), läuft direkt auf deinem Rechner. Der Server aus dem Paket `llama-cpp-python` spricht dieselbe Chat-Completions-API wie DeepSeek – es ist also wieder `RealModel`, nur mit einer anderen Adresse. `local_server()` startet den Server, wartet, bis er antwortet, und gibt die Einstellungen für `RealModel` zurück; mit dem Kernel endet auch der Server.
 
@@ -190,7 +190,7 @@ CELLS = [
 
         Erwarte nicht zu viel: Die Modelle der großen Anbieter sind tausendmal größer. Dieses hier entscheidet wirklich selbst – aber oft schlecht.
         """, en="""
-        ## No key? A tiny model on your own machine
+        ## No key? A tiny model on your own machine *(optional)*
 
         A real model also works without a key, without a network and without cost: **SmolLM2-135M-Instruct**, a language model with 135 million parameters (just under 100 MB), runs right on your machine. The server from the package `llama-cpp-python` speaks the same chat-completions API as DeepSeek – so it is `RealModel` again, only with another address. `local_server()` starts the server, waits until it answers, and returns the settings for `RealModel`; the server ends with the kernel.
 
@@ -221,22 +221,22 @@ CELLS = [
         **Was du vermutlich siehst:** Die Schleife läuft – das kleine Modell ruft Werkzeuge auf, jeder Aufruf bekommt sein Ergebnis, jeder Fehler kommt als lesbarer Text zurück. Aber es wählt schlecht: Es ruft etwa dasselbe Werkzeug zweimal hintereinander auf, sucht nach einem Wort, das in keiner Doku steht, oder will eine Datei lesen, die es nicht gibt – und versucht es gleich noch einmal, obwohl die Fehlermeldung den richtigen Namen vorschlägt. So geht es weiter, bis `max_steps` den Lauf beendet. Gib ihm mehr Schritte, und es wiederholt sich weiter.
 
         Das ist der Abschnitt „Wenn es hakt“ unten, live vorgeführt. Was daraus folgt:
-        - **Werkzeugbeschreibungen** sind alles, was das Modell über ein Werkzeug weiß. Ein kleines Modell nimmt sie besonders wörtlich: Je klarer sie sagen, wofür ein Werkzeug da ist und welche Argumente es erwartet, desto besser wählt es.
+        - **Werkzeugbeschreibungen** sind, mit Namen und Parametern im Schema, alles, was das Modell vorab über ein Werkzeug weiß. Ein kleines Modell nimmt sie besonders wörtlich: Je klarer sie sagen, wofür ein Werkzeug da ist und welche Argumente es erwartet, desto besser wählt es.
         - **Der Systemprompt** muss sagen, wie man vorgeht und wann Schluss ist.
         - **`max_steps`** ist die letzte Sicherung: Ohne sie liefe dieser Lauf weiter, bis der Kontext voll ist.
         - **Die Modellgröße** entscheidet über die Qualität der Entscheidungen, nicht die Schleife: Dieselbe Schleife fand im Lauf der Lektion mit `deepseek-flash` die Antwort in drei Schritten.
 
-        Ein Lauf dauert hier ein paar Sekunden pro Schritt und kostet nichts. Probier damit die Übungen 2 und 4 aus Notebook 7 ganz real: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
+        Ein Lauf dauert hier ein paar Sekunden pro Schritt und kostet nichts. Probier damit Übung 2 aus Notebook 5 und Übung 4 aus Notebook 7 ganz real aus: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
         """, en="""
         **What you probably see:** the loop works – the small model calls tools, every call gets its result, every failure comes back as readable text. But it chooses badly: it calls the same tool twice in a row, searches for a word that no document contains, or asks for a file that does not exist – and tries again right away, although the error message suggests the right name. It goes on like this until `max_steps` ends the run. Give it more steps, and it keeps repeating itself.
 
         This is the section "When things go wrong" below, demonstrated live. What follows from it:
-        - **Tool descriptions** are all the model knows about a tool. A small model takes them especially literally: the more clearly they say what a tool is for and which arguments it expects, the better it chooses.
+        - **Tool descriptions**, with the names and parameters in the schema, are all the model knows about a tool beforehand. A small model takes them especially literally: the more clearly they say what a tool is for and which arguments it expects, the better it chooses.
         - **The system prompt** has to say how to proceed and when to stop.
         - **`max_steps`** is the last safeguard: without it, this run would go on until the context is full.
         - **Model size** decides how good the decisions are, not the loop: in the lesson's run, the same loop found the answer in three steps with `deepseek-flash`.
 
-        A run here takes a few seconds per step and costs nothing. Use it to try exercises 2 and 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
+        A run here takes a few seconds per step and costs nothing. Use it to try exercise 2 of notebook 5 and exercise 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
         """),
     md("tokens-intro", de="""
         ## Tokens: was der Anbieter meldet
