@@ -97,7 +97,9 @@ def test_table_of_a_run_without_steps_still_renders():
     _, stats = run_agent(ScriptedModel([RuntimeError("no connection")]), "Q?", verbose=False)
     table = token_table(stats)
     assert list(table.data.index) == ["Summe"]
-    table.to_html()
+    html = table.to_html()
+    assert "<caption>Tokens pro Schritt: keine Angaben</caption>" in html
+    assert re.findall(r'class="data row0 col\d" >([^<]*)</td>', html) == ["–"] * 5  # a dash, not 0 or nan
 
 
 def test_compare_runs_puts_one_run_per_row():
@@ -121,7 +123,7 @@ def test_compare_runs_reads_saved_traces_and_refuses_nonsense(tmp_path):
         compare_runs({})
     with pytest.raises(ValueError, match="'fr'"):
         token_table(lesson_run(), language="fr")
-    assert isinstance(token_frame(tmp_path / "run.json"), pd.DataFrame)
+    pd.testing.assert_frame_equal(token_frame(tmp_path / "run.json"), token_frame(lesson_run()))
 
 
 def test_tables_set_text_and_background_together_so_a_dark_theme_cannot_wash_out_the_digits():
