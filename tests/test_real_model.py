@@ -271,16 +271,17 @@ def test_a_hung_server_ends_in_the_clients_time_out(docs):
 
 def test_a_time_out_is_retried_once_and_the_run_goes_on(docs):
     with FakeServer("openai", [Hang(10), completion("openai", content="late but fine")]) as server:
-        answer, _ = run_agent(model_for(server, timeout=0.3, max_retries=1), "Which?", verbose=False)
+        # 2 s, not 0.3: the retry's reply must arrive in time on a loaded machine too
+        answer, _ = run_agent(model_for(server, timeout=2.0, max_retries=1), "Which?", verbose=False)
     assert answer == "late but fine" and len(server.requests) == 2
 
 
 def test_connection_refused_names_the_endpoint_and_the_fix(docs):
-    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+    with socket.socket() as probe:  # bound but not listening: the port refuses, and no one else can take it
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    model = RealModel("test-model", f"http://127.0.0.1:{port}/v1", "sk-anything", max_retries=0, language="de")
-    answer, stats = run_agent(model, "Which?", verbose=False)
+        model = RealModel("test-model", f"http://127.0.0.1:{port}/v1", "sk-anything", max_retries=0, language="de")
+        answer, stats = run_agent(model, "Which?", verbose=False)
     assert answer is None and stats.steps == 0
     assert stats.trace.stop_message == (f"http://127.0.0.1:{port}/v1 ist nicht erreichbar: Prüf die "
                                         f"Netzwerkverbindung und LLM_BASE_URL; bei einem lokalen Server wie "
