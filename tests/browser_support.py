@@ -115,11 +115,13 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
            "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"])}
     for name in ("LLM_API_KEY", "OPENAI_API_KEY"):  # the course must work without a key
         env.pop(name, None)
-    port, token = free_port(), secrets.token_hex(16)
+    token = secrets.token_hex(16)
     log = scratch / "jupyter-lab.log"
     app_class = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
     command = [sys.executable, "-m", "jupyter", app, "--no-browser",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               # port 0: the server takes a free port itself and names it in its runtime file. A port
+               # found free here could be taken by another program in the seconds before the server binds it.
+               "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0", "--ServerApp.port_retries=0",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
                f"--{app_class}.user_settings_dir={folders['settings']}",
                f"--{app_class}.workspaces_dir={folders['workspaces']}",
@@ -131,12 +133,28 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
         server = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
                                   start_new_session=True)  # a signal for it never reaches pytest
     # Kernels run in sessions of their own; the server shuts them down when it gets SIGTERM.
-    lab = Lab(f"http://127.0.0.1:{port}", token, log, app)
+    lab = Lab("", token, log, app)
     try:
+        lab.url = f"http://127.0.0.1:{announced_port(folders['runtime'], server, lab, startup_seconds)}"
         wait_until_answering(lab, server, startup_seconds)
         yield lab
     finally:
         stop(server)
+
+
+def announced_port(runtime, server, lab, seconds):
+    """The port a server started with --ServerApp.port=0 took, read from the file it writes once it listens."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {server.returncode}:\n{lab.log_tail()}")
+        for info in runtime.glob("jpserver-*.json"):
+            try:
+                return json.loads(info.read_text())["port"]
+            except (OSError, ValueError, KeyError):  # still being written
+                pass
+        time.sleep(0.2)
+    raise RuntimeError(f"JupyterLab named no port within {seconds} s:\n{lab.log_tail()}")
 
 
 def wait_until_answering(lab, server, seconds):
