@@ -136,6 +136,12 @@ def test_the_real_server_fails_on_a_tool_call_turn_without_string_content_and_is
     assert RealModel(**server)(ASK + [turn | {"content": ""}, messages[-1]], SCHEMAS)[0]
 
 
+def test_a_reply_is_cut_at_max_reply_so_a_rambling_model_cannot_stall_a_step(server, no_llm_settings):
+    story = [{"role": "user", "content": "Write a very long story about a cat, at least 3000 words."}]
+    message, usage = RealModel(**server)(story, [])
+    assert (usage.completion_tokens, message.finish_reason) == (local.MAX_REPLY, "length")
+
+
 def test_the_command_line_asks_the_local_model(server, no_llm_settings, capsys):
     status = main(["--local", "--max-steps", "3"])
     shown = capsys.readouterr()
