@@ -157,14 +157,18 @@ atexit.register(stop)  # a gentle stop at a normal exit; the watchdog covers the
 def serve():
     """The server's own process: llama-cpp-python's server, with two additions.
 
-    It exits as soon as its stdin, a pipe held by the process that started it,
-    closes; and every completion it makes is capped at MAX_REPLY tokens.
+    Every completion it makes is capped at MAX_REPLY tokens; and when its
+    stdin is a pipe (local_server holds the other end), it exits as soon as
+    that pipe closes. Also fit for a shared server, e.g. a hub service:
+    `python -m agentlib.providers.local --model FILE.gguf [llama-cpp-python's server options]`.
     """
+    import stat
     import threading
 
     import llama_cpp
 
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    if stat.S_ISFIFO(os.fstat(0).st_mode):
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
     complete = llama_cpp.Llama.create_completion
 
     def capped(self, *args, **options):
