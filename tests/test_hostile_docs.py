@@ -123,18 +123,24 @@ def test_a_keyword_of_a_megabyte_is_echoed_capped(tmp_docs):
 # ---- item 8: races ---------------------------------------------------------------------------
 
 @needs_links
-def test_a_file_swapped_for_a_fifo_is_skipped_not_waited_for(tmp_docs):
+def test_a_file_swapped_for_a_fifo_after_the_checks_is_skipped_not_waited_for(tmp_docs, monkeypatch):
+    listed = agentlib.docs.doc_paths()
     os.remove(tmp_docs / "index.md")
     os.mkfifo(tmp_docs / "index.md")
+    # The swap happens after list_docs and after read_doc's path check, right before the read:
+    monkeypatch.setattr(agentlib.docs, "doc_paths", lambda: listed)
+    monkeypatch.setattr(agentlib.docs, "refusal", lambda path: "")
     done = []
     worker = threading.Thread(target=lambda: done.append((read_doc("index.md"), grep_docs("timeout here"))),
                               daemon=True)
     worker.start()
     worker.join(10)
-    if not done:  # unblock the hung reader so the test process can end
-        with open(tmp_docs / "index.md", "w"):
-            pass
-    assert done, "read_doc or grep_docs waited on a FIFO"
+    hung = not done
+    if hung:  # unblock the hung reader (twice: read_doc, then grep_docs) so the test process can end
+        for _ in range(2):
+            with open(tmp_docs / "index.md", "w"):
+                pass
+    assert not hung, "read_doc or grep_docs waited on a FIFO"
     reply, hits = done[0]
     assert reply.startswith("Error:") and hits == "advanced/deep.md:2: timeout here too"
 
