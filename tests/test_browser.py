@@ -112,10 +112,17 @@ def screenshot(page, name):
 
 
 @pytest.fixture(scope="module")
-def student(browser, servers):
-    """JupyterLab with the course's settings; notebook 05 opened and run once, for the tests below."""
+def lab(servers):
+    """JupyterLab with the course's settings (tools/lab-settings), shared by the tests below."""
+    return servers("lab", app_settings_dir=LAB_SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def student(browser, lab):
+    """Notebook 05 opened and run once, for the tests that only look, click and type: each of
+    them copes with whatever step or limit another one left behind (the order is random)."""
     page = new_page(browser)
-    student = Student(page, servers("lab", app_settings_dir=LAB_SETTINGS))
+    student = Student(page, lab)
     try:
         student.open(NOTEBOOK)
         student.run_all()
@@ -123,6 +130,46 @@ def student(browser, servers):
     finally:
         screenshot(page, "jupyterlab-end")
         page.close()
+
+
+@pytest.fixture
+def own_student(browser, lab, course, request):
+    """A page, a workspace and a copy of notebook 05 of its own (so a kernel of its own), run once:
+    for tests that restart the kernel or close the notebook."""
+    name = re.sub(r"\W+", "-", request.node.name)[:60]
+    copy = f"notebooks/de/05-{name}.ipynb"
+    shutil.copyfile(course / NOTEBOOK, course / copy)
+    page = new_page(browser)
+    student = Student(page, lab)
+    try:
+        open_by_address(student, copy, workspace=name)
+        student.run_all()
+        yield student, copy
+    finally:
+        screenshot(page, f"{name}-end")
+        page.close()
+
+
+def open_by_address(student, path, workspace):
+    """Open a notebook by its address, in a workspace of its own (nothing of other pages restored)."""
+    page, lab = student.page, student.lab
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{path}?token={lab.token}")
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.wait_for(timeout=120_000)
+    kernel_choice = page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept")
+    try:  # opened before JupyterLab knew its kernels, it asks which one: the notebook's own
+        kernel_choice.wait_for(timeout=3000)
+        kernel_choice.click()
+    except Exception:
+        pass
+    student.wait_until_idle()
+
+
+def close_toggles(page):
+    """Hide every message list and log a test before may have left open."""
+    for toggle, shown in ((".trace-context", VIEWER["hide_context"]), (".max-steps-show-log", CONTROL["hide_log"])):
+        for button in page.locator(toggle).all():
+            if button.inner_text() == shown:
+                button.click()
 
 
 def lesson_viewer(page):
@@ -138,6 +185,8 @@ def test_student_steps_through_the_trace_and_changes_max_steps(student):
     # The trace viewer of the lesson's run: "weiter" moves from step 1 to step 2.
     viewer = lesson_viewer(page)
     expect(viewer).to_have_count(1)
+    close_toggles(page)
+    viewer.locator(".trace-slider input").fill("1")
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=SCRIPT_STEPS))
     first_body = viewer.locator(".trace-body").inner_text()
     viewer.locator(".trace-next").click()
@@ -155,7 +204,8 @@ def test_student_steps_through_the_trace_and_changes_max_steps(student):
     # The max_steps control: run at its starting limit, then one higher.
     control = page.locator(".max-steps-control")
     field = control.locator(".max-steps-limit input")
-    start = int(field.input_value())
+    start = 2  # the notebook's starting value
+    field.fill(str(start))
     limit = start + 1
     assert limit < SCRIPT_STEPS, "the control should start below the script's length, so the limit bites"
     run_control(control, start)
@@ -194,33 +244,47 @@ def compare_with_readme_picture(viewer):
         "UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_through")
 
 
-@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
-def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
-    page = student.page
+def switch_theme(student, theme):
     student.menu("Settings", "Theme", theme)
-    page.wait_for_function("light => document.body.dataset.jpThemeLight === light",
-                           arg=str(theme.endswith("Light")).lower())
-    page.wait_for_timeout(500)  # the theme's stylesheet applies after the attribute changes
-    control = page.locator(".max-steps-control")
-    control.locator(".max-steps-show-log").click()  # the log, the message list and the badges shown too
-    for viewer in (lesson_viewer(page), control.locator(".trace-viewer")):
-        if viewer.locator(".trace-context").inner_text() == VIEWER["context"]:
-            viewer.locator(".trace-context").click()
-    lesson_viewer(page).locator(".trace-slider input").fill("3")  # the step with the error badge
+    student.page.wait_for_function("light => document.body.dataset.jpThemeLight === light",
+                                   arg=str(theme.endswith("Light")).lower())
+    student.page.wait_for_timeout(500)  # the theme's stylesheet applies after the attribute changes
+
+
+def too_faint(page, name, at_least=50):
+    """Every text in the outputs below AA, as (ratio, colour, text); the lowest ratio of each colour
+    goes to test-artifacts/browser/contrast-<name>.txt."""
     measured = [m for output in page.locator(WIDGET_OUTPUTS).all() for m in output.evaluate(CONTRAST)]
+    assert len(measured) >= at_least, f"only {len(measured)} texts measured: are the outputs drawn?"
     lowest = {}
-    for m in measured:  # the lowest ratio of each colour: the table in the issue's closing note
+    for m in measured:
         if m["ratio"] < lowest.get(m["color"], (99,))[0]:
             lowest[m["color"]] = (m["ratio"], m["text"])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / f"contrast-{theme.split()[-1].lower()}.txt").write_text(
-        "".join(f"{ratio:6.2f}  {color:<24} {text!r}\n" for color, (ratio, text) in sorted(lowest.items(), key=lambda i: i[1])))
-    control.locator(".max-steps-show-log").click()
-    screenshot(page, f"contrast-{theme.split()[-1].lower()}")
-    assert len(measured) > 50, "too few texts measured: are the outputs drawn?"
-    low = sorted({(m["ratio"], m["color"], m["text"]) for m in measured if m["ratio"] < AA})
+    (ARTIFACTS / f"contrast-{name}.txt").write_text(
+        "".join(f"{ratio:6.2f}  {color:<26} {text!r}\n" for color, (ratio, text) in sorted(lowest.items(), key=lambda i: i[1])))
+    return sorted({(m["ratio"], m["color"], m["text"]) for m in measured if m["ratio"] < AA})
+
+
+@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
+def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
+    page = student.page
+    control = page.locator(".max-steps-control")
+    if control.locator(".trace-step").inner_text() == VIEWER["no_trace"]:
+        control.locator(".max-steps-run").click()  # a run, so that its viewer and table are drawn
+        control.locator(".max-steps-status", has_text=re.compile("erreicht|Antwort")).wait_for()
+    close_toggles(page)
+    for toggle in page.locator(".trace-context, .max-steps-show-log").all():  # message lists, log, badges
+        toggle.click()
+    lesson_viewer(page).locator(".trace-slider input").fill("2")  # the step with the error badge
+    try:
+        switch_theme(student, theme)
+        low = too_faint(page, theme.split()[-1].lower())
+        screenshot(page, f"contrast-{theme.split()[-1].lower()}")
+    finally:
+        switch_theme(student, "JupyterLab Light")  # a user setting: every page of this server shares it
+        close_toggles(page)
     assert not low, f"below {AA}:1 in {theme}: {low}"
-    student.menu("Settings", "Theme", "JupyterLab Light")
 
 
 def test_every_control_has_a_name_for_screen_readers(student):
@@ -250,6 +314,7 @@ def keyboard_pass(page):
     focused = lambda: page.evaluate("() => document.activeElement.closest('.trace-viewer, .max-steps-control') ? "
                                     "document.activeElement.textContent || document.activeElement.value || "
                                     "document.activeElement.className : 'BODY'")
+    close_toggles(page)  # set-up by mouse: message lists and log hidden
     viewer = lesson_viewer(page)
     viewer.locator(".trace-play").focus()  # a student arrives here by Tab from the cell above
     page.keyboard.press("Space")  # play: the kernel steps on by itself to the last step, then stops
@@ -326,9 +391,10 @@ def test_no_label_is_cut_at_200_percent_zoom_or_in_a_narrow_window(student, widt
         page.set_viewport_size({"width": 1280, "height": 1000})
 
 
-def test_after_a_kernel_restart_the_widgets_say_that_they_no_longer_respond(student):
+def test_after_a_kernel_restart_the_widgets_say_that_they_no_longer_respond(own_student):
     from playwright.sync_api import expect
 
+    student, _ = own_student
     page = student.page
     notes = page.locator(".agentlib-stale")
     expect(notes.first).to_be_hidden()
@@ -340,24 +406,37 @@ def test_after_a_kernel_restart_the_widgets_say_that_they_no_longer_respond(stud
     screenshot(page, "after-kernel-restart")
 
 
-def test_a_saved_and_reopened_notebook_shows_its_widgets_not_an_error(student):
+def test_a_saved_and_reopened_notebook_shows_its_widgets_not_an_error(own_student):
     from playwright.sync_api import expect
 
+    student, notebook = own_student
     page = student.page
-    student.run_all()
     student.menu("File", "Save Notebook")
     page.wait_for_timeout(1000)
     student.menu("File", "Close and Shut Down Notebook…")
     page.locator(".jp-Dialog-button.jp-mod-accept").click()
-    expect(page.locator(".jp-NotebookPanel")).to_have_count(0)
-    page.goto(student.lab.page_url(NOTEBOOK))  # a new page, too: nothing of the old one survives
-    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=60_000)
-    student.wait_until_idle()
+    expect(page.locator(".jp-NotebookPanel")).to_have_count(0, timeout=30_000)
+    open_by_address(student, notebook, workspace="reopened")  # a new page, too: nothing of the old one survives
     expect(page.locator(".trace-viewer").first).to_be_visible(timeout=60_000)
     page.wait_for_timeout(3000)  # the widget manager gives up on a missing model after 2 s
     screenshot(page, "reopened")
     assert not student.problems(), "\n".join(student.problems())
     expect(page.locator(".agentlib-stale").first).to_be_visible()  # and it says to run the cell again
+
+
+def test_agentlib_source_shown_by_show_reads_at_4_5_to_1_in_both_themes(browser, lab):
+    student = Student(new_page(browser), lab)
+    try:
+        open_by_address(student, "notebooks/de/01_ueberblick.ipynb", workspace="show")
+        student.run_all()
+        assert student.page.locator(".highlight").count(), "show() drew no highlighted source"
+        for theme in ("JupyterLab Dark", "JupyterLab Light"):
+            switch_theme(student, theme)
+            low = too_faint(student.page, f"notebook-01-{theme.split()[-1].lower()}", at_least=20)
+            assert not low, f"below {AA}:1 in {theme}: {low}"
+    finally:
+        switch_theme(student, "JupyterLab Light")  # a user setting: every page of this server shares it
+        student.page.close()
 
 
 def test_keyboard_alone_drives_the_viewer_and_the_control_in_notebook_7(browser, servers):
@@ -368,6 +447,10 @@ def test_keyboard_alone_drives_the_viewer_and_the_control_in_notebook_7(browser,
         student.run_all()
         assert not student.problems(), "\n".join(student.problems())
         keyboard_pass(page)
+        snapshots = [page.locator(panel).first.aria_snapshot() for panel in (".trace-viewer", ".max-steps-control")]
+        assert not [line for s in snapshots for line in unnamed_controls(s)], snapshots
+        low = too_faint(page, "notebook7")
+        assert not low, f"below {AA}:1 in Notebook 7: {low}"
     finally:
         screenshot(page, "notebook7-end")
         page.close()
