@@ -19,6 +19,7 @@ UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_t
 Without Chromium the tests skip, except in CI (CI set), where they fail.
 """
 
+import json
 import os
 import re
 import shutil
@@ -89,7 +90,6 @@ def course(tmp_path_factory):
     root = tmp_path_factory.mktemp("course")
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "data").symlink_to(REPO / "data")  # for notebooks that point at ../../data
-    import json
     (root / "widgets.ipynb").write_text(json.dumps(WIDGETS_NOTEBOOK))
     return root
 

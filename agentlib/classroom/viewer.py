@@ -196,9 +196,10 @@ def context_chars(step):
     return sum(len(message.get("content") or "") for message in step.context)
 
 
-# Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet. Every
-# coloured text sets its background too, so it reads the same in light and dark themes (WCAG AA,
-# at least 4.5:1); everything else takes the front end's colours.
+# Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet; only what
+# an inline style cannot do (react to a lost kernel, style the focus) is a rule in `stale_note`.
+# Every coloured text sets its background too, so it reads the same in light and dark themes
+# (WCAG AA, at least 4.5:1); everything else takes the front end's colours. No scripts.
 TEXT_BOX = "line-height:1.45;word-break:normal;overflow-wrap:anywhere"  # whole words, lines not 28 px apart
 PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;line-height:1.35;margin:2px 0 8px;"
        "padding:4px 8px;max-height:16em;overflow:auto;background:rgba(127,127,127,.08);"
