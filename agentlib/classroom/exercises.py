@@ -49,8 +49,11 @@ HEADINGS = {
     "en": {CORRECT: "✓ Correct", INCORRECT: "✗ Not quite", NOT_ATTEMPTED: "○ Not attempted yet",
            "hint": "Hint", "solution": "Solution"},
 }
-COLOURS = {CORRECT: "#1a7f37", INCORRECT: "#cf222e", NOT_ATTEMPTED: "#6e7781", "hint": "#0969da",
-           "solution": "#8250df"}
+# Text and background are both set, so the verdict reads the same in a light and a dark theme;
+# every colour here reaches at least 6:1 on the light background (WCAG AA asks for 4.5:1).
+COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "hint": "#0550ae",
+           "solution": "#6639ba"}
+BOX = "background: #f6f8fa; color: #1f2328;"
 
 HTTP3_QUESTION = {
     "en": "Does httpx support HTTP/3? Cite the docs.",
@@ -163,9 +166,9 @@ def report(kind, heading, message, code=False):
         print(text)
         return
     from IPython.display import display
-    body = (f'<pre style="margin: 4px 0 0; white-space: pre-wrap;">{escape(message)}</pre>' if code
+    body = (f'<pre style="margin: 4px 0 0; white-space: pre-wrap; {BOX}">{escape(message)}</pre>' if code
             else f"<span>{escape(message)}</span>".replace("\n", "<br>"))
-    html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px;">'
+    html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
             f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>')
     display({"text/plain": text, "text/html": html}, raw=True)
 
