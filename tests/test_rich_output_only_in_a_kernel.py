@@ -55,14 +55,15 @@ def test_outside_a_kernel_all_three_write_plain_text(ipykernel_loaded, capsys):
     assert "[" in err and "0/2" in err  # the progress line on stderr, not a widget
 
 
-def test_inside_a_kernel_all_three_hand_rich_output_to_jupyter(fake_kernel, capsys):
-    # With no real display hooked up, IPython's display() prints what it was given: the mime bundle.
+def test_inside_a_kernel_all_three_hand_rich_output_to_jupyter(fake_kernel, monkeypatch, capsys):
+    import IPython.display
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objects, **_: shown.extend(objects))
     show(run_agent)
     exercises.report("correct", "Correct", "well done")
-    out, err = capsys.readouterr()
-    assert out.count("'text/html'") == 2
-    assert 'data-outcome="correct"' in out
-    tick = evaluate.progress_bar(2, enabled=True)
-    tick("q1")
-    out, err = capsys.readouterr()
-    assert "IntProgress" in out and err == ""
+    evaluate.progress_bar(2, enabled=True)("q1")
+    source, verdict, bar = shown
+    assert source["text/plain"].startswith("# agentlib/loop.py, lines ") and "run_agent" in source["text/html"]
+    assert 'data-outcome="correct"' in verdict["text/html"]
+    assert type(bar).__name__ == "IntProgress" and (bar.max, bar.value) == (2, 0)
+    assert capsys.readouterr() == ("", "")  # nothing went to the terminal
