@@ -104,8 +104,13 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet
 # here that folder is the package itself, so the warning only alarms a newcomer.
 $(VENV)/.course $(VENV)/.dev: export PYTHONWARNINGS := ignore:Editable installation
 
-$(VENV)/.course: requirements.txt requirements.lock pyproject.toml | $(VENV)/.created
+# overrides.json makes JupyterLab save widget state with the notebook, so a reopened notebook shows
+# its trace viewer instead of "Error displaying widget".
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+
+$(VENV)/.course: requirements.txt requirements.lock pyproject.toml tools/lab-settings/overrides.json | $(VENV)/.created
 	$(PIP_INSTALL) -r requirements.txt
+	mkdir -p $(LAB_SETTINGS) && cp tools/lab-settings/overrides.json $(LAB_SETTINGS)/
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.course

@@ -99,7 +99,8 @@ def preview(step, call, observation):
 
 def finish(stats, answer, reason, explanation, say):
     stats.trace.stop(reason, explanation)
-    say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped: {explanation.rstrip('.')}.")
+    # The explanation may be a ModelError's sentence in the student's language: a line of its own.
+    say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped:\n{explanation.rstrip('.')}.")
     estimated = " (estimated)" if stats.trace.estimated else ""
     say(f"[steps: {stats.steps}, tool calls: {stats.tool_calls}, tokens: {stats.prompt_tokens:,} prompt "
         f"+ {stats.completion_tokens:,} completion{estimated}]")

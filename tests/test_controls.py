@@ -79,7 +79,7 @@ def test_loop_printing_goes_to_the_log_not_the_cell(capsys):
     control.run()
     assert capsys.readouterr().out == ""
     log = "".join(entry["text"] for entry in control.log.outputs)
-    assert "[step 1] grep_docs" in log and "Stopped: the step limit (2) was reached" in log
+    assert "[step 1] grep_docs" in log and "Stopped:\nthe step limit (2) was reached" in log
     control.run()
     assert "".join(entry["text"] for entry in control.log.outputs).count("[step 1]") == 1
 

@@ -148,7 +148,7 @@ def test_model_error_ends_the_run_with_one_sentence_and_keeps_the_partial_trace(
     assert answer is None
     assert stats.trace.stop_reason == "error"
     assert stats.trace.stop_message == "the endpoint could not be reached."
-    assert "Stopped: the endpoint could not be reached.\n" in printed and "Traceback" not in printed
+    assert "Stopped:\nthe endpoint could not be reached.\n" in printed and "Traceback" not in printed
     assert stats.steps == 1 and len(stats.trace.steps) == 1
     assert tool_messages(stats)[0]["content"] == "index.md:2: The Timeout class."
 
@@ -261,4 +261,4 @@ def test_trace_step_context_is_what_the_model_was_given(tmp_docs):
 def test_model_error_without_a_message_is_named_by_its_type(tmp_docs, capsys):
     _, stats = run_agent(ScriptedModel([RuntimeError()]), "Q?")
     assert stats.trace.stop_message == "RuntimeError"
-    assert "Stopped: RuntimeError." in capsys.readouterr().out
+    assert "Stopped:\nRuntimeError." in capsys.readouterr().out

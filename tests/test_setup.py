@@ -1,5 +1,6 @@
 """The newcomer's path: the Makefile, the lock file, the paid test's gate, and the README's commands."""
 
+import json
 import os
 import re
 import shutil
@@ -134,3 +135,17 @@ def test_the_readme_has_no_link_that_leads_nowhere():
             assert not re.search(r"OWNER|REPO|\bHUB\b", link), link  # a placeholder is no address
         else:
             assert (REPO / link.split("#")[0]).exists(), link
+
+
+def test_binder_and_make_install_the_setting_that_saves_widget_state(tmp_path):
+    settings = json.loads((REPO / "tools" / "lab-settings" / "overrides.json").read_text(encoding="utf-8"))
+    assert settings["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is True
+    # postBuild asks `python` for its prefix: a stand-in answers with a temporary one.
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").write_text(f"#!/bin/sh\necho {tmp_path / 'prefix'}\n", encoding="utf-8")
+    (tmp_path / "bin" / "python").chmod(0o755)
+    env = dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    subprocess.run(["bash", str(REPO / "postBuild")], cwd=REPO, env=env, check=True)
+    copied = tmp_path / "prefix" / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert json.loads(copied.read_text(encoding="utf-8")) == settings
+    assert "cp tools/lab-settings/overrides.json $(LAB_SETTINGS)/" in (REPO / "Makefile").read_text(encoding="utf-8")
