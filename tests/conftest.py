@@ -62,3 +62,19 @@ def lesson_docs(tmp_path, monkeypatch):
     folder.mkdir(parents=True)
     (folder / "timeouts.md").write_text("".join(f"timeout line {n}\n" for n in range(1, 121)), encoding="utf-8")
     monkeypatch.setattr(agentlib.docs, "DOCS", tmp_path / "docs")
+
+
+@pytest.fixture
+def docs(tmp_path, monkeypatch):
+    """An httpx-like docs folder for runs against the fake server: advanced/timeouts.md has 100 lines,
+    the four timeouts at lines 15-20 (where the lesson's answer cites them), and index.md.
+    """
+    root = tmp_path / "docs"
+    (root / "advanced").mkdir(parents=True)
+    lines = [f"filler line {n}" for n in range(1, 101)]
+    lines[14:20] = ["httpx has four timeouts:", "connect timeout: ConnectTimeout", "read timeout: ReadTimeout",
+                    "write timeout: WriteTimeout", "pool timeout: PoolTimeout", "all default to 5 seconds"]
+    (root / "advanced" / "timeouts.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "index.md").write_text("# httpx\nA next-generation HTTP client.\n", encoding="utf-8")
+    monkeypatch.setattr(agentlib.docs, "DOCS", root)
+    return root

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("no_llm_settings")
 
 
 @pytest.fixture
-def docs(tmp_path, monkeypatch):
+def docs(tmp_path, monkeypatch):  # not conftest's: the scoring rules below are checked against these short files
     root = tmp_path / "docs"
     (root / "advanced").mkdir(parents=True)
     (root / "index.md").write_text("# httpx\nA client.\n", encoding="utf-8")

@@ -11,7 +11,6 @@ import socket
 
 import pytest
 
-import agentlib.docs
 from agentlib import config
 from agentlib.providers.config import settings
 from agentlib.providers.errors import ModelError, redact
@@ -27,20 +26,6 @@ REAL = settings() if not os.environ.get("CI") else None
 
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
-
-
-@pytest.fixture
-def docs(tmp_path, monkeypatch):
-    """A docs folder with advanced/timeouts.md: 100 lines, the four timeouts at lines 15-20."""
-    root = tmp_path / "docs"
-    (root / "advanced").mkdir(parents=True)
-    lines = [f"filler line {n}" for n in range(1, 101)]
-    lines[14:20] = ["httpx has four timeouts:", "connect timeout: ConnectTimeout", "read timeout: ReadTimeout",
-                    "write timeout: WriteTimeout", "pool timeout: PoolTimeout", "all default to 5 seconds"]
-    (root / "advanced" / "timeouts.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (root / "index.md").write_text("# httpx\nA next-generation HTTP client.\n", encoding="utf-8")
-    monkeypatch.setattr(agentlib.docs, "DOCS", root)
-    return root
 
 
 def model_for(server, **options):

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-import agentlib.docs
 import agentlib.loop
 from agentlib import config
 from agentlib.providers.errors import ModelError
@@ -18,16 +17,6 @@ QUESTION = "Which timeouts does httpx have?"
 
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
-
-
-@pytest.fixture
-def docs(tmp_path, monkeypatch):
-    root = tmp_path / "docs"
-    (root / "advanced").mkdir(parents=True)
-    (root / "advanced" / "timeouts.md").write_text(
-        "# Timeouts\nhttpx has four timeouts.\nconnect, read, write, pool.\n", encoding="utf-8")
-    monkeypatch.setattr(agentlib.docs, "DOCS", root)
-    return root
 
 
 def record(tmp_path, replies, max_steps=8, name="run.json"):
