@@ -155,7 +155,7 @@ def test_the_preview_prints_a_lone_surrogate_as_its_escape(clean_registry, capsy
 
 def test_a_stop_explanation_is_printed_with_one_full_stop(tmp_docs, capsys):
     run_agent(ScriptedModel([RuntimeError("the server is gone.")]), "Q?")
-    assert "\nStopped: the server is gone.\n" in capsys.readouterr().out
+    assert "\nStopped:\nthe server is gone.\n" in capsys.readouterr().out
 
 
 def test_a_call_cut_off_by_the_token_limit_is_told_to_send_a_shorter_one(tmp_docs):
