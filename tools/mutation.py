@@ -14,7 +14,8 @@ the reason; they do not count against the score.
 Which tests execute which line is measured once, with coverage, over the fast
 tests (no notebooks, no browser, no hub). A line that runs only at import (a
 constant, a default, a tool's description) is tested with every fast test that
-imports the module. Running 5-20 tests per mutant instead of a few hundred is
+runs the module, and every test in a file named after it (test_pinned_docs.py
+pins docs.py's constants without running a line of it). Running 5-20 tests per mutant instead of a few hundred is
 what makes a run take minutes instead of hours on two cores.
 
 Deliberately left out: mutating docstrings and comments, and higher-order
@@ -139,13 +140,17 @@ def equivalent():
 
 
 def coverage_map(work, modules):
-    """{module: {line: [test ids that execute it]}}, measured once over the fast tests in `work`."""
+    """{module: {line: [test ids that execute it]}} and {test id: seconds}, measured once over the fast tests."""
     out = work / "lines.json"
     tests = [f"--ignore=tests/{name}" for name in SLOW]
-    subprocess.run([sys.executable, str(work / "tools" / "mutation.py"), "--map", str(out), *modules, "--",
-                    "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *tests, "tests"], cwd=work,
-                   capture_output=True, timeout=1800, check=True)
-    return {module: {int(k): v for k, v in lines.items()} for module, lines in json.loads(out.read_text()).items()}
+    done = subprocess.run([sys.executable, str(work / "tools" / "mutation.py"), "--map", str(out), *modules, "--",
+                           "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *tests, "tests"], cwd=work,
+                          capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        sys.exit(f"{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+    found = json.loads(out.read_text())
+    return ({module: {int(n): tests for n, tests in lines.items()} for module, lines in found["lines"].items()},
+            found["seconds"])
 
 
 def measure(out, modules, pytest_args):
@@ -154,23 +159,35 @@ def measure(out, modules, pytest_args):
     import pytest
     sys.path.insert(0, ".")  # this copy's agentlib, not the installed one
 
+    seconds = {}
+
     class Contexts:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_protocol(self, item):
             cov.switch_context(item.nodeid)  # fixtures included: they call the lesson code too
             yield
 
+        def pytest_runtest_logreport(self, report):
+            seconds[report.nodeid] = seconds.get(report.nodeid, 0) + report.duration
+
     cov = coverage.Coverage(data_file=None, include=[f"agentlib/{m}.py" for m in modules])
     cov.start()
-    pytest.main(pytest_args, plugins=[Contexts()])
+    status = pytest.main(pytest_args, plugins=[Contexts()])
     cov.stop()
+    if status != 0:  # a test that fails without any mutant would "kill" every mutant it runs on
+        sys.exit(f"the tests fail on the unchanged code (pytest exit status {status}); fix them first")
     data = cov.get_data()
     lines = {}
     for module in modules:
         path = str(Path(f"agentlib/{module}.py").resolve())
         by_line = data.contexts_by_lineno(path)
-        lines[module] = {n: sorted(c for c in contexts if c) for n, contexts in by_line.items()}
-    Path(out).write_text(json.dumps(lines), encoding="utf-8")
+        lines[module] = {n: [c for c in contexts if c] for n, contexts in by_line.items()}
+    Path(out).write_text(json.dumps({"lines": lines, "seconds": seconds}), encoding="utf-8")
+
+
+def fastest_first(tests, seconds):
+    """`tests` without repeats, the quickest first: a mutant that a quick test notices stops there (-x)."""
+    return sorted(set(tests), key=lambda test: (seconds.get(test, 0), test))
 
 
 def killed_by(work, tests):
@@ -188,19 +205,22 @@ def run(modules):
     work = Path(tempfile.mkdtemp(prefix="mutation-"))
     try:
         shutil.copytree(ROOT, work, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*LEFT_BEHIND))
-        skip, report, lines = equivalent(), {}, coverage_map(work, modules)
+        skip, report = equivalent(), {}
+        lines, seconds = coverage_map(work, modules)
         for module in modules:
             path = work / "agentlib" / f"{module}.py"
             original = path.read_text(encoding="utf-8")
             source_lines = original.splitlines()
-            importers = sorted({t for tests in lines[module].values() for t in tests})
+            # A constant is read, not run, by the tests that pin it: those in test_*<module>*.py count too.
+            readers = [t for t in seconds if module in t.split("::")[0].rsplit("/", 1)[-1]]
+            importers = fastest_first([t for tests in lines[module].values() for t in tests] + readers, seconds)
             killed, survived, argued = 0, [], 0
             for first, last, description, source in mutants(module):
                 text = source_lines[first - 1].strip()
                 if (module, text, description) in skip:
                     argued += 1
                     continue
-                tests = sorted({t for n in range(first, last + 1) for t in lines[module].get(n, [])})
+                tests = fastest_first((t for n in range(first, last + 1) for t in lines[module].get(n, [])), seconds)
                 if not tests and first in lines[module]:  # ran at import only: every test that imports it
                     tests = importers
                 path.write_text(source, encoding="utf-8")
@@ -208,13 +228,13 @@ def run(modules):
                     killed += 1
                 else:
                     survived.append((first, text, description, len(tests)))
+                    print(f"  survived (line {first}, {len(tests)} tests ran): {module} | {text} | {description}",
+                          flush=True)
             path.write_text(original, encoding="utf-8")
             report[module] = (killed, survived, argued)
             total = killed + len(survived)
             print(f"{module}: {killed}/{total} killed ({100 * killed / max(total, 1):.1f}%), "
-                  f"{argued} argued equivalent", flush=True)
-            for line, text, description, count in survived:
-                print(f"  survived (line {line}, {count} tests ran): {module} | {text} | {description}", flush=True)
+                  f"{argued} argued equivalent\n", flush=True)
         killed = sum(k for k, _, _ in report.values())
         total = killed + sum(len(s) for _, s, _ in report.values())
         print(f"\nscore: {killed}/{total} non-equivalent mutants killed ({100 * killed / max(total, 1):.1f}%)")
