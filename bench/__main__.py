@@ -48,7 +48,8 @@ def arguments(argv):
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=positive(int), default=10_000, help="Markdown files to generate")
     parser.add_argument("--megabytes", type=positive(float), default=100, help="their total size")
-    parser.add_argument("--steps", type=positive(int), default=1000, help="steps of the no-op agent run")
+    parser.add_argument("--steps", type=positive(int), default=1000,
+                        help="steps of the no-op agent run; a tenth and ten times as many are timed too")
     parser.add_argument("--repeat", type=positive(int), default=5, help="runs per median (tools, loop)")
     parser.add_argument("--startup-runs", type=positive(int), default=20, help="runs per median (start-up)")
     parser.add_argument("--no-tokens", action="store_true",
