@@ -8,7 +8,8 @@ counter proves the tool really ran N-1 times, and the run must end with the
 model's answer. Each measurement is a fresh process: it times the import,
 builds the agent, does a 2-step warm-up run (first-call set-up is not per-step
 cost), then times an N-step run (repeated while they add up to less than
-0.2 s, and the median taken) and reports its peak memory (RSS). The
+0.2 s, and the fastest taken: other processes only add delays) and reports
+its peak memory (RSS). The
 frameworks take turns (agentlib, pydantic-ai, ..., agentlib, ...), so load on
 the machine falls on all of them alike; each figure is the median of
 `--repeat` rounds, and each is also given as a ratio to agentlib's.
@@ -218,7 +219,7 @@ def child(name, steps):
     imported = time.perf_counter() - started
     workload(2, Counter())()  # warm-up: lazy imports, schema building, the event loop
     times = []
-    while not times or (sum(times) < SHORT and len(times) < 50):  # a run of microseconds: a few, for a median
+    while not times or (sum(times) < SHORT and len(times) < 50):  # short runs: the fastest of several
         tool = Counter()
         run = workload(steps, tool)
         started = time.perf_counter()
@@ -227,7 +228,7 @@ def child(name, steps):
         if answer != ANSWER or tool.runs != steps - 1:
             raise RuntimeError(f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs; "
                                f"expected {ANSWER!r} after {steps - 1}")
-    return {"import_s": imported, "run_s": statistics.median(times), "runs": len(times), "tool_runs": tool.runs,
+    return {"import_s": imported, "run_s": min(times), "runs": len(times), "tool_runs": tool.runs,
             "peak_mib": peak_mib()}
 
 
