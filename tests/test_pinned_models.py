@@ -78,3 +78,31 @@ def test_cached_tokens_are_read_under_openais_name_then_deepseeks():
                                            (float("inf"), 0), ("9" * 5000, 0)])
 def test_a_token_count_is_a_whole_number_of_at_least_zero(sent, counted):
     assert count(sent) == counted
+
+
+# ---- what RealModel sends, seen by the fake server ----------------------------------------------
+
+def test_tools_go_with_tool_choice_auto_and_no_tools_with_neither_field(docs):
+    from fake_openai_server import FakeServer, completion
+
+    with FakeServer("llamacpp", [completion("llamacpp", content="a"), completion("llamacpp", content="b")],
+                    key=None) as server:
+        model = RealModel("test-model", server.base_url, max_retries=0)
+        model([{"role": "user", "content": "q"}], [{"type": "function", "function": {"name": "t"}}])
+        model([{"role": "user", "content": "q"}], [])
+    with_tools, without = server.requests
+    assert with_tools["tool_choice"] == "auto" and with_tools["tools"][0]["function"]["name"] == "t"
+    assert "tools" not in without and "tool_choice" not in without
+
+
+def test_a_tool_call_turn_without_text_goes_back_with_empty_text_not_null(docs):
+    from fake_openai_server import FakeServer, completion
+
+    calls = [("list_docs", "{}")]
+    with FakeServer("openai", [completion("openai", calls=calls), completion("openai", content="done")]) as server:
+        model = RealModel("test-model", server.base_url, server.key, max_retries=0)
+        message, usage = model([{"role": "user", "content": "q"}], [])
+        text, _ = model([{"role": "user", "content": "q"}], [])
+    assert message.content == "" and message.tool_calls[0].function.name == "list_docs"
+    assert message.finish_reason == "tool_calls" and usage == Usage(100, 20, 0)
+    assert (text.content, text.tool_calls, text.finish_reason) == ("done", None, "stop")
