@@ -177,3 +177,14 @@ def test_the_system_prompt_asks_for_evidence_citations_and_honesty():
         "Cite the file and line numbers you used, e.g. (advanced/timeouts.md, lines 10-20). "
         "If the documentation does not answer the question, say so honestly instead of guessing. "
         "Answer in the language of the question.")
+
+
+def test_a_reply_without_a_finish_reason_counts_as_stopped(tmp_docs):
+    class SdkMessage:  # the openai SDK's message: its finish reason sits on the choice, not on it
+        content, tool_calls = "done", None
+
+        def model_dump(self, exclude_none=False):
+            return {"role": "assistant", "content": "done"}
+
+    answer, stats = run_agent(lambda messages, tools: (SdkMessage(), None), "Q?", verbose=False)
+    assert answer == "done" and stats.trace.steps[0].finish_reason == "stop"
