@@ -189,6 +189,8 @@ def test_a_key_of_spaces_is_called_malformed_not_missing(monkeypatch):
     with pytest.raises(ModelError) as caught:
         RealModel()
     assert caught.value.kind == "malformed_key"
+    assert "LLM_API_KEY in the environment holds only spaces" in config.describe()
+    assert "LLM_API_KEY in der Umgebung enthält nur Leerzeichen" in config.describe("de")
 
 
 def test_a_malformed_extra_body_is_described_not_raised(monkeypatch):

@@ -154,10 +154,12 @@ def describe(language="en", **overrides):
     url, model = shown_url(current.base_url, current.api_key), current.model
     if language == "de":
         key = (f"ein API-Schlüssel ist gesetzt (aus {SOURCES_DE[current.key_source]})" if current.api_key
+               else f"LLM_API_KEY in {SOURCES_DE[current.key_source]} enthält nur Leerzeichen" if current.key_source
                else "kein Schlüssel nötig (lokaler Server)" if is_local(current.base_url)
                else "es ist kein API-Schlüssel gesetzt (LLM_API_KEY)")
         return f"Modell {model} unter {url}; {key}."
     key = (f"an API key is set (from {SOURCES_EN[current.key_source]})" if current.api_key
+           else f"LLM_API_KEY in {SOURCES_EN[current.key_source]} holds only spaces" if current.key_source
            else "no key needed (local server)" if is_local(current.base_url)
            else "no API key is set (LLM_API_KEY)")
     return f"Model {model} at {url}; {key}."
