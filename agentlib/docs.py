@@ -4,6 +4,11 @@ No vectors, no ranking: the model picks the keyword and the lines, the way a
 person looks things up. Every answer is capped so one tool call cannot flood
 the model's context, and every refusal says what to do instead.
 
+The three tools and their path check are the lesson. Below them, marked as
+such, is how files are read when the folder itself is hostile: without
+following links out or waiting on a FIFO, a block at a time, with a cache of
+bounded size. A student's own version may read files the simple way.
+
 Deliberately left out: regular expressions, fuzzy matching, writing files.
 """
 
