@@ -18,6 +18,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from agentlib.classroom.controls import TEXT as CONTROL_TEXT
@@ -120,6 +121,7 @@ def test_a_second_pull_restores_a_deleted_file_and_renames_a_clashing_new_one(sm
     assert (student / "notes.md").read_text() == "the instructor's notes\n"
     renamed = list(student.glob("notes__*.md"))  # notes__<YYYYmmddHHMMSS>.md
     assert [p.read_text() for p in renamed] == ["my notes\n"]
+
 
 # ---- the hub, in a browser --------------------------------------------------------------------
 # The suite runs in random order, but a class does not: one module fixture, `lesson`, lives
@@ -413,8 +415,6 @@ def test_a_second_click_on_the_link_brings_the_update_and_keeps_the_solution(les
     assert lesson[ada]["after the update"]["exercise"] == SOLUTION  # merged, the student's work kept
     assert "Automatic commit by nbgitpuller" in lesson[ada]["after the update"]["commits"]
     assert lesson[bo]["after the update"]["exercise"] != SOLUTION
-    import nbformat
-
     nbformat.validate(nbformat.read(lesson["hub"].home(ada) / FOLDER / SCRIPTED, as_version=4))
 
 
