@@ -70,6 +70,7 @@ class Trickle:
     every: float = 0.5
     seconds: float = 60.0
     headers: dict = field(default_factory=dict)
+    in_headers: bool = False  # trickle header lines instead, so the reply never gets to its body
 
 
 def error(status, message, code=None, kind="invalid_request_error", headers=None):
@@ -316,12 +317,16 @@ class FakeServer:
             do_GET = do_POST
 
             def trickle(self, reply):
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
                 self.close_connection = True
+                if reply.in_headers:
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                    reply.chunk = b"X-Wait: 1\r\n"
+                else:
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
                 until = time.monotonic() + reply.seconds
                 try:
                     while time.monotonic() < until and not server.stopping.is_set():

@@ -46,6 +46,12 @@ def test_a_trickling_reply_ends_after_the_timeout_with_the_timeout_sentence(chun
     assert seconds < TIMEOUT + MARGIN
 
 
+def test_headers_that_trickle_in_end_after_the_timeout_too():
+    with FakeServer(replies=[Trickle(every=0.3, in_headers=True)]) as server:
+        failure, seconds = ask(server)
+    assert failure.kind == "timeout" and seconds < TIMEOUT + MARGIN
+
+
 def test_every_retry_is_bounded_too():
     with FakeServer(replies=[Trickle(b"\n", 0.3), Trickle(b"\n", 0.3)]) as server:
         failure, seconds = ask(server, max_retries=1)

@@ -253,10 +253,14 @@ def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
     httpx's own timeouts bound each read, not the whole reply: a server that sends a
     blank line every second (DeepSeek does while a request waits in its queue) would
     never trip them, and a never-ending or gzip-bombed body would fill the memory.
+    Two guards: every read on the connection ends by the attempt's deadline (Stream),
+    and the body is unpacked and counted as it arrives (Bounded).
     """
+    import threading
     import time
     import zlib
 
+    import httpcore2
     import httpx2
     from openai import DefaultHttpxClient  # the SDK's connection limits and redirects
 
@@ -285,8 +289,40 @@ def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
         def close(self):
             self.raw.close()
 
+    class Stream:  # a connection whose every read ends by the deadline of the request it serves
+        def __init__(self, inner):
+            self.inner = inner
+
+        def read(self, max_bytes, timeout=None):
+            left = getattr(attempt, "deadline", float("inf")) - time.monotonic()
+            if left <= 0:
+                raise httpcore2.ReadTimeout("the attempt's time is up")
+            return self.inner.read(max_bytes, left if timeout is None else min(timeout, left))
+
+        def start_tls(self, *args, **kwargs):
+            return Stream(self.inner.start_tls(*args, **kwargs))
+
+        def __getattr__(self, name):  # write, close, get_extra_info: as they are
+            return getattr(self.inner, name)
+
+    class Backend:  # opens Streams instead of plain connections
+        def __init__(self, inner):
+            self.inner = inner
+
+        def connect_tcp(self, *args, **kwargs):
+            return Stream(self.inner.connect_tcp(*args, **kwargs))
+
+        def connect_unix_socket(self, *args, **kwargs):
+            return Stream(self.inner.connect_unix_socket(*args, **kwargs))
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    attempt = threading.local()  # each attempt's deadline, for the Streams of the thread that sends it
+
     def start(request):
-        request.extensions = {**request.extensions, "deadline": time.monotonic() + timeout}
+        attempt.deadline = time.monotonic() + timeout
+        request.extensions = {**request.extensions, "deadline": attempt.deadline}
         request.headers["accept-encoding"] = "gzip, deflate"  # the two that Bounded unpacks itself
 
     def bound(response):  # called once the headers are in, before the body is read
@@ -295,4 +331,10 @@ def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
             raise httpx2.DecodingError(f"the reply is packed as {encoding[:20]!r}, which was not asked for")
         response.stream = Bounded(response.stream, encoding != "identity", response.request.extensions["deadline"])
 
-    return DefaultHttpxClient(event_hooks={"request": [start], "response": [bound]})
+    http = DefaultHttpxClient(event_hooks={"request": [start], "response": [bound]})
+    # Headers that trickle in are read before `bound` runs; only the connection itself can stop them.
+    # httpcore keeps its network backend in a private field: used when it is there, else Bounded alone.
+    pool = getattr(getattr(http, "_transport", None), "_pool", None)
+    if hasattr(pool, "_network_backend"):
+        pool._network_backend = Backend(pool._network_backend)
+    return http
