@@ -4,6 +4,8 @@ test_tools.py checks that the right words appear; these tests pin each sentence 
 the example values, separators and limits a model reads cannot drift unnoticed.
 """
 
+import json
+
 import pytest
 
 from agentlib.tools import call_tool, coerce, cut, example, quote, tool
@@ -89,3 +91,32 @@ def test_quote_and_cut_keep_what_the_model_sees_short():
     assert quote(-9 * 10 ** 99) == "a number of about 100 digits" and quote(True) == "True"
     assert cut("abcdef", 6) == "abcdef" and cut("abcdef", 3) == "abc… (6 characters)"
     assert cut("x" * 1234, 1) == "x… (1,234 characters)"
+
+
+def test_a_parameter_without_annotation_is_offered_as_a_string(clean_registry):
+    @tool("Greet.", name="who")
+    def greet(name):
+        return f"hello {name}"
+    assert clean_registry["greet"]["schema"]["function"]["parameters"]["properties"] == {
+        "name": {"type": "string", "description": "who"}}
+    assert call_tool("greet", '{"name": "Ada"}') == "hello Ada"
+
+
+def test_a_long_json_error_is_cut_to_120_characters(echo):
+    arguments = '{"text": "a", "times": ' + "9" * 5000 + "}"
+    with pytest.raises(ValueError) as parsing:  # Python's own sentence, 140 characters in 3.11
+        json.loads(arguments)
+    error = str(parsing.value)
+    assert len(error) > 120
+    with pytest.raises(ValueError) as caught:
+        call_tool("echo", arguments)
+    assert str(caught.value) == (f"the arguments are not valid JSON ({error[:120]}… ({len(error):,} characters)); "
+                                 'send one JSON object such as {"text": "text"}')
+
+
+def test_a_long_wrongly_typed_value_is_echoed_cut_to_80_characters(echo):
+    with pytest.raises(TypeError) as caught:
+        call_tool("echo", '{"text": "a", "times": "' + "a" * 100 + '"}')
+    sent = '"' + "a" * 100 + '"'
+    assert str(caught.value) == (f"echo() argument 'times' must be of type integer, got {sent[:80]}… (102 characters); "
+                                 'send e.g. {"times": 1}')
