@@ -24,12 +24,15 @@ mutants (two changes at once).
 
 import ast
 import copy
+import importlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -191,14 +194,46 @@ def fastest_first(tests, seconds):
 
 
 def killed_by(work, tests):
-    """Whether the tests fail (or hang) against the mutant now in `work`."""
-    try:
-        result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                 "-p", "pytest_timeout", "--timeout=60", *tests], cwd=work, capture_output=True,
-                                timeout=900, env=os.environ | FAST)
-    except subprocess.TimeoutExpired:  # a mutant that loops forever is noticed too
-        return True
-    return result.returncode != 0
+    """Whether the tests fail (or hang) against the mutant now in `work`.
+
+    Each mutant's tests run in a fork of this process, which has imported the heavy libraries
+    (openai, pandas, ipywidgets, ...) once; the fork imports only agentlib and the tests anew,
+    from `work`. That saves a new interpreter and its imports, most of the time a mutant takes.
+    """
+    pid = os.fork()
+    if pid == 0:  # the child: run pytest on the copy, report through the exit status
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)  # pytest's report is not read, only its exit status
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.chdir(work)
+            sys.path.insert(0, str(work))
+            import pytest
+            code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "pytest_timeout", "--timeout=60",
+                                *tests])
+        except BaseException:
+            code = 1
+        os._exit(int(code))
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status) != 0
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)  # a mutant that loops forever is noticed too
+    os.waitpid(pid, 0)
+    return True
+
+
+def preload():
+    """Import what the tests import and agentlib does not define, once, before any fork."""
+    os.environ.update(FAST)
+    for name in ("pytest", "pytest_timeout", "openai", "httpx", "pandas", "ipywidgets", "IPython", "jsonschema",
+                 "hypothesis", "nbformat", "nbclient", "numpy", "trustme"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def run(modules):
@@ -207,6 +242,7 @@ def run(modules):
         shutil.copytree(ROOT, work, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*LEFT_BEHIND))
         skip, report = equivalent(), {}
         lines, seconds = coverage_map(work, modules)
+        preload()
         for module in modules:
             path = work / "agentlib" / f"{module}.py"
             original = path.read_text(encoding="utf-8")
