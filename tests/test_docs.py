@@ -3,6 +3,7 @@ import os
 import pytest
 
 import agentlib.docs
+import agentlib.files
 from agentlib import grep_docs, list_docs, read_doc
 
 
@@ -46,8 +47,8 @@ def test_grep_with_exactly_20_hits_does_not_claim_more(tmp_docs, tmp_path, monke
 
 def test_grep_stops_scanning_after_the_21st_hit(tmp_docs, monkeypatch):
     read = []
-    original = agentlib.docs.lowered_blocks
-    monkeypatch.setattr(agentlib.docs, "lowered_blocks", lambda path, base=None: read.append(path.name) or original(path, base))
+    original = agentlib.files.lowered_blocks
+    monkeypatch.setattr(agentlib.files, "lowered_blocks", lambda path, base=None: read.append(path.name) or original(path, base))
     grep_docs("row")  # long.md alone has 120 hits
     assert "long.md" in read and read[-1] == "long.md"  # nothing after long.md was read
 

@@ -12,6 +12,7 @@ import time
 import pytest
 
 import agentlib.docs
+import agentlib.files
 from agentlib.docs import MAX_CHARS, grep_docs, list_docs, read_doc
 from agentlib.tools import call_tool
 
@@ -72,25 +73,25 @@ def test_read_doc_on_a_file_with_one_huge_line_keeps_one_capped_line(tmp_docs):
 def test_read_doc_reads_only_the_lines_it_needs(tmp_docs, monkeypatch):
     (tmp_docs / "big.md").write_bytes(b"".join(b"line %d\n" % n for n in range(1, 400_001)))
     read = []
-    original = agentlib.docs.open_doc
+    original = agentlib.files.open_doc
     def counting(path, base=None):
         file = original(path, base)
         real_read = file.read
         file_reads = lambda size=-1: read.append(size) or real_read(size)
         return type("Counted", (), {"read": staticmethod(file_reads), "__enter__": lambda self: self,
                                     "__exit__": lambda self, *a: file.close()})()
-    monkeypatch.setattr(agentlib.docs, "open_doc", counting)
+    monkeypatch.setattr(agentlib.files, "open_doc", counting)
     reply = read_doc("big.md", 200_000, 200_002)
     assert reply.splitlines()[:3] == ["200000: line 200000", "200001: line 200001", "200002: line 200002"]
     assert reply.endswith("of 400000; read on with start=200003]")
-    assert read and all(0 < size <= agentlib.docs.BLOCK for size in read)  # never the whole file at once
+    assert read and all(0 < size <= agentlib.files.BLOCK for size in read)  # never the whole file at once
 
 
 def test_the_grep_cache_keeps_one_lower_case_copy_within_its_budget(tmp_docs, monkeypatch):
-    monkeypatch.setattr(agentlib.docs, "CACHE", agentlib.docs.Cache(budget=3000))
+    monkeypatch.setattr(agentlib.files, "CACHE", agentlib.files.Cache(budget=3000))
     (tmp_docs / "huge.md").write_text("timeout\n" * 1000, encoding="utf-8")  # 8,000 characters: over budget
     grep_docs("nothing-matches-this")
-    cache = agentlib.docs.CACHE
+    cache = agentlib.files.CACHE
     files = {path.name for path in cache.files}
     assert files == {"index.md", "long.md", "deep.md"}  # huge.md is read at each search instead
     assert cache.size == sum(len(text) for _, blocks in cache.files.values() for _, text in blocks) <= 3000
@@ -177,11 +178,11 @@ def test_a_folder_swapped_for_a_link_on_the_way_is_not_followed(tmp_docs, tmp_pa
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "deep.md").write_text("SECRET\n", encoding="utf-8")
-    file = agentlib.docs.open_doc(tmp_docs / "advanced" / "deep.md")
+    file = agentlib.files.open_doc(tmp_docs / "advanced" / "deep.md", tmp_docs)
     file.close()
     os.rename(tmp_docs / "advanced", tmp_path / "moved")
     os.symlink(outside, tmp_docs / "advanced")
-    assert agentlib.docs.open_doc(tmp_docs / "advanced" / "deep.md") is None
+    assert agentlib.files.open_doc(tmp_docs / "advanced" / "deep.md", tmp_docs) is None
     assert "SECRET" not in read_doc("advanced/deep.md")
 
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agentlib.docs
+import agentlib.files
 from agentlib.docs import MAX_CHARS, MAX_HIT_CHARS, MAX_HITS, MAX_LINES, grep_docs, list_docs, read_doc
 from agentlib.tools import TOOLS, call_tool
 
@@ -52,16 +53,16 @@ def hostile_docs(tmp_path_factory):
 @pytest.fixture(scope="module", autouse=True)
 def opened_files(hostile_docs):
     """Every file the doc tools open, as the operating system names it (Linux: /proc/self/fd)."""
-    opened, original = [], agentlib.docs.open_doc
+    opened, original = [], agentlib.files.open_doc
 
     def watched(path, base=None):
         file = original(path, base)
         if file is not None and os.path.isdir("/proc/self/fd"):
             opened.append(os.readlink(f"/proc/self/fd/{file.fileno()}"))
         return file
-    agentlib.docs.open_doc = watched
+    agentlib.files.open_doc = watched
     yield opened
-    agentlib.docs.open_doc = original
+    agentlib.files.open_doc = original
 
 
 @pytest.fixture(autouse=True)

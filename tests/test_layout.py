@@ -8,8 +8,8 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "agentlib"
-LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.loop", "agentlib.models", "agentlib.trace",
-          "agentlib.lesson"}
+LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.files", "agentlib.loop", "agentlib.models",
+          "agentlib.trace", "agentlib.lesson"}
 # RealModel needs the endpoint's settings and the sentences that explain a failure; nothing else may.
 LESSON_MAY_USE = {"agentlib.providers.config", "agentlib.providers.errors"}
 

@@ -7,8 +7,10 @@ checks that each odd input gets *some* text: here each gets the reply that says 
 import pytest
 
 import agentlib.docs
+import agentlib.files
 from agentlib import grep_docs, read_doc
-from agentlib.docs import CACHE, Cache, refusal
+from agentlib.docs import refusal
+from agentlib.files import CACHE, Cache
 from agentlib.tools import TOOLS
 
 
@@ -113,7 +115,7 @@ def test_a_windows_line_end_is_not_shown(tmp_docs):
 
 
 def test_grep_numbers_hits_in_a_file_read_in_several_blocks(tmp_docs, monkeypatch):
-    monkeypatch.setattr(agentlib.docs, "BLOCK", 16)  # every block ends mid-line
+    monkeypatch.setattr(agentlib.files, "BLOCK", 16)  # every block ends mid-line
     (tmp_docs / "blocks.md").write_text("".join(f"line {n} {'hit' if n % 7 == 0 else 'no'}\n"
                                                 for n in range(1, 30)), encoding="utf-8")
     assert grep_docs("hit") == "blocks.md:7: line 7 hit\nblocks.md:14: line 14 hit\n" \
@@ -123,10 +125,10 @@ def test_grep_numbers_hits_in_a_file_read_in_several_blocks(tmp_docs, monkeypatc
 
 def test_grep_reads_each_file_once_and_again_only_when_it_changed(tmp_docs, monkeypatch):
     reads = []
-    original = agentlib.docs.read_lowered
-    monkeypatch.setattr(agentlib.docs, "read_lowered", lambda path, base=None: reads.append(path) or
+    original = agentlib.files.read_lowered
+    monkeypatch.setattr(agentlib.files, "read_lowered", lambda path, base=None: reads.append(path) or
                         original(path, base))
-    monkeypatch.setattr(agentlib.docs, "CACHE", Cache(budget=10_000))
+    monkeypatch.setattr(agentlib.files, "CACHE", Cache(budget=10_000))
     grep_docs("class")
     first = len(reads)
     assert first == 3  # advanced/deep.md, index.md, long.md
