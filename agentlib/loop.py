@@ -54,12 +54,12 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
             started = time.perf_counter()
             message, usage = model(messages, schemas)
             finish_reason = getattr(message, "finish_reason", "stop")  # the SDK's message leaves it to its choice
-            stats.steps += 1
+            messages.append(message.model_dump(exclude_none=True))
+            stats.trace.record(usage, time.perf_counter() - started, finish_reason)
+            stats.steps += 1  # counted once recorded: a reply that cannot be recorded is no step
             if usage:
                 stats.prompt_tokens += usage.prompt_tokens
                 stats.completion_tokens += usage.completion_tokens
-            messages.append(message.model_dump(exclude_none=True))
-            stats.trace.record(usage, time.perf_counter() - started, finish_reason)
             if not message.tool_calls:
                 return finish(stats, message.content or "", "answer", "the model answered", say)
             for call in message.tool_calls:  # every call gets exactly one result, in order

@@ -262,3 +262,15 @@ def test_model_error_without_a_message_is_named_by_its_type(tmp_docs, capsys):
     _, stats = run_agent(ScriptedModel([RuntimeError()]), "Q?")
     assert stats.trace.stop_message == "RuntimeError"
     assert "Stopped:\nRuntimeError." in capsys.readouterr().out
+
+
+def test_a_reply_that_cannot_be_recorded_is_not_counted_as_a_step(tmp_docs):
+    class Unrecordable:  # a reply whose dump fails, e.g. a provider object of an unexpected shape
+        tool_calls, content = None, "x"
+
+        def model_dump(self, **_):
+            raise TypeError("cannot dump")
+
+    answer, stats = run_agent(lambda messages, tools: (Unrecordable(), None), "Q?", verbose=False)
+    assert answer is None and stats.trace.stop_reason == "error"
+    assert stats["steps"] == len(stats.trace.steps) == 0
