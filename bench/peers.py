@@ -211,9 +211,10 @@ FRAMEWORKS = {
 
 def child(name, steps):
     """One measurement in this fresh process: import, warm-up, the timed run, peak RSS."""
-    os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")  # mini-swe-agent prints a banner at import
-    os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", tempfile.mkdtemp(prefix="bench-mswea-"))
     module, _, workload = FRAMEWORKS[name]
+    if module == "minisweagent":  # at import it prints a banner and makes a config folder in your home
+        os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+        os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", os.path.join(tempfile.gettempdir(), "bench-mini-swe-agent"))
     started = time.perf_counter()
     importlib.import_module(module)
     imported = time.perf_counter() - started
