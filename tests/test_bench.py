@@ -23,6 +23,9 @@ from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
 from bench.overhead import NoopModel, TRIVIAL_TOOLS, exponent, scripted
 
+# bpe-openai 0.1.4 reads its data files with a deprecated importlib call when it is imported
+pytestmark = pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning")
+
 TINY = ["--files", "4", "--megabytes", "0.02", "--steps", "6", "--repeat", "1", "--startup-runs", "1"]
 
 
