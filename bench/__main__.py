@@ -1,6 +1,6 @@
 """Run every benchmark, print one plain table, write the figures as JSON.
 
-    python -m bench                     the default sizes (a few minutes)
+    python -m bench                     the default sizes (about 30 s; make bench does this)
     python -m bench --quick             small sizes, for a first look
     python -m bench --files 1000 --megabytes 10 --steps 500 --out my.json
 """

@@ -339,3 +339,11 @@ def test_a_failing_gnu_command_stops_the_bench_with_its_error(tmp_path):
 
     with pytest.raises(RuntimeError, match="grep -rniF x DIR/missing"):
         shell("grep -rniF x DIR/missing", tmp_path)  # grep exits with 2: no such folder
+
+
+def test_the_token_tables_caption_names_the_calibrated_ratio():
+    from agentlib.classroom.tokens import SOURCES
+    from agentlib.models import CHARS_PER_TOKEN
+
+    assert f"≈ {CHARS_PER_TOKEN} characters per token" in SOURCES["en"]["estimated"]
+    assert f"≈ {str(CHARS_PER_TOKEN).replace('.', ',')} Zeichen pro Token" in SOURCES["de"]["estimated"]
