@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["loop", "tools", "docs", "models", "trace"]
 SLOW = ["test_notebooks.py", "test_browser.py", "test_browser_local.py", "test_hub.py", "test_local_model.py",
-        "test_bench.py", "test_corpus.py", "test_notebook_hygiene.py", "test_notebook_parity.py"]
+        "test_bench.py", "test_corpus.py", "test_notebook_hygiene.py", "test_notebook_parity.py", "test_setup.py"]
 # Plugins load only when named: hypothesis's alone takes half a second to import, on every mutant.
 # The tests that use hypothesis import it themselves; random order is off, so runs are comparable.
 FAST = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
