@@ -88,6 +88,7 @@ def test_quote_and_cut_keep_what_the_model_sees_short():
     assert quote("x" * 61) == f"{'x' * 60!r}… (61 characters)"
     assert quote(10 ** 59) == str(10 ** 59) and quote(9 * 10 ** 59) == str(9 * 10 ** 59)
     assert quote(5 * 10 ** 60) == "a number of about 61 digits"
+    assert quote(10 ** 60) == "a number of about 60 digits"  # the first number that is summed up (61 digits)
     assert quote(-9 * 10 ** 99) == "a number of about 100 digits" and quote(True) == "True"
     assert cut("abcdef", 6) == "abcdef" and cut("abcdef", 3) == "abc… (6 characters)"
     assert cut("x" * 1234, 1) == "x… (1,234 characters)"
