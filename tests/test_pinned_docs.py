@@ -4,6 +4,9 @@ Also the stronger form of test_docs.py's test_tools_never_raise_on_odd_input, wh
 checks that each odd input gets *some* text: here each gets the reply that says what is wrong.
 """
 
+import os
+import sys
+
 import pytest
 
 import agentlib.docs
@@ -166,3 +169,17 @@ def test_the_tools_describe_themselves_to_the_model_as_the_lesson_shows():
         "path": {"type": "string", "description": "file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'"},
         "start": {"type": "integer", "description": "first line to read, counting from 1"},
         "end": {"type": "integer", "description": "last line to read (inclusive)"}}}
+
+
+def test_without_an_end_read_doc_stops_at_line_80_wherever_it_starts(tmp_docs):
+    lines = read_doc("long.md", start=50).splitlines()
+    assert lines[0] == "50: row 50 timeout" and lines[-2] == "80: row 80 timeout"
+    assert lines[-1] == "[lines 50-80 of 120; read on with start=81]"
+    assert read_doc("long.md", start=90) == "Error: end=80 lies before start=90; ask for end >= start, e.g. end=169."
+
+
+def test_a_link_loop_is_named_as_one(tmp_docs):
+    os.symlink("b.md", tmp_docs / "a.md")
+    os.symlink("a.md", tmp_docs / "b.md")
+    reason = "a link loop" if sys.version_info < (3, 13) else "Too many levels of symbolic links"  # 3.13: OSError
+    assert read_doc("a.md") == f"Error: 'a.md' cannot be opened ({reason}); pass a path as list_docs prints it."
