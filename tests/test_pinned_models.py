@@ -106,3 +106,54 @@ def test_a_tool_call_turn_without_text_goes_back_with_empty_text_not_null(docs):
     assert message.content == "" and message.tool_calls[0].function.name == "list_docs"
     assert message.finish_reason == "tool_calls" and usage == Usage(100, 20, 0)
     assert (text.content, text.tool_calls, text.finish_reason) == ("done", None, "stop")
+
+
+# ---- the replay notices where a conversation left the recording -------------------------------
+
+def recorded_trace(tools):
+    from agentlib import Trace
+
+    trace = Trace([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"},
+                   {"role": "assistant", "content": "A"}], stop_reason="answer", stop_message="the model answered",
+                  model="m", tools=tools)
+    trace.record(None, 0.1, "stop")
+    return trace
+
+
+def test_a_replay_with_other_tools_than_recorded_is_refused_at_message_0():
+    from agentlib import ModelError, ReplayModel
+
+    tool = {"type": "function", "function": {"name": "t"}}
+    other = {"type": "function", "function": {"name": "u"}}
+    replay = ReplayModel(recorded_trace([tool]))
+    with pytest.raises(ModelError) as caught:
+        replay([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"}], [other])
+    assert str(caught.value).startswith(
+        "The conversation left the recording at message 0 (other tools than were recorded): ")
+    message, _ = replay([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"}], [tool])
+    assert message.content == "A"
+
+
+def test_a_replay_given_fewer_messages_than_recorded_says_how_many():
+    from agentlib import ModelError, ReplayModel
+
+    replay = ReplayModel(recorded_trace([]), language="de")
+    with pytest.raises(ModelError) as caught:
+        replay([{"role": "user", "content": "Q?"}], [])
+    assert str(caught.value).startswith("Das Gespräch weicht bei Nachricht 1 von der Aufnahme ab (ein anderer "
+                                        "Systemprompt)")
+    with pytest.raises(ModelError) as caught:
+        replay([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"},
+                {"role": "user", "content": "Q?"}], [])
+    assert str(caught.value).startswith(
+        "Das Gespräch weicht bei Nachricht 3 von der Aufnahme ab (3 Nachrichten statt der aufgenommenen 2)")
+
+
+def test_a_message_list_that_is_not_the_one_of_the_last_call_is_copied():
+    model = ScriptedModel([Message("a"), Message("b")])
+    first = [{"role": "user", "content": "q"}]
+    model(first, [])
+    second = list(first)  # another list, though as long and ending in the same message
+    model(second, [])
+    second[0] = {"role": "user", "content": "changed later"}
+    assert model.calls[1] == [{"role": "user", "content": "q"}]

@@ -74,7 +74,8 @@ def mutations(node):
         out.append((f"{node.value} → {not node.value}", ast.Constant(not node.value)))
     elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
         out.append((f"string {node.value[:30]!r} → 'XX'", ast.Constant("XX")))
-    elif isinstance(node, ast.Return) and node.value is not None:
+    elif isinstance(node, ast.Return) and node.value is not None and not (
+            isinstance(node.value, ast.Constant) and node.value.value is None):  # `return None` already
         out.append(("return None", ast.Return(ast.Constant(None))))
     elif isinstance(node, ast.If):
         new = copy.deepcopy(node)
