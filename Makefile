@@ -38,7 +38,8 @@ lab-en: lab
 demo: $(VENV)/.course
 	$(BIN)/python -m agentlib
 
-test: $(VENV)/.dev
+# The bench's tokenizers too: tests check the token estimate against real tokenizers.
+test: $(VENV)/.dev $(VENV)/.bench
 	$(BIN)/python -m pytest
 
 # The paid test asks the provider configured in .env (or LLM_* variables); `make test` skips it.

@@ -8,7 +8,6 @@ notebooks show and check) and providers/ (settings, errors and prices of
 real endpoints). Importing agentlib loads only the standard library.
 """
 
-from .classroom.evaluate import evaluate
 from .docs import grep_docs, list_docs, read_doc
 from .lesson import QUESTION, lesson_script
 from .loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
@@ -25,3 +24,12 @@ __all__ = [
     "Message", "Call", "Usage", "ScriptedModel", "RealModel", "ReplayModel", "ModelError",
     "Trace", "QUESTION", "lesson_script", "evaluate", "config",
 ]
+
+
+def __getattr__(name):
+    """`agentlib.evaluate` lives in the classroom; it is imported when first asked for, not with agentlib."""
+    if name == "evaluate":
+        from .classroom.evaluate import evaluate
+
+        return evaluate
+    raise AttributeError(f"module 'agentlib' has no attribute {name!r}")

@@ -273,13 +273,13 @@ CELLS = [
     md("rag-intro", de="""
         ## Agent oder RAG?
 
-        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf mit etwa 1.000 Prompt-Tokens: Die Suche passiert vorher, ohne Modell. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – weil jeder Schritt alles Vorherige mitschickt.
+        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf mit etwa 1.000 Prompt-Tokens (über unsere httpx-Doku gemessen etwa 1.500, siehe `bench/rag.py`): Die Suche passiert vorher, ohne Modell. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – weil jeder Schritt alles Vorherige mitschickt.
 
         Für die Completion-Tokens hat Modul 04 keine Zahl. Wir rechnen für RAG mit denselben 666, denn beide schreiben am Ende eine ähnlich lange Antwort; die Zwischenschritte des Agenten sind nur kurze Werkzeugaufrufe. Das ist wichtig für den Vergleich: Ein Completion-Token kostet ein Mehrfaches eines Prompt-Tokens, bei `deepseek-flash` das Vierfache. Der teure Teil ist also bei beiden gleich, und die Kosten wachsen deshalb langsamer als die Prompt-Tokens:
         """, en="""
         ## Agent or RAG?
 
-        The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens: the search happens beforehand, without the model. The lesson's run needed **three** calls and 3,742 prompt tokens – because every step re-sends everything before it.
+        The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens (about 1,500 measured over our httpx docs, see `bench/rag.py`): the search happens beforehand, without the model. The lesson's run needed **three** calls and 3,742 prompt tokens – because every step re-sends everything before it.
 
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
