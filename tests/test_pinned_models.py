@@ -157,3 +157,60 @@ def test_a_message_list_that_is_not_the_one_of_the_last_call_is_copied():
     model(second, [])
     second[0] = {"role": "user", "content": "changed later"}
     assert model.calls[1] == [{"role": "user", "content": "q"}]
+
+
+def test_a_list_edited_at_its_end_is_copied_from_then_on():
+    model = ScriptedModel([Message("a"), Message("b")])
+    messages = [{"role": "user", "content": "q"}]
+    model(messages, [])
+    messages[-1] = {"role": "user", "content": "edited"}  # the same list, its last message replaced
+    model(messages, [])
+    messages[-1] = {"role": "user", "content": "edited again"}
+    assert model.calls[1] == [{"role": "user", "content": "edited"}]
+
+
+def test_an_empty_list_that_grows_is_kept_as_the_same_list():
+    model = ScriptedModel([Message("a"), Message("b")])
+    messages = []
+    model(messages, [])
+    messages.append({"role": "user", "content": "q"})
+    model(messages, [])
+    assert model.seen[1][0] is messages and model.calls == [[], [{"role": "user", "content": "q"}]]
+
+
+def test_a_replay_names_the_recorded_model_or_says_it_is_unknown():
+    from agentlib import ReplayModel
+
+    named, unnamed = recorded_trace([]), recorded_trace([])
+    unnamed.model = ""
+    assert ReplayModel(named).name == "m"
+    assert ReplayModel([named, unnamed]).name == "m, unknown model"
+
+
+def test_a_replayed_reply_is_the_recorded_message_with_its_extra_fields():
+    from agentlib import ReplayModel
+
+    trace = recorded_trace([])
+    trace.messages[2] = {"role": "assistant", "content": "", "reasoning_content": "because",
+                         "tool_calls": [{"id": "c1", "type": "function",
+                                         "function": {"name": "list_docs", "arguments": "{}"}}]}
+    message, usage = ReplayModel(trace)([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"}], [])
+    assert message.extra == {"reasoning_content": "because"} and usage is None
+    assert message.model_dump() == trace.messages[2]
+
+
+def test_a_replay_past_the_recording_says_why_the_recorded_run_stopped():
+    from agentlib import ModelError, ReplayModel
+
+    trace = recorded_trace([])
+    trace.stop_reason, trace.stop_message = "max_steps", ""
+    given = [{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"},
+             {"role": "assistant", "content": "A"}]
+    with pytest.raises(ModelError) as caught:
+        ReplayModel(trace)(given, [])
+    assert caught.value.kind == "ended"
+    assert str(caught.value).startswith("The recording has only 1 steps (the recorded run stopped: max_steps)")
+    trace.stop_reason, trace.stop_message = "error", "The key was rejected."
+    with pytest.raises(ModelError) as caught:
+        ReplayModel(trace)(given, [])
+    assert (str(caught.value), caught.value.kind) == ("The key was rejected.", "replayed_error")
