@@ -214,3 +214,68 @@ def test_a_replay_past_the_recording_says_why_the_recorded_run_stopped():
     with pytest.raises(ModelError) as caught:
         ReplayModel(trace)(given, [])
     assert (str(caught.value), caught.value.kind) == ("The key was rejected.", "replayed_error")
+
+
+def test_a_loop_that_only_appends_is_remembered_as_its_one_list():
+    model = ScriptedModel([Message("a"), Message("b"), Message("c")])
+    messages = [{"role": "user", "content": "q"}]
+    model(messages, [])
+    model(messages, [])  # called again before anything was appended: still the same list
+    messages.append({"role": "assistant", "content": "a"})
+    model(messages, [])
+    assert [kept is messages for kept, _, _ in model.seen] == [True, True, True]
+    assert [len(call) for call in model.calls] == [1, 1, 2]
+
+
+def test_a_replay_needs_a_trace_and_quotes_an_unknown_question_to_80_characters():
+    from agentlib import ModelError, ReplayModel
+
+    with pytest.raises(ValueError, match="^ReplayModel needs at least one recorded trace$"):
+        ReplayModel([])
+    question = "Why? " * 30
+    with pytest.raises(ModelError) as caught:
+        ReplayModel(recorded_trace([]))([{"role": "user", "content": question}], [])
+    assert str(caught.value).startswith(f"No recording answers the question {question[:80]!r}: replay needs")
+
+
+def test_a_replay_names_the_tool_whose_result_changed():
+    from agentlib import ModelError, ReplayModel, Trace
+
+    def trace_with_result(call_id):
+        trace = Trace([{"role": "system", "content": "S"}, {"role": "user", "content": "Q?"},
+                       {"role": "assistant", "content": "", "tool_calls": [
+                           {"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]},
+                       {"role": "tool", "tool_call_id": call_id, "content": "index.md"},
+                       {"role": "assistant", "content": "A"}], stop_reason="answer", model="m")
+        trace.record(None, 0.1, "tool_calls")
+        trace.messages, given = trace.messages, [dict(m) for m in trace.messages[:4]]
+        trace.record(None, 0.1, "stop")
+        trace.records[1]["at"] = 4
+        given[3]["content"] = "other.md"
+        return trace, given
+
+    for call_id, name in (("c1", "list_docs"), ("c9", "a tool")):  # c9: a result no call of the trace asked for
+        trace, given = trace_with_result(call_id)
+        with pytest.raises(ModelError) as caught:
+            ReplayModel(trace)(given, [])
+        assert f"at message 4 (another result from {name})" in str(caught.value)
+
+
+def test_a_real_text_reply_of_null_stays_null(docs):
+    from fake_openai_server import FakeServer, completion
+
+    with FakeServer("openai", [completion("openai", content=None)]) as server:
+        message, _ = RealModel("test-model", server.base_url, server.key, max_retries=0)(
+            [{"role": "user", "content": "q"}], [])
+    assert message.content is None and message.tool_calls is None
+
+
+def test_a_200_reply_without_choices_and_without_error_is_no_chat_completion(docs):
+    from fake_openai_server import FakeServer, Reply
+    from agentlib import ModelError
+
+    with FakeServer("openai", [Reply(200, {"id": "x", "object": "chat.completion", "choices": []})]) as server:
+        with pytest.raises(ModelError) as caught:
+            RealModel("test-model", server.base_url, server.key, max_retries=0)([{"role": "user", "content": "q"}], [])
+    assert caught.value.kind == "bad_reply"
+    assert str(caught.value).startswith(f"The reply from {server.base_url} is not a chat completion")
