@@ -121,6 +121,8 @@ GOOD = {"format": FORMAT, "messages": [{"role": "user", "content": "Q?"}, {"role
     ({"records": [{"at": 2, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, "records[0] must hold"),
     ({"records": [{"at": 0, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, "records[0] must hold"),
     ({"messages": [{"role": "system", "content": "S"}]}, "it holds no question (a user message)"),
+    ({"messages": [{"role": "assistant", "content": "A"}, {"role": "user", "content": "Q?"}],  # index 0 is an index
+      "records": [{"at": 0, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, ""),
 ])
 def test_flaw_accepts_what_to_dict_writes_and_names_what_it_cannot_show(change, problem):
     found = flaw(GOOD | change)
