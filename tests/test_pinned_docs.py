@@ -11,7 +11,7 @@ import pytest
 
 import agentlib.docs
 import agentlib.files
-from agentlib import grep_docs, read_doc
+from agentlib import grep_docs, list_docs, read_doc
 from agentlib.docs import refusal
 from agentlib.files import CACHE, Cache
 from agentlib.tools import TOOLS
@@ -183,3 +183,9 @@ def test_a_link_loop_is_named_as_one(tmp_docs):
     os.symlink("a.md", tmp_docs / "b.md")
     reason = "a link loop" if sys.version_info < (3, 13) else "Too many levels of symbolic links"  # 3.13: OSError
     assert read_doc("a.md") == f"Error: 'a.md' cannot be opened ({reason}); pass a path as list_docs prints it."
+
+
+def test_a_link_that_leads_to_a_doc_inside_is_listed_and_read(tmp_docs):
+    os.symlink("index.md", tmp_docs / "alias.md")
+    assert list_docs() == "advanced/deep.md\nalias.md\nindex.md\nlong.md"
+    assert read_doc("alias.md", 2, 2) == "2: The Timeout class.\n[lines 2-2 of 3; read on with start=3]"

@@ -121,6 +121,9 @@ GOOD = {"format": FORMAT, "messages": [{"role": "user", "content": "Q?"}, {"role
     ({"records": [{"at": 2, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, "records[0] must hold"),
     ({"records": [{"at": 0, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, "records[0] must hold"),
     ({"messages": [{"role": "system", "content": "S"}]}, "it holds no question (a user message)"),
+    ({"format": "x" * 50}, f"it is not a trace of format agentlib-trace/1 (format is {'x' * 40!r})"),
+    ({"messages": [{"role": "user", "content": "Q?"}, {"role": "assistant", "content": 5}]},
+     "messages[1] is not a message with a role and text content"),
     ({"messages": [{"role": "assistant", "content": "A"}, {"role": "user", "content": "Q?"}],  # index 0 is an index
       "records": [{"at": 0, "usage": None, "seconds": 0, "finish_reason": "stop"}]}, ""),
 ])
