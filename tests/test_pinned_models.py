@@ -279,3 +279,13 @@ def test_a_200_reply_without_choices_and_without_error_is_no_chat_completion(doc
             RealModel("test-model", server.base_url, server.key, max_retries=0)([{"role": "user", "content": "q"}], [])
     assert caught.value.kind == "bad_reply"
     assert str(caught.value).startswith(f"The reply from {server.base_url} is not a chat completion")
+
+
+def test_a_reply_with_choices_is_used_even_if_it_also_carries_an_error_field(docs):
+    from fake_openai_server import FakeServer, Reply, completion
+
+    body = completion("openai", content="fine") | {"error": {"message": "a warning some gateways add"}}
+    with FakeServer("openai", [Reply(200, body)]) as server:
+        message, _ = RealModel("test-model", server.base_url, server.key, max_retries=0)(
+            [{"role": "user", "content": "q"}], [])
+    assert message.content == "fine"
