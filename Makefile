@@ -63,7 +63,7 @@ $(VENV)/.hub: requirements-hub.txt tools/hub/package.json tools/hub/package-lock
 bench: $(VENV)/.bench
 	$(BIN)/python -m bench
 
-# Changes one token of loop, tools, docs, models or trace at a time and runs the tests that execute
+# Changes one token of loop, tools, docs, files, models or trace at a time and runs the tests that execute
 # it; prints the share of mutants the tests notice and the ones they do not. Not part of make test.
 mutation: $(VENV)/.dev
 	$(BIN)/python tools/mutation.py

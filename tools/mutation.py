@@ -1,6 +1,6 @@
 """Mutation testing of the lesson modules: change one token, run the tests, expect a failure.
 
-    python tools/mutation.py                  every mutant of loop, tools, docs, models, trace
+    python tools/mutation.py                  every mutant of loop, tools, docs, files, models, trace
     python tools/mutation.py loop docs        only these modules
     python tools/mutation.py --list loop      print the mutants without running them
 
@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["loop", "tools", "docs", "models", "trace"]
+MODULES = ["loop", "tools", "docs", "files", "models", "trace"]
 SLOW = ["test_notebooks.py", "test_browser.py", "test_browser_local.py", "test_hub.py", "test_local_model.py",
         "test_bench.py", "test_corpus.py", "test_notebook_hygiene.py", "test_notebook_parity.py", "test_setup.py"]
 # Plugins load only when named: hypothesis's alone takes half a second to import, on every mutant.
