@@ -102,6 +102,7 @@ def finish(stats, answer, reason, explanation, say):
     # The explanation may be a ModelError's sentence in the student's language: a line of its own.
     say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped:\n{explanation.rstrip('.')}.")
     estimated = " (estimated)" if stats.trace.estimated else ""
-    say(f"[steps: {stats.steps}, tool calls: {stats.tool_calls}, tokens: {stats.prompt_tokens:,} prompt "
-        f"+ {stats.completion_tokens:,} completion{estimated}]")
+    # No thousands separator: "3,295" would read as three point three in a German notebook.
+    say(f"[steps: {stats.steps}, tool calls: {stats.tool_calls}, tokens: {stats.prompt_tokens} prompt "
+        f"+ {stats.completion_tokens} completion{estimated}]")
     return answer, stats
