@@ -140,8 +140,9 @@ def equivalent():
     found = set()
     for line in EQUIVALENT.read_text(encoding="utf-8").splitlines() if EQUIVALENT.exists() else []:
         if line.strip() and not line.startswith("#"):
-            module, text, description = (part.strip() for part in line.split(" | ")[:3])
-            found.add((module, text, description))
+            # module | line text | description | why; the line text may hold " | " itself (flags or-ed together)
+            module, *text, description, _why = (part.strip() for part in line.split(" | "))
+            found.add((module, " | ".join(text), description))
     return found
 
 
