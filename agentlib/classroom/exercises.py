@@ -40,6 +40,7 @@ from ..loop import Stats, run_agent
 from ..models import Call, Message, ScriptedModel
 from ..tools import TOOLS, call_tool
 from .show import in_kernel
+from .viewer import number
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
 
@@ -629,10 +630,9 @@ def longest_file_report(stats, language="de"):
                    + ("count_lines is not registered as a tool: run exercise 3's cell."
                       if unregistered else f"The first message: {short(first)}"))
     path, lines = max(counted.items(), key=lambda item: item[1])
-    number = f"{lines:,}".replace(",", ".") if language == "de" else f"{lines:,}"
-    return say(f"Laut count_lines ist {path} die längste Datei ({number} Zeilen); {len(counted)} von {len(calls)} "
-               f"Aufrufen lieferten eine Zahl.",
-               f"According to count_lines, the longest file is {path} ({number} lines); {len(counted)} of "
+    return say(f"Laut count_lines ist {path} die längste Datei ({number(lines, 'de')} Zeilen); {len(counted)} von "
+               f"{len(calls)} Aufrufen lieferten eine Zahl.",
+               f"According to count_lines, the longest file is {path} ({number(lines, 'en')} lines); {len(counted)} of "
                f"{len(calls)} calls answered with a number.")
 
 

@@ -41,6 +41,7 @@ from ..tools import TOOLS
 from ..trace import CUT_MARK, Trace
 from .exercises import Exercise, short, skeletons
 from .loopback import Loopback, completion
+from .viewer import number
 
 SECONDS = 3.0  # per run of a student's loop; the lesson's script needs a few milliseconds
 
@@ -295,7 +296,7 @@ class OwnLoop(Exercise):
 
     def number(self, n):
         """Example: 3000 -> "3.000" in German, "3,000" in English."""
-        return self.say(f"{n:,}".replace(",", "."), f"{n:,}")
+        return number(n, self.language)
 
     def evaluate(self, loop):
         if not callable(loop):
