@@ -67,8 +67,8 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     if end < start:
         return (f"Error: end={quote(end)} lies before start={quote(start)}; ask for end >= start, "
                 f"e.g. end={quote(start + MAX_LINES - 1)}.")
-    wanted = range(start, min(end, start + MAX_LINES - 1) + 1)
-    lines, count = read_lines(root() / path, wanted, root(), MAX_CHARS)
+    base, wanted = root(), range(start, min(end, start + MAX_LINES - 1) + 1)
+    lines, count = read_lines(base / path, wanted, base, MAX_CHARS)
     if lines is None:
         return f"Error: {quote(path)} is not readable UTF-8 text; pick another file."
     if start > count:
