@@ -261,11 +261,6 @@ def bare(code):
         bare(constant) if inspect.iscode(constant) else constant for constant in code.co_consts))
 
 
-def quiet_run(model, question, max_steps=8):
-    """run_agent without printing; returns (answer, stats)."""
-    return run_agent(model, question, max_steps=max_steps, verbose=False)
-
-
 # ── Bonus (notebook 02): teach the decorator lists ──────────────────────────────────────────
 
 class ListSchema(Exercise):
