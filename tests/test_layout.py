@@ -1,4 +1,4 @@
-"""The folder is the map: the lesson on top, classroom/ and providers/ one level down.
+"""The folder is the map: the lesson on top, classroom/ and providers/ one level down, text/ a leaf.
 
 Which module may import which is pinned here, read from the source (imports
 inside functions included), so a new import that breaks the layout fails a test.
@@ -12,6 +12,12 @@ LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.files", "agentlib.loop", 
           "agentlib.trace", "agentlib.lesson"}
 # RealModel needs the endpoint's settings and the sentences that explain a failure; nothing else may.
 LESSON_MAY_USE = {"agentlib.providers.config", "agentlib.providers.errors"}
+# The text catalogue is a leaf: it imports nothing else from agentlib, so every layer may import it.
+TEXT = "agentlib.text"
+
+
+def is_text(name):
+    return name == TEXT or name.startswith(TEXT + ".")
 
 
 def module_name(path):
@@ -50,7 +56,7 @@ GRAPH = {module_name(p): imports_of(p) for p in PACKAGE.rglob("*.py")}
 
 
 def test_the_folders_are_the_map():
-    top = {name for name in GRAPH if name.count(".") == 1} - {"agentlib.classroom", "agentlib.providers"}
+    top = {name for name in GRAPH if name.count(".") == 1} - {"agentlib.classroom", "agentlib.providers", TEXT}
     assert top == LESSON | {"agentlib.__main__"}
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "exercises", "evaluate",
@@ -60,7 +66,7 @@ def test_the_folders_are_the_map():
 
 def test_the_lesson_imports_only_the_lesson_and_what_realmodel_needs():
     for name in LESSON:
-        wrong = {m for m in GRAPH[name] if m not in LESSON and m not in LESSON_MAY_USE}
+        wrong = {m for m in GRAPH[name] if m not in LESSON and m not in LESSON_MAY_USE and not is_text(m)}
         assert not wrong, f"{name} imports {sorted(wrong)}"
     assert {m for name in LESSON for m in GRAPH[name]} & LESSON_MAY_USE <= set(GRAPH["agentlib.models"])
 
@@ -68,7 +74,14 @@ def test_the_lesson_imports_only_the_lesson_and_what_realmodel_needs():
 def test_providers_import_nothing_from_the_lesson_or_the_classroom():
     for name, imported in GRAPH.items():
         if name.startswith("agentlib.providers"):
-            assert all(m.startswith("agentlib.providers") for m in imported), (name, imported)
+            assert all(m.startswith("agentlib.providers") or is_text(m) for m in imported), (name, imported)
+
+
+def test_the_text_catalogue_is_a_leaf():
+    texts = {name for name in GRAPH if is_text(name)}
+    assert {TEXT, f"{TEXT}.providers"} <= texts
+    for name in texts:
+        assert all(is_text(m) for m in GRAPH[name]), (name, GRAPH[name])
 
 
 def test_nothing_imports_the_classroom_but_the_classroom_and_the_package_surface():
