@@ -3,7 +3,7 @@
 The existing exercise tests run again in a child pytest with verdict_recorder.py, which writes down
 each verdict (language, status, message) and every exercise's hint, solution and skeleton; the
 result must equal tests/fixtures/verdicts.json, recorded from the code before the move. Machine
-details (temporary folders, ports, object addresses) are masked on both sides. When a verdict is
+details (temporary folders, ports, object addresses, where the repository lies) are masked on both sides. When a verdict is
 reworded on purpose, record the file again:
 
     AGENTLIB_VERDICTS_UPDATE=1 pytest tests/test_verdicts_unchanged.py
@@ -19,8 +19,9 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 FIXTURE = TESTS / "fixtures" / "verdicts.json"
 CASES = ["test_exercises.py", "test_own_tools.py", "test_own_loop.py", "test_lesson_as_printed.py"]
-MACHINE = [(re.compile(r"0x[0-9a-f]+"), "0x…"), (re.compile(r"/tmp/tmp\w+"), "/tmp/…"),
-           (re.compile(r"127\.0\.0\.1:\d+"), "127.0.0.1:…")]
+MACHINE = [(re.compile(r"/tmp/tmp\w+"), "/tmp/…"), (re.compile(r"\b0x[0-9a-f]+"), "0x…"),
+           (re.compile(r"127\.0\.0\.1:\d+"), "127.0.0.1:…"), (re.compile(re.escape(str(TESTS.parent))), "<repo>"),
+           (re.compile(r"(\.\./)+"), "../…/")]
 
 
 def masked(value):

@@ -10,9 +10,11 @@ agentlib, so every layer (lesson, providers, classroom, the CLI) may use it.
 Left out on purpose: gettext and .po files; two languages fit in a dict, and a dict is a module a
 student can read.
 """
-from . import providers
+from . import (check, controls, count_lines, decorator, errors_in_script, list_schema, loop, providers, read_doc,
+               oracle, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
 
-AREAS = [providers]
+AREAS = [check, decorator, read_doc, loop, scripted_model, real_model, list_schema, errors_in_script, step_limit,
+         count_lines, unanswerable, viewer, controls, tokens, oracle, providers]
 LANGUAGES = ("de", "en")
 
 
@@ -33,7 +35,7 @@ def merged(areas):
 TEXT = merged(AREAS)
 
 
-def say(key, language, **facts):
+def say(key, language, /, **facts):
     """The text for `key` in `language` (English when there is none), placeholders filled from `facts`.
 
     Example: say("loop.limit", "de", max_steps=3) -> "… nach 3 Schritten …"
