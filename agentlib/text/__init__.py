@@ -1,7 +1,7 @@
 """The learner-facing text of the course: one catalogue, German and English, looked up by key.
 
     from agentlib.text import say
-    say("loop.limit", "de", max_steps=3)  # -> the German sentence, {max_steps} filled in
+    say("check.gaps", "de", gaps=2)  # -> "In deinem Code sind noch 2 Lücken (...) offen. …"
 
 Each area module (`agentlib/text/<area>.py`) holds `TEXT = {"area.key": {"de": "...", "en": "..."}}`
 with str.format named placeholders; AREAS lists them, and a key defined twice fails at import.
@@ -10,8 +10,8 @@ agentlib, so every layer (lesson, providers, classroom, the CLI) may use it.
 Left out on purpose: gettext and .po files; two languages fit in a dict, and a dict is a module a
 student can read.
 """
-from . import (check, controls, count_lines, decorator, errors_in_script, list_schema, loop, providers, read_doc,
-               oracle, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
+from . import (check, controls, count_lines, decorator, errors_in_script, list_schema, loop, oracle, providers,
+               read_doc, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
 
 AREAS = [check, decorator, read_doc, loop, scripted_model, real_model, list_schema, errors_in_script, step_limit,
          count_lines, unanswerable, viewer, controls, tokens, oracle, providers]
@@ -38,7 +38,7 @@ TEXT = merged(AREAS)
 def say(key, language, /, **facts):
     """The text for `key` in `language` (English when there is none), placeholders filled from `facts`.
 
-    Example: say("loop.limit", "de", max_steps=3) -> "… nach 3 Schritten …"
+    Example: say("check.gaps", "en", gaps=2) -> "Your code still has 2 open gaps (...). Fill in all of them, …"
     """
     texts = TEXT[key]
     return texts.get(language, texts["en"]).format(**facts)

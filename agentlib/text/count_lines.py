@@ -42,52 +42,52 @@ TEXT = {
         "en": "(scripted model) End of the script. A real model would now name the longest file from "
               "what count_lines returned.",
     },
-    "count_lines.count_lines_should_be": {
+    "count_lines.not_a_function": {
         "de": "count_lines sollte eine Funktion sein, ist aber {count_lines_type}.",
         "en": "count_lines should be a function, but it is a {count_lines_type}.",
     },
-    "count_lines.count_lines_not_registered": {
+    "count_lines.not_registered": {
         "de": "count_lines ist nicht als Werkzeug registriert: Setz @tool(\"...\", path=\"...\") direkt "
               "über die Funktion und führe die Zelle noch einmal aus.",
         "en": "count_lines is not registered as a tool: put @tool(\"...\", path=\"...\") right above the "
               "function and run the cell again.",
     },
-    "count_lines.count_lines_should_take": {
+    "count_lines.one_parameter": {
         "de": "count_lines sollte genau einen Parameter path: str haben; das Schema sagt {properties}.",
         "en": "count_lines should take exactly one parameter path: str; the schema says {properties}.",
     },
-    "count_lines.count_lines_returns": {
+    "count_lines.returns": {
         "de": "count_lines({path!r}) ergibt {got}, ",
         "en": "count_lines({path!r}) returns {got}, ",
     },
-    "count_lines.no_line_count_return": {
+    "count_lines.no_count": {
         "de": "{said}aber keine Zeilenzahl. Gib die Zahl der Zeilen zurück, z. B. {expected} oder "
               "\"{path} has {expected} lines\", nicht den Text der Datei.",
         "en": "{said}but no line count. Return the number of lines, e.g. {expected} or \"{path} has "
               "{expected} lines\", not the file's text.",
     },
-    "count_lines.text_splitlines_counts_right": {
+    "count_lines.off_by_one": {
         "de": " text.splitlines() zählt richtig; text.split('\\n') zählt eine zu viel, wenn die Datei "
               "mit einem Zeilenumbruch endet.",
         "en": " text.splitlines() counts right; text.split('\\n') counts one too many when the file "
               "ends with a line break.",
     },
-    "count_lines.file_has_lines_as": {
+    "count_lines.wrong_count": {
         "de": "{said}die Datei hat aber {expected} Zeilen (so viele, wie read_doc "
               "nummeriert).{off_by_one}",
         "en": "{said}but the file has {expected} lines (as many as read_doc numbers).{off_by_one}",
     },
-    "count_lines.count_lines_counts_file": {
+    "count_lines.leak": {
         "de": "count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {got}. Lass den "
               "Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
         "en": "count_lines({path!r}) counts a file outside the docs and returns {got}. Have "
               "agentlib.docs.refusal check the path first, as read_doc does.",
     },
-    "count_lines.scripted_run_count_lines": {
+    "count_lines.error_in_run": {
         "de": "Im Skriptlauf meldete count_lines einen Fehler an das Modell: {observation}",
         "en": "In the scripted run count_lines reported an error to the model: {observation}",
     },
-    "count_lines.count_lines_was_not": {
+    "count_lines.not_called": {
         "de": "In diesem Lauf wurde count_lines kein einziges Mal aufgerufen.",
         "en": "count_lines was not called once in this run.",
     },

@@ -67,15 +67,15 @@ TEXT = {
         "de": "unverändert, damit sie von Hand aufrufbar bleibt",
         "en": "unchanged, so it stays callable by hand",
     },
-    "decorator.tool_should_be_function": {
+    "decorator.not_a_function": {
         "de": "tool sollte eine Funktion sein, ist aber {tool_type}.",
         "en": "tool should be a function, but it is a {tool_type}.",
     },
-    "decorator.tools_should_be_dict": {
+    "decorator.registry_not_a_dict": {
         "de": "TOOLS sollte ein dict sein (TOOLS = {{}}), ist aber {TOOLS_type}.",
         "en": "TOOLS should be a dict (TOOLS = {{}}), but it is a {TOOLS_type}.",
     },
-    "decorator.decorator_keeps_every_rule": {
+    "decorator.correct": {
         "de": "Dein Dekorator hält alle Regeln ein: int wird zu \"integer\", alles andere zu \"string\", "
               "Parameter ohne Standardwert stehen in required, TOOLS[name] enthält {{\"fn\": ..., "
               "\"schema\": ...}} in der Form der OpenAI-API, und die Funktion bleibt unverändert "
@@ -88,46 +88,46 @@ TEXT = {
         "de": "{call} bricht ab mit {error_type}: {error}",
         "en": "{call} fails with {error_type}: {error}",
     },
-    "decorator.after_there_no_tools": {
+    "decorator.not_registered": {
         "de": "Nach {call} gibt es kein TOOLS[{fn_name!r}]. Trage das Werkzeug unter seinem "
               "Funktionsnamen ein: TOOLS[fn.__name__] = ...",
         "en": "After {call} there is no TOOLS[{fn_name!r}]. Register the tool under its function's "
               "name: TOOLS[fn.__name__] = ...",
     },
-    "decorator.tools_registry_holds_one": {
+    "decorator.entry_shape": {
         "de": "TOOLS[{fn_name!r}] ist {entry}. Die Registry hält pro Werkzeug ein dict mit zwei "
               "Einträgen: {{\"fn\": die Funktion, \"schema\": ihr Schema}}.",
         "en": "TOOLS[{fn_name!r}] is {entry}. The registry holds one dict per tool with two entries: "
               "{{\"fn\": the function, \"schema\": its schema}}.",
     },
-    "decorator.tools_fn_not_function": {
+    "decorator.entry_fn": {
         "de": "TOOLS[{fn_name!r}][\"fn\"] ist {fn}, nicht die Funktion {fn_name} selbst.",
         "en": "TOOLS[{fn_name!r}][\"fn\"] is {fn}, not the function {fn_name} itself.",
     },
-    "decorator.schema_openai_api_expects": {
+    "decorator.schema_wrapper": {
         "de": "Das Schema ist {schema}. Die OpenAI-API erwartet die Hülle {{\"type\": \"function\", "
               "\"function\": {{\"name\", \"description\", \"parameters\"}}}}.",
         "en": "The schema is {schema}. The OpenAI API expects the wrapper {{\"type\": \"function\", "
               "\"function\": {{\"name\", \"description\", \"parameters\"}}}}.",
     },
-    "decorator.schema_function_name_expected": {
+    "decorator.schema_name": {
         "de": "schema[\"function\"][\"name\"] ist {name!r}, erwartet ist der Funktionsname {fn_name!r}.",
         "en": "schema[\"function\"][\"name\"] is {name!r}; expected the function's name {fn_name!r}.",
     },
-    "decorator.schema_function_description_not": {
+    "decorator.schema_description": {
         "de": "schema[\"function\"][\"description\"] ist {description}, nicht die Beschreibung, die an "
               "tool(...) ging ({description_given!r}). Sie ist das, woran das Modell erkennt, wofür "
               "das Werkzeug gut ist.",
         "en": "schema[\"function\"][\"description\"] is {description}, not the description given to "
               "tool(...) ({description_given!r}). It is how the model learns what the tool is for.",
     },
-    "decorator.schema_function_parameters_expected": {
+    "decorator.schema_parameters": {
         "de": "schema[\"function\"][\"parameters\"] ist {parameters}. Erwartet ist ein JSON-Schema-Objekt: "
               "{{\"type\": \"object\", \"properties\": {{...}}, \"required\": [...]}}.",
         "en": "schema[\"function\"][\"parameters\"] is {parameters}. Expected a JSON Schema object: "
               "{{\"type\": \"object\", \"properties\": {{...}}, \"required\": [...]}}.",
     },
-    "decorator.properties_has_no_entry": {
+    "decorator.property_missing": {
         "de": "properties hat keinen Eintrag für den Parameter {name!r} von {fn_name}.",
         "en": "properties has no entry for {fn_name}'s parameter {name!r}.",
     },
@@ -135,11 +135,11 @@ TEXT = {
         "de": "ohne Annotation",
         "en": "unannotated",
     },
-    "decorator.parameter_has_type_rule": {
+    "decorator.property_type": {
         "de": "Der Parameter {kind} hat den Typ {type!r}; die Regel lautet: {rule}.",
         "en": "The parameter {kind} has the type {type!r}; the rule is: {rule}.",
     },
-    "decorator.properties_description_expected_description": {
+    "decorator.property_description": {
         "de": "properties[{name!r}][\"description\"] ist {description}, erwartet ist die Beschreibung "
               "aus tool(..., {name}=...): {params_name!r}.",
         "en": "properties[{name!r}][\"description\"] is {description}; expected the description from "

@@ -9,19 +9,19 @@ TEXT = {
               "return {{\"type\": \"array\", \"items\": ...}} and describe the items by calling json_schema "
               "again on the item type.",
     },
-    "list_schema.json_schema_should_be": {
+    "list_schema.not_a_function": {
         "de": "json_schema sollte eine Funktion sein, ist aber {json_schema_type}.",
         "en": "json_schema should be a function, but it is a {json_schema_type}.",
     },
-    "list_schema.json_schema_fails": {
+    "list_schema.fails": {
         "de": "json_schema({annotation}) bricht ab mit {error_type}: {error}",
         "en": "json_schema({annotation}) fails with {error_type}: {error}",
     },
-    "list_schema.json_schema_returns_expected": {
+    "list_schema.wrong_schema": {
         "de": "json_schema({annotation}) ergibt {got}, erwartet ist {expected}.",
         "en": "json_schema({annotation}) returns {got}, expected {expected}.",
     },
-    "list_schema.all_six_annotations_are": {
+    "list_schema.correct": {
         "de": "Alle sechs Annotationen werden richtig beschrieben, auch list[str] und list[int]. @tool "
               "selbst bleibt dabei unverändert: Erst wenn der Dekorator json_schema statt seiner "
               "Tabelle JSON_TYPES benutzt, erfährt ein Modell, dass es dort eine JSON-Liste schicken "

@@ -292,11 +292,11 @@ TEXT = {
         "de": "genau eine tool-Nachricht je Aufruf, mit call.id",
         "en": "exactly one tool message per call, with call.id",
     },
-    "loop.run_agent_should_be": {
+    "loop.not_a_function": {
         "de": "run_agent sollte eine Funktion sein, ist aber {loop_type}.",
         "en": "run_agent should be a function, but it is a {loop_type}.",
     },
-    "loop.loop_keeps_protocol_model": {
+    "loop.correct": {
         "de": "Deine Schleife hält das Protokoll ein (erst die Nachricht des Modells, dann genau ein "
               "Ergebnis je Aufruf mit seiner id), hört bei einer Antwort und bei max_steps auf, macht "
               "aus jedem Fehler Text, kürzt mit Hinweis und zählt Schritte, Aufrufe und Tokens wie "

@@ -130,17 +130,17 @@ TEXT = {
         "de": "höchstens 80 Zeilen ab start",
         "en": "at most 80 lines from start",
     },
-    "read_doc.read_doc_should_be": {
+    "read_doc.not_a_function": {
         "de": "read_doc sollte eine Funktion sein, ist aber {read_doc_type}.",
         "en": "read_doc should be a function, but it is a {read_doc_type}.",
     },
-    "read_doc.where_function_raises_instead": {
+    "read_doc.raised_is_fine": {
         "de": " Wo deine Funktion eine Ausnahme wirft, statt einen Fehlertext zurückzugeben, macht die "
               "Schleife daraus eine Beobachtung für das Modell; auch das ist in Ordnung.",
         "en": " Where your function raises instead of returning an error text, the loop turns the "
               "exception into an observation for the model; that is fine too.",
     },
-    "read_doc.read_doc_numbers_its": {
+    "read_doc.correct": {
         "de": "Dein read_doc nummeriert die Zeilen, liefert höchstens 80 auf einmal, weist falsch "
               "geschriebene Namen mit einem Hinweis auf list_docs ab und gibt nichts von außerhalb des "
               "Doku-Ordners preis: weder über ../, noch über einen absoluten Pfad, einen Nachbarordner "
@@ -149,7 +149,7 @@ TEXT = {
               "with a pointer to list_docs, and gives away nothing from outside the docs folder: not "
               "through ../, an absolute path, a sibling folder or a symbolic link.",
     },
-    "read_doc.returns_no_numbered_lines": {
+    "read_doc.not_numbered": {
         "de": "{call} ergibt keine nummerierten Zeilen, sondern {text}. Jede Zeile beginnt mit ihrer "
               "Nummer, z. B. \"{first}: ...\". Lies den Ordner bei jedem Aufruf aus docs.DOCS, wie im "
               "Gerüst: Die Prüfung legt dort eine Testdatei an.",
@@ -157,19 +157,19 @@ TEXT = {
               "\"{first}: ...\". Read the folder from docs.DOCS on every call, as the skeleton does: the "
               "check puts a test file there.",
     },
-    "read_doc.returns_lines_rule_at": {
+    "read_doc.over_cap": {
         "de": "{call} liefert {numbers_count} Zeilen. Die Regel: höchstens 80 Zeilen pro Aufruf, damit "
               "ein einziger Aufruf den Kontext des Modells nicht flutet.",
         "en": "{call} returns {numbers_count} lines. The rule: at most 80 lines per call, so that one "
               "call cannot flood the model's context.",
     },
-    "read_doc.read_doc_guide_md": {
+    "read_doc.start_zero": {
         "de": "read_doc('guide.md', 0, 3) ergibt {text}. Zeilen zählen ab 1: Weise start < 1 mit einem "
               "Fehlertext ab (sonst liest lines[start - 1] von hinten).",
         "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: refuse start < 1 with an "
               "error text (otherwise lines[start - 1] reads from the end).",
     },
-    "read_doc.returns_tool_returns_text": {
+    "read_doc.not_text": {
         "de": "{call} gibt {text} zurück; ein Werkzeug gibt Text (str) zurück, den das Modell lesen "
               "kann.",
         "en": "{call} returns {text}; a tool returns text (str) the model can read.",

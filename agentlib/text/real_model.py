@@ -49,11 +49,11 @@ TEXT = {
         "de": "(die Nachricht der ersten Auswahl, die Token-Zählung)",
         "en": "(the first choice's message, the token counts)",
     },
-    "real_model.realmodel_should_be_class": {
+    "real_model.not_a_class": {
         "de": "RealModel sollte eine Klasse sein, ist aber {cls_type}.",
         "en": "RealModel should be a class, but it is a {cls_type}.",
     },
-    "real_model.realmodel_run_agent_ends": {
+    "real_model.run": {
         "de": "Mit deinem RealModel endet run_agent nach {steps} Schritten ({stop_message}), mit "
               "{prompt_tokens} + {completion_tokens} Tokens; erwartet: die Antwort nach 2 Schritten, "
               "3000 + 100.",
@@ -61,7 +61,7 @@ TEXT = {
               "{prompt_tokens} + {completion_tokens} tokens; expected: the answer after 2 steps, 3000 "
               "+ 100.",
     },
-    "real_model.realmodel_reads_llm_api": {
+    "real_model.correct": {
         "de": "Dein RealModel liest LLM_API_KEY, LLM_BASE_URL und LLM_MODEL, schickt Nachrichten und "
               "Werkzeuge mit einem Aufruf von chat.completions.create und gibt Nachricht und "
               "Token-Zählung zurück. Die Schleife lief damit gegen einen Server auf deinem Rechner "
@@ -71,11 +71,11 @@ TEXT = {
               "The loop ran with it against a server on your machine (127.0.0.1) to the answer: 2 "
               "steps, 3000 + 100 tokens.",
     },
-    "real_model.does_not_end_within": {
+    "real_model.overtime": {
         "de": "{what} endet nicht innerhalb von 30 Sekunden.",
         "en": "{what} does not end within 30 seconds.",
     },
-    "real_model.sends_request_instead_llm": {
+    "real_model.elsewhere": {
         "de": "{what} schickt die Anfrage an {elsewhere} statt an LLM_BASE_URL (während der Prüfung "
               "{base_url}). Lies den Endpunkt aus der Umgebung: os.environ.get(\"LLM_BASE_URL\", "
               "\"https://api.deepseek.com\").",
@@ -87,25 +87,25 @@ TEXT = {
         "de": "{what} bricht ab mit {error_type}: {error}",
         "en": "{what} fails with {error_type}: {error}",
     },
-    "real_model.one_call_model_should": {
+    "real_model.requests": {
         "de": "Ein Aufruf des Modells sollte genau eine Anfrage schicken, es waren {requests_count}.",
         "en": "One call of the model should send exactly one request; it sent {requests_count}.",
     },
-    "real_model.realmodel_returns_api_s": {
+    "real_model.whole_reply": {
         "de": "Dein RealModel gibt die ganze Antwort der API zurück. Die Schleife braucht die "
               "Nachricht: return reply.choices[0].message, reply.usage.",
         "en": "Your RealModel returns the API's whole reply. The loop needs the message: return "
               "reply.choices[0].message, reply.usage.",
     },
-    "real_model.realmodel_returns_loop_expects": {
+    "real_model.not_a_pair": {
         "de": "Dein RealModel gibt {reply} zurück; die Schleife erwartet (message, usage).",
         "en": "Your RealModel returns {reply}; the loop expects (message, usage).",
     },
-    "real_model.message_has_tool_calls": {
+    "real_model.tool_calls": {
         "de": "Die Nachricht hat die Werkzeugaufrufe {calls}, der Server schickte {c1_sent_0}.",
         "en": "The message has the tool calls {calls}; the server sent {c1_sent_0}.",
     },
-    "real_model.token_counts_are_missing": {
+    "real_model.usage": {
         "de": "Die Token-Zählung fehlt oder stimmt nicht: {usage} statt 120 + 15. Gib reply.usage mit "
               "zurück, die Schleife zählt damit die Kosten.",
         "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. Return reply.usage "

@@ -37,28 +37,28 @@ TEXT = {
         "de": "(Nachricht, usage) – ein Skript verbraucht keine Tokens",
         "en": "(message, usage) – a script uses no tokens",
     },
-    "scripted_model.scriptedmodel_should_be_class": {
+    "scripted_model.not_a_class": {
         "de": "ScriptedModel sollte eine Klasse sein, ist aber {cls_type}.",
         "en": "ScriptedModel should be a class, but it is a {cls_type}.",
     },
-    "scripted_model.script_has_steps_th": {
+    "scripted_model.spent_script": {
         "de": "Das Skript hat 3 Schritte, aber der 4. Aufruf gibt {extra} zurück. Ein aufgebrauchtes "
               "Skript muss einen Fehler auslösen (z. B. IndexError), sonst bleibt ein zu kurzes Skript "
               "unbemerkt.",
         "en": "The script has 3 steps, but the 4th call returns {extra}. A spent script must raise an "
               "error (e.g. IndexError), or a script that is too short goes unnoticed.",
     },
-    "scripted_model.scriptedmodel_changes_list_given": {
+    "scripted_model.changes_script": {
         "de": "Dein ScriptedModel verändert die Liste, die es bekommt. Dasselbe Skript muss sich "
               "zweimal abspielen lassen: Merk dir eine Kopie (list(script)) und zähle mit.",
         "en": "Your ScriptedModel changes the list it is given. The same script must replay twice: "
               "keep a copy (list(script)) and count along.",
     },
-    "scripted_model.lesson_s_script_run": {
+    "scripted_model.lesson_script": {
         "de": "Mit dem Skript der Lektion endet run_agent nach {steps} Schritten: {stop_message}.",
         "en": "With the lesson's script, run_agent ends after {steps} steps: {stop_message}.",
     },
-    "scripted_model.scriptedmodel_returns_replies_order": {
+    "scripted_model.correct": {
         "de": "Dein ScriptedModel gibt die Antworten der Reihe nach zurück, ohne Tokens, lässt sich "
               "zweimal abspielen und meldet ein aufgebrauchtes Skript. Die Schleife spielt damit das "
               "Skript der Lektion in 4 Schritten bis zur Antwort.",
@@ -66,19 +66,19 @@ TEXT = {
               "reports a spent script. The loop plays the lesson's script with it to the answer in 4 "
               "steps.",
     },
-    "scripted_model.call_returns_loop_expects": {
+    "scripted_model.not_a_pair": {
         "de": "Der {n}. Aufruf gibt {reply} zurück. Die Schleife erwartet das Paar (message, usage): "
               "return message, None.",
         "en": "Call {n} returns {reply}. The loop expects the pair (message, usage): return message, "
               "None.",
     },
-    "scripted_model.call_returns_expected_entry": {
+    "scripted_model.wrong_entry": {
         "de": "Der {n}. Aufruf gibt {message} zurück, erwartet ist der {n}. Eintrag des Skripts: "
               "{entry}. Jeder Aufruf gibt den nächsten zurück.",
         "en": "Call {n} returns {message}; expected is entry {n} of the script: {entry}. Each call "
               "returns the next one.",
     },
-    "scripted_model.call_reports_usage_script": {
+    "scripted_model.usage": {
         "de": "Der {n}. Aufruf meldet als usage {usage}. Ein Skript verbraucht keine Tokens: None "
               "(oder Usage(0, 0)).",
         "en": "Call {n} reports the usage {usage}. A script uses no tokens: None (or Usage(0, 0)).",

@@ -30,12 +30,12 @@ TEXT = {
         "de": "answer2, stats2 = run_agent(...), mit höchstens zwei Schritten",
         "en": "answer2, stats2 = run_agent(...), with two steps at most",
     },
-    "step_limit.stats_should_be_stats": {
+    "step_limit.not_stats": {
         "de": "stats2 sollte die Statistik sein, die run_agent(...) als Zweites zurückgibt, ist aber "
               "{stats}.",
         "en": "stats2 should be the stats run_agent(...) returns second, but it is {stats}.",
     },
-    "step_limit.after_two_steps_was": {
+    "step_limit.correct": {
         "de": "Nach zwei Schritten war Schluss: Die Schleife hat das Modell nicht noch einmal gefragt, "
               "und run_agent gibt None als Antwort zurück. Die Suche war schon bezahlt, die Antwort "
               "fehlt. Ein zu knappes Limit verschwendet also Geld, ein zu großes auch.",
@@ -43,7 +43,7 @@ TEXT = {
               "returns None as the answer. The searching was paid for, the answer is missing. A limit "
               "that is too tight wastes money, and so does one that is too loose.",
     },
-    "step_limit.model_answered_within_two": {
+    "step_limit.answered_early": {
         "de": "Das Modell hat schon nach höchstens zwei Schritten geantwortet, das Limit musste gar "
               "nicht greifen. Probier es mit dem Skriptmodell, um das Limit zuschlagen zu sehen.",
         "en": "The model answered within two steps, so the limit never had to fire. Try the scripted "

@@ -57,22 +57,22 @@ TEXT = {
         "de": "im Trace ablesen, oder Python zählen lassen:",
         "en": "read it off the trace, or let Python count:",
     },
-    "unanswerable.still_holds_fill_what": {
+    "unanswerable.gap_left": {
         "de": "Bei {open_gaps} steht noch ... : Trag dort ein, was du im Trace abgelesen hast, und "
               "prüfe dann noch einmal.",
         "en": "{open_gaps} still holds ... : fill in what you read off the trace, then check again.",
     },
-    "unanswerable.pass_run_s_stats": {
+    "unanswerable.not_stats": {
         "de": "Übergib als Erstes die Statistik des Laufs (stats4).",
         "en": "Pass the run's stats (stats4) first.",
     },
-    "unanswerable.tool_steps_not_number": {
+    "unanswerable.not_a_number": {
         "de": "tool_steps ist {tool_steps}, keine Zahl. Schreib die Zahl ohne Anführungszeichen, z. B. "
               "tool_steps = 5.",
         "en": "tool_steps is {tool_steps}, not a number. Write the number without quotes, e.g. "
               "tool_steps = 5.",
     },
-    "unanswerable.tool_steps_does_not": {
+    "unanswerable.wrong_steps": {
         "de": "tool_steps = {tool_steps} passt nicht zum Trace. Zähle jeden Schritt, in dem das Modell "
               "mindestens ein Werkzeug aufruft, egal welches: Suchen und Lesen zählen, der Schritt mit "
               "der Antwort ruft keins auf.",
@@ -80,24 +80,24 @@ TEXT = {
               "calls at least one tool, whichever it is: searching and reading count, the step with "
               "the answer calls none.",
     },
-    "unanswerable.keywords_note_keywords_as": {
+    "unanswerable.not_a_list": {
         "de": "keywords ist {keywords}; notiere die Stichwörter als Liste von Texten, z. B. "
               "[\"timeout\", \"pool\"].",
         "en": "keywords is {keywords}; note the keywords as a list of texts, e.g. [\"timeout\", \"pool\"].",
     },
-    "unanswerable.grep_docs_was_never": {
+    "unanswerable.never_sent": {
         "de": "{never} hat grep_docs in diesem Lauf nie bekommen. Schau in jedem grep_docs-Aufruf nach "
               "dem Argument keyword, genau so geschrieben.",
         "en": "grep_docs was never given {never} in this run. Look at the argument keyword of each "
               "grep_docs call, spelt exactly as there.",
     },
-    "unanswerable.keywords_are_right_not": {
+    "unanswerable.order": {
         "de": "Die Stichwörter stimmen, aber nicht ihre Reihenfolge oder Anzahl: Notiere jedes so oft "
               "und in der Reihenfolge, wie grep_docs es bekam.",
         "en": "The keywords are right, but not their order or number: note each one as often and in "
               "the order grep_docs was given it.",
     },
-    "unanswerable.now_read_answer_does": {
+    "unanswerable.read_answer": {
         "de": "Lies jetzt die Antwort: Sagt sie ehrlich, dass die Doku dazu nichts enthält, oder rät "
               "sie? Genau dafür steht im Systemprompt der Satz über fehlende Belege.",
         "en": "Now read the answer: does it say honestly that the docs have nothing on it, or does it "

@@ -26,34 +26,34 @@ class CountLines(Exercise):
 
     def evaluate(self, count_lines):
         if not callable(count_lines):
-            raise self.wrong("count_lines_should_be", count_lines_type=type(count_lines).__name__)
+            raise self.wrong("not_a_function", count_lines_type=type(count_lines).__name__)
         registered = TOOLS.get("count_lines")
         if registered is None or registered["fn"] is not count_lines:
-            raise self.wrong("count_lines_not_registered")
+            raise self.wrong("not_registered")
         parameters = registered["schema"]["function"]["parameters"]
         if list(parameters["properties"]) != ["path"] or parameters["properties"]["path"]["type"] != "string":
-            raise self.wrong("count_lines_should_take", properties=json.dumps(parameters['properties']))
+            raise self.wrong("one_parameter", properties=json.dumps(parameters['properties']))
         for path in sample_files():
             expected = len(read_text(path)[0].splitlines())
             got = run_tool("count_lines", relative(path))
             found = numbers(got, relative(path))
             if found == [str(expected)]:
                 continue
-            said = self.say("count_lines_returns", path=relative(path), got=short(got))
+            said = self.say("returns", path=relative(path), got=short(got))
             if len(found) != 1:
-                raise self.wrong("no_line_count_return", said=said, expected=expected, path=relative(path))
-            off_by_one = self.say("text_splitlines_counts_right") if found == [str(expected + 1)] else ""
-            raise self.wrong("file_has_lines_as", said=said, expected=expected, off_by_one=off_by_one)
+                raise self.wrong("no_count", said=said, expected=expected, path=relative(path))
+            off_by_one = self.say("off_by_one") if found == [str(expected + 1)] else ""
+            raise self.wrong("wrong_count", said=said, expected=expected, off_by_one=off_by_one)
         for path, outside in escapes():
             got = run_tool("count_lines", path)
             if leaked(got, path, outside):
-                raise self.wrong("count_lines_counts_file", path=path, got=short(got))
+                raise self.wrong("leak", path=path, got=short(got))
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
                                   "Which httpx documentation file is the longest?", verbose=False)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
         failed = next((c for c in used if c.error), None)
         if failed:
-            raise self.wrong("scripted_run_count_lines", observation=short(failed.observation))
+            raise self.wrong("error_in_run", observation=short(failed.observation))
         return self.say("correct", used=len(used), report=longest_file_report(stats, self.language))
 
     HINT = both("count_lines.hint")
@@ -132,7 +132,7 @@ def longest_file_report(stats, language="de"):
     """
     calls = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
     if not calls:
-        return say("count_lines.count_lines_was_not", language)
+        return say("count_lines.not_called", language)
     counted = {}
     for call in calls:
         path = json.loads(call.arguments or "{}").get("path", "") if call.arguments.strip().startswith("{") else ""

@@ -41,9 +41,9 @@ class Decorator(Exercise):
 
     def evaluate(self, tool, TOOLS):
         if not callable(tool):
-            raise self.wrong("tool_should_be_function", tool_type=type(tool).__name__)
+            raise self.wrong("not_a_function", tool_type=type(tool).__name__)
         if not isinstance(TOOLS, dict):
-            raise self.wrong("tools_should_be_dict", TOOLS_type=type(TOOLS).__name__)
+            raise self.wrong("registry_not_a_dict", TOOLS_type=type(TOOLS).__name__)
         saved = {fn.__name__: TOOLS.get(fn.__name__) for fn, *_ in SAMPLES}
         try:
             for sample in SAMPLES:
@@ -54,7 +54,7 @@ class Decorator(Exercise):
                     TOOLS.pop(name, None)
                 else:
                     TOOLS[name] = entry
-        return self.say("decorator_keeps_every_rule")
+        return self.say("correct")
 
     def judge_sample(self, tool, TOOLS, fn, description, params, types, required):
         call = f'@tool("{description}", {", ".join(f"{k}=..." for k in params)}) def {fn.__name__}'
@@ -67,37 +67,37 @@ class Decorator(Exercise):
             raise self.wrong("returns_not_fn", what=what, fn_name=fn.__name__)
         entry = TOOLS.get(fn.__name__)
         if entry is None:
-            raise self.wrong("after_there_no_tools", call=call, fn_name=fn.__name__)
+            raise self.wrong("not_registered", call=call, fn_name=fn.__name__)
         if not (isinstance(entry, dict) and "fn" in entry and "schema" in entry):
-            raise self.wrong("tools_registry_holds_one", fn_name=fn.__name__, entry=short(entry))
+            raise self.wrong("entry_shape", fn_name=fn.__name__, entry=short(entry))
         if entry["fn"] is not fn:
-            raise self.wrong("tools_fn_not_function", fn_name=fn.__name__, fn=short(entry['fn']))
+            raise self.wrong("entry_fn", fn_name=fn.__name__, fn=short(entry['fn']))
         schema = entry["schema"]
         if not (isinstance(schema, dict) and schema.get("type") == "function"
                 and isinstance(schema.get("function"), dict)):
-            raise self.wrong("schema_openai_api_expects", schema=short(schema))
+            raise self.wrong("schema_wrapper", schema=short(schema))
         function = schema["function"]
         if function.get("name") != fn.__name__:
-            raise self.wrong("schema_function_name_expected", name=function.get('name'), fn_name=fn.__name__)
+            raise self.wrong("schema_name", name=function.get('name'), fn_name=fn.__name__)
         if function.get("description") != description:
-            raise self.wrong("schema_function_description_not", description=short(function.get('description')), description_given=description)
+            raise self.wrong("schema_description", description=short(function.get('description')), description_given=description)
         parameters = function.get("parameters")
         if not (isinstance(parameters, dict) and parameters.get("type") == "object"
                 and isinstance(parameters.get("properties"), dict)):
-            raise self.wrong("schema_function_parameters_expected", parameters=short(parameters))
+            raise self.wrong("schema_parameters", parameters=short(parameters))
         properties = parameters["properties"]
         for name, json_type in types.items():
             got = properties.get(name)
             if not isinstance(got, dict):
-                raise self.wrong("properties_has_no_entry", name=name, fn_name=fn.__name__)
+                raise self.wrong("property_missing", name=name, fn_name=fn.__name__)
             annotation = fn.__annotations__.get(name)
             kind = (f"{name} " + self.say("unannotated") if annotation is None
                     else f"{name}: {annotation.__name__}")
             if got.get("type") != json_type:
                 rule = self.say("rule_integer" if json_type == "integer" else "rule_string")
-                raise self.wrong("parameter_has_type_rule", kind=kind, type=got.get('type'), rule=rule)
+                raise self.wrong("property_type", kind=kind, type=got.get('type'), rule=rule)
             if got.get("description") != params[name]:
-                raise self.wrong("properties_description_expected_description", name=name, description=short(got.get('description')), params_name=params[name])
+                raise self.wrong("property_description", name=name, description=short(got.get('description')), params_name=params[name])
         listed = parameters.get("required")
         if not isinstance(listed, list) or set(listed) != required:
             listed_set = set(listed) if isinstance(listed, list) else set()

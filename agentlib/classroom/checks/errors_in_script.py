@@ -19,30 +19,30 @@ class ErrorsInScript(Exercise):
 
     def evaluate(self, script):
         if not isinstance(script, list) or not all(isinstance(m, Message) for m in script):
-            raise self.wrong("my_script_should_be")
+            raise self.wrong("not_a_script")
         answer, stats = run_agent(ScriptedModel(script), QUESTION[self.language], max_steps=len(script) + 1)
         print()
         calls = [call for step in stats.trace.steps for call in step.calls]
         unknown = [c for c in calls if c.name == "search_web"]
         typed = [c for c in calls if c.name == "read_doc" and bad_start(c.arguments)]
         if not unknown:
-            raise self.wrong("script_lacks_call_tool")
+            raise self.wrong("no_unknown_tool")
         if not typed:
-            raise self.wrong("script_lacks_read_doc")
+            raise self.wrong("no_bad_start")
         if stats.trace.stop_reason != "answer":
-            raise self.wrong("run_ended_without_answer", why_stopped=self.why_stopped(stats, len(script)))
+            raise self.wrong("no_answer", why_stopped=self.why_stopped(stats, len(script)))
         failed = [c for c in unknown + typed if not c.error]
         if failed:
-            raise self.wrong("reported_no_error", name=failed[0].name, arguments=failed[0].arguments, observation=short(failed[0].observation))
-        return self.say("loop_did_not_crash", observation=unknown[0].observation, typed_0_observation=typed[0].observation)
+            raise self.wrong("no_error", name=failed[0].name, arguments=failed[0].arguments, observation=short(failed[0].observation))
+        return self.say("correct", observation=unknown[0].observation, typed_0_observation=typed[0].observation)
 
     def why_stopped(self, stats, length):
         """Why a scripted run ended without an answer, in the student's language."""
         if stats.trace.stop_reason == "error" and stats.steps == length:  # the model was asked for one step more
-            return self.say("after_steps_script_had", length=length)
+            return self.say("script_ran_out", length=length)
         if stats.trace.stop_reason == "error":
-            return self.say("model_reported_error_message", stop_message=short(stats.trace.stop_message))
-        return self.say("step_limit_was_reached", steps=stats.steps)
+            return self.say("model_error", stop_message=short(stats.trace.stop_message))
+        return self.say("limit_reached", steps=stats.steps)
 
     HINT = both("errors_in_script.hint")
     SOLUTION = {language: '''my_script = [

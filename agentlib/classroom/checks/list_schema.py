@@ -24,17 +24,17 @@ class ListSchema(Exercise):
 
     def evaluate(self, json_schema):
         if not callable(json_schema):
-            raise self.wrong("json_schema_should_be", json_schema_type=type(json_schema).__name__)
+            raise self.wrong("not_a_function", json_schema_type=type(json_schema).__name__)
         for annotation, expected in self.CASES:
             try:
                 got = json_schema(annotation)
             except Exception as error:
-                raise self.wrong("json_schema_fails", annotation=name(annotation), error_type=type(error).__name__, error=error)
+                raise self.wrong("fails", annotation=name(annotation), error_type=type(error).__name__, error=error)
             if got is ...:
                 raise Outcome(NOT_ATTEMPTED, self.not_attempted().message)
             if got != expected:
-                raise self.wrong("json_schema_returns_expected", annotation=name(annotation), got=json.dumps(got, default=repr), expected=json.dumps(expected))
-        return self.say("all_six_annotations_are")
+                raise self.wrong("wrong_schema", annotation=name(annotation), got=json.dumps(got, default=repr), expected=json.dumps(expected))
+        return self.say("correct")
 
     HINT = both("list_schema.hint")
     SOLUTION = {language: '''import typing

@@ -84,7 +84,7 @@ class OwnLoop(Exercise):
 
     def evaluate(self, loop):
         if not callable(loop):
-            raise self.wrong("run_agent_should_be", loop_type=type(loop).__name__)
+            raise self.wrong("not_a_function", loop_type=type(loop).__name__)
         tools = getattr(loop, "__globals__", {}).get("TOOLS")
         tools = tools if isinstance(tools, dict) else TOOLS  # the registry the student's loop reads
         lent = check_tools()
@@ -95,7 +95,7 @@ class OwnLoop(Exercise):
         finally:
             for name in lent:
                 tools.pop(name, None)
-        return self.say("loop_keeps_protocol_model")
+        return self.say("correct")
 
     def compare(self, loop, name, script, max_steps, usages, tools):
         where = self.say(f"loop.scene.{name}")

@@ -31,7 +31,7 @@ class ReadDoc(Exercise):
 
     def evaluate(self, read_doc):
         if not callable(read_doc):
-            raise self.wrong("read_doc_should_be", read_doc_type=type(read_doc).__name__)
+            raise self.wrong("not_a_function", read_doc_type=type(read_doc).__name__)
         saved = docs.DOCS
         with tempfile.TemporaryDirectory() as folder:
             base = test_folder(Path(folder), self.SECRET)
@@ -40,8 +40,8 @@ class ReadDoc(Exercise):
                 raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
             finally:
                 docs.DOCS = saved
-        note = self.say("where_function_raises_instead") if raised else ""
-        return self.say("read_doc_numbers_its") + note
+        note = self.say("raised_is_fine") if raised else ""
+        return self.say("correct") + note
 
     def pick(self, read_doc):
         """Like Exercise.pick; the loop's tool read_doc then runs the picked function, described as before."""
@@ -58,11 +58,11 @@ class ReadDoc(Exercise):
             shown = numbered(text)
             call = f"read_doc{args!r}".replace(",)", ")")
             if not shown and first == 5:  # the first read: nothing numbered means the wrong folder or no numbers
-                raise self.wrong("returns_no_numbered_lines", call=call, text=short(text), first=first)
+                raise self.wrong("not_numbered", call=call, text=short(text), first=first)
             self.judge_numbers(call, shown)
             numbers = [n for n, _ in shown]
             if len(numbers) > 80:
-                raise self.wrong("returns_lines_rule_at", call=call, numbers_count=len(numbers))
+                raise self.wrong("over_cap", call=call, numbers_count=len(numbers))
             if numbers != list(range(first, last + 1)):
                 shown_span = (self.say("lines_span", first=numbers[0], last=numbers[-1]) if numbers
                               else self.say("no_lines"))
@@ -71,7 +71,7 @@ class ReadDoc(Exercise):
         text, failed = self.attempt(read_doc, "guide.md", 0, 3)
         raised += failed
         if any(n < 1 for n, _ in numbered(text)) or numbered(text) and numbered(text)[0][0] != 1:
-            raise self.wrong("read_doc_guide_md", text=short(text))
+            raise self.wrong("start_zero", text=short(text))
         self.judge_numbers("read_doc('guide.md', 0, 3)", numbered(text))
         text, failed = self.attempt(read_doc, "gide.md")
         raised += failed
@@ -111,7 +111,7 @@ class ReadDoc(Exercise):
             raise self.wrong("fails", call=call, error_type=type(error).__name__, error=error,
                              past_end=self.say("past_end", lines=GUIDE_LINES) if past_end else "")
         if not isinstance(text, str):
-            raise self.wrong("returns_tool_returns_text", call=call, text=short(text))
+            raise self.wrong("not_text", call=call, text=short(text))
         return text
 
     def attempt(self, read_doc, *args):

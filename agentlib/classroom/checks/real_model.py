@@ -39,7 +39,7 @@ class OwnRealModel(Exercise):
 
     def evaluate(self, cls):
         if not callable(cls):
-            raise self.wrong("realmodel_should_be_class", cls_type=type(cls).__name__)
+            raise self.wrong("not_a_class", cls_type=type(cls).__name__)
         replies = [completion(calls=SENT[:1], usage=(120, 15)), completion(calls=SENT[1:], usage=(900, 20)),
                    completion(FINAL, usage=(2100, 80))]
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
@@ -54,22 +54,22 @@ class OwnRealModel(Exercise):
             self.same_reply(reply)
             answer, stats = run_agent(model, QUESTION["en"], max_steps=4, verbose=False)
         if answer != FINAL or (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) != (2, 3000, 100):
-            raise self.wrong("realmodel_run_agent_ends", steps=stats['steps'], stop_message=stats.trace.stop_message, prompt_tokens=stats['prompt_tokens'], completion_tokens=stats['completion_tokens'])
-        return self.say("realmodel_reads_llm_api")
+            raise self.wrong("run", steps=stats['steps'], stop_message=stats.trace.stop_message, prompt_tokens=stats['prompt_tokens'], completion_tokens=stats['completion_tokens'])
+        return self.say("correct")
 
     def attempt(self, action, server, what):
         try:
             return action()
         except OverTime:
-            raise self.wrong("does_not_end_within", what=what)
+            raise self.wrong("overtime", what=what)
         except Exception as error:
             if server.elsewhere:
-                raise self.wrong("sends_request_instead_llm", what=what, elsewhere=server.elsewhere[0], base_url=server.base_url)
+                raise self.wrong("elsewhere", what=what, elsewhere=server.elsewhere[0], base_url=server.base_url)
             raise self.wrong("fails", what=what, error_type=type(error).__name__, error=error)
 
     def same_request(self, server, key, messages, schemas):
         if len(server.requests) != 1:
-            raise self.wrong("one_call_model_should", requests_count=len(server.requests))
+            raise self.wrong("requests", requests_count=len(server.requests))
         request = server.requests[0]
         body = request["body"] or {}
         problems = [
@@ -84,15 +84,15 @@ class OwnRealModel(Exercise):
 
     def same_reply(self, reply):
         if hasattr(reply, "choices") or (isinstance(reply, tuple) and reply and hasattr(reply[0], "choices")):
-            raise self.wrong("realmodel_returns_api_s")
+            raise self.wrong("whole_reply")
         if not (isinstance(reply, tuple) and len(reply) == 2):
-            raise self.wrong("realmodel_returns_loop_expects", reply=short(reply))
+            raise self.wrong("not_a_pair", reply=short(reply))
         message, usage = reply
         calls = [(c.id, c.function.name, c.function.arguments) for c in getattr(message, "tool_calls", None) or []]
         if calls != [("c1", *SENT[0])]:
-            raise self.wrong("message_has_tool_calls", calls=calls, c1_sent_0=[('c1', *SENT[0])])
+            raise self.wrong("tool_calls", calls=calls, c1_sent_0=[('c1', *SENT[0])])
         if (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (120, 15):
-            raise self.wrong("token_counts_are_missing", usage=short(usage))
+            raise self.wrong("usage", usage=short(usage))
 
     HINT = both("real_model.hint")
     TEMPLATE = '''

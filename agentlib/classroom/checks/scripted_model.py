@@ -26,7 +26,7 @@ class OwnScriptedModel(Exercise):
 
     def evaluate(self, cls):
         if not callable(cls):
-            raise self.wrong("scriptedmodel_should_be_class", cls_type=type(cls).__name__)
+            raise self.wrong("not_a_class", cls_type=type(cls).__name__)
         script = [Message(tool_calls=[Call("s1", "grep_docs", '{"keyword": "pool"}')]),
                   Message(tool_calls=[Call("s2", "list_docs", "{}")]), Message(content="Done.")]
         given = list(script)
@@ -42,13 +42,13 @@ class OwnScriptedModel(Exercise):
             except Exception:
                 extra = None
             else:
-                raise self.wrong("script_has_steps_th", extra=short(extra))
+                raise self.wrong("spent_script", extra=short(extra))
             if len(script) != len(given) or any(a is not b for a, b in zip(script, given)):
-                raise self.wrong("scriptedmodel_changes_list_given")
+                raise self.wrong("changes_script")
             answer, stats = run_agent(cls(lesson_script(self.language)), QUESTION[self.language], verbose=False)
         if stats.trace.stop_reason != "answer" or stats["steps"] != 4:
-            raise self.wrong("lesson_s_script_run", steps=stats['steps'], stop_message=stats.trace.stop_message)
-        return self.say("scriptedmodel_returns_replies_order")
+            raise self.wrong("lesson_script", steps=stats['steps'], stop_message=stats.trace.stop_message)
+        return self.say("correct")
 
     def attempt(self, action, what):
         try:
@@ -60,12 +60,12 @@ class OwnScriptedModel(Exercise):
 
     def same_reply(self, reply, entry, n):
         if not (isinstance(reply, tuple) and len(reply) == 2):
-            raise self.wrong("call_returns_loop_expects", n=n, reply=short(reply))
+            raise self.wrong("not_a_pair", n=n, reply=short(reply))
         message, usage = reply
         if message is not entry:
-            raise self.wrong("call_returns_expected_entry", n=n, message=short(message), entry=short(entry))
+            raise self.wrong("wrong_entry", n=n, message=short(message), entry=short(entry))
         if usage is not None and (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (0, 0):
-            raise self.wrong("call_reports_usage_script", n=n, usage=short(usage))
+            raise self.wrong("usage", n=n, usage=short(usage))
 
     HINT = both("scripted_model.hint")
     TEMPLATE = '''

@@ -26,12 +26,12 @@ class StepLimit(Exercise):
 
     def evaluate(self, stats):
         if not isinstance(stats, Stats):
-            raise self.wrong("stats_should_be_stats", stats=short(stats))
+            raise self.wrong("not_stats", stats=short(stats))
         trace = stats.trace
         if trace.stop_reason == "max_steps" and stats.steps == 2:
-            return self.say("after_two_steps_was")
+            return self.say("correct")
         if trace.stop_reason == "answer" and stats.steps <= 2:
-            return self.say("model_answered_within_two")
+            return self.say("answered_early")
         ended = self.say({"answer": "ended_answer", "max_steps": "ended_limit"}.get(trace.stop_reason, "ended_error"))
         raise self.wrong("wrong_run", steps=stats.steps, ended=ended)
 

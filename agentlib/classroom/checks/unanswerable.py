@@ -27,31 +27,31 @@ class Unanswerable(Exercise):
         if len(open_gaps) == 2:  # the run is given; the readings are the work
             return super().judge(...)
         if open_gaps:
-            return NOT_ATTEMPTED, self.say("still_holds_fill_what", open_gaps=open_gaps[0])
+            return NOT_ATTEMPTED, self.say("gap_left", open_gaps=open_gaps[0])
         return super().judge(stats, tool_steps, keywords)
 
     def evaluate(self, stats, tool_steps, keywords):
         if not isinstance(stats, Stats):
-            raise self.wrong("pass_run_s_stats")
+            raise self.wrong("not_stats")
         steps = stats.trace.steps
         calling = sum(1 for step in steps if step.calls)
         sent = [json.loads(c.arguments or "{}").get("keyword") for step in steps for c in step.calls
                 if c.name == "grep_docs"]
         if isinstance(tool_steps, str) or isinstance(tool_steps, bool) or not isinstance(tool_steps, int):
-            raise self.wrong("tool_steps_not_number", tool_steps=short(tool_steps))
+            raise self.wrong("not_a_number", tool_steps=short(tool_steps))
         if tool_steps != calling:
-            raise self.wrong("tool_steps_does_not", tool_steps=tool_steps)
+            raise self.wrong("wrong_steps", tool_steps=tool_steps)
         if not isinstance(keywords, (list, tuple)) or not all(isinstance(k, str) for k in keywords):
-            raise self.wrong("keywords_note_keywords_as", keywords=short(keywords))
+            raise self.wrong("not_a_list", keywords=short(keywords))
         if list(keywords) != sent:
             never = [k for k in keywords if k not in sent]
             if never:
-                raise self.wrong("grep_docs_was_never", never=short(never[0]))
+                raise self.wrong("never_sent", never=short(never[0]))
             if len(keywords) < len(sent):
                 one = len(sent) - len(keywords) == 1
                 raise self.wrong("missing_one" if one else "missing_more")
-            raise self.wrong("keywords_are_right_not")
-        honest = self.say("now_read_answer_does")
+            raise self.wrong("order")
+        honest = self.say("read_answer")
         return self.say("one_step" if calling == 1 else "steps", calling=calling,
                         searched=", ".join(sent) or self.say("nothing"), honest=honest)
 
