@@ -82,6 +82,26 @@ TEXT = {
         "de": "über einen symbolischen Link im Doku-Ordner",
         "en": "through a symbolic link inside the docs folder",
     },
+    "read_doc.way_middle": {
+        "de": "mit ../ mitten im Pfad",
+        "en": "with ../ in the middle of the path",
+    },
+    "read_doc.way_dot": {
+        "de": "mit ./ vor dem ../",
+        "en": "with ./ in front of the ../",
+    },
+    "read_doc.way_slashes": {
+        "de": "mit doppelten Schrägstrichen zwischen den ../",
+        "en": "with doubled slashes between the ../",
+    },
+    "read_doc.way_middle_link": {
+        "de": "über einen Ordner im Doku-Ordner, der ein symbolischer Link nach draußen ist",
+        "en": "through a folder inside the docs folder that is a symbolic link leading out",
+    },
+    "read_doc.way_absolute_through": {
+        "de": "als absoluter Pfad, der beim Doku-Ordner beginnt und mit ../ hinausführt",
+        "en": "as an absolute path that starts at the docs folder and leads out with ../",
+    },
     "read_doc.leak": {
         "de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren "
               "Inhalt preis. Die Regel: Erst (docs.DOCS / path).resolve(), dann prüfen, ob das "

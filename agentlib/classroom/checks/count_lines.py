@@ -9,6 +9,7 @@ that lead out of the docs folder, then runs a scripted agent that counts every f
 
 import json
 import re
+import tempfile
 from pathlib import Path
 
 from ...docs import doc_paths, read_text, relative, root
@@ -17,6 +18,7 @@ from ...models import Call, Message, ScriptedModel
 from ...text import number, say
 from ...tools import TOOLS, call_tool
 from .base import LANGUAGES, Exercise, both, short
+from .sandbox import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes
 
 
 class CountLines(Exercise):
@@ -44,10 +46,11 @@ class CountLines(Exercise):
                 raise self.wrong("no_count", said=said, expected=expected, path=relative(path))
             off_by_one = self.say("off_by_one") if found == [str(expected + 1)] else ""
             raise self.wrong("wrong_count", said=said, expected=expected, off_by_one=off_by_one)
-        for path, outside in escapes():
+        for path, outside in real_escapes():
             got = run_tool("count_lines", path)
             if leaked(got, path, outside):
                 raise self.wrong("leak", path=path, got=short(got))
+        self.judge_sandbox()
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
                                   "Which httpx documentation file is the longest?", verbose=False)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
@@ -55,6 +58,16 @@ class CountLines(Exercise):
         if failed:
             raise self.wrong("error_in_run", observation=short(failed.observation))
         return self.say("correct", used=len(used), report=longest_file_report(stats, self.language))
+
+    def judge_sandbox(self):
+        """Every way out that agentlib's read_doc refuses, in a throw-away docs folder: nothing may leak."""
+        with tempfile.TemporaryDirectory() as folder:
+            base = escape_folder(Path(folder))
+            with docs_folder(base):
+                for path, _ in escapes(base):
+                    got = run_tool("count_lines", path)
+                    if SECRET in got or str(SECRET_LINES) in numbers(got, path):
+                        raise self.wrong("leak", path=path, got=short(got))
 
     HINT = both("count_lines.hint")
     SOLUTION = {language: '''from agentlib.docs import read_text, refusal, root
@@ -75,8 +88,12 @@ def sample_files():
     return [paths[0], paths[-1]] if len(paths) > 1 else paths
 
 
-def escapes():
-    """(path, the real file outside the docs folder it leads to), which a careless tool would read."""
+def real_escapes():
+    """(path, the real file outside the docs folder it leads to), which a careless tool would read.
+
+    These find a count_lines that reads a folder of its own choosing; judge_sandbox tries every
+    way out that agentlib's read_doc refuses, in a folder made for it.
+    """
     outside = Path(__file__).resolve().parents[2] / "tools.py"  # exists whenever agentlib does
     up = "../" * len(root().parts)  # from the docs folder up to the file system's root
     return [(up + outside.as_posix().lstrip("/"), outside), (str(outside), outside),

@@ -10,7 +10,6 @@ of that text leaked, not by the wording of a refusal. Deliberately left out: rea
 character cap.
 """
 
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -19,6 +18,7 @@ from ... import docs
 from ...docs import read_doc
 from ...tools import TOOLS
 from .base import Exercise, Outcome, both, short
+from .sandbox import SECRET, escape_folder, escapes
 from .skeleton import cells
 
 
@@ -27,14 +27,13 @@ class ReadDoc(Exercise):
 
     AREA = "read_doc"
     REFERENCE = (read_doc,)
-    SECRET = "root:x:0:0:SECRET-OUTSIDE-THE-DOCS"  # what a leak would show; no doc line contains it
 
     def evaluate(self, read_doc):
         if not callable(read_doc):
             raise self.wrong("not_a_function", read_doc_type=type(read_doc).__name__)
         saved = docs.DOCS
         with tempfile.TemporaryDirectory() as folder:
-            base = test_folder(Path(folder), self.SECRET)
+            base = test_folder(Path(folder))
             docs.DOCS = base  # the skeleton reads docs.DOCS on every call, so the check can point it here
             try:
                 raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
@@ -88,16 +87,12 @@ class ReadDoc(Exercise):
                 raise self.wrong("line_mismatch", call=call, number=number, line=line, where=where)
 
     def judge_sandbox(self, read_doc, base):
-        """Paths that lead out of the folder: right when nothing of the outside file comes back."""
-        outside = base.parent.parent / "etc" / "passwd"
+        """Every way out that agentlib's read_doc refuses: right when nothing of the outside files comes back."""
         raised = 0
-        for path, way in [("../../etc/passwd", "way_dotdot"), (str(outside), "way_absolute"),
-                          ("../docs-private/notes.md", "way_sibling"), ("leak.md", "way_link")]:
-            if path == "leak.md" and not (base / path).is_symlink():
-                continue  # a system without symbolic links cannot be tricked by one
+        for path, way in escapes(base):
             text, failed = self.attempt(read_doc, path)
             raised += failed
-            if "SECRET" in text:
+            if SECRET in text:
                 raise self.wrong("leak", path=path, way=self.say(way))
         return raised
 
@@ -154,22 +149,13 @@ GUIDE = "".join(f"Guide line {n} is about {'timeouts' if n % 2 else 'pools'}.\n"
                 for n in range(1, GUIDE_LINES + 1))
 
 
-def test_folder(folder, secret):
-    """A docs folder with one 120-line guide, and a secret outside it that four paths lead to.
+def test_folder(folder):
+    """A docs folder with one 120-line guide and every way out of sandbox.ESCAPES; returns it.
 
-    folder/site/docs/guide.md, folder/site/docs/leak.md -> folder/etc/passwd,
-    folder/site/docs-private/notes.md, folder/etc/passwd. Returns folder/site/docs.
+    folder/site/docs/guide.md beside what escape_folder makes: files outside, links out.
     """
-    base = folder / "site" / "docs"
-    base.mkdir(parents=True)
+    base = escape_folder(folder)
     (base / "guide.md").write_text(GUIDE, encoding="utf-8")
-    for outside in (folder / "etc" / "passwd", folder / "site" / "docs-private" / "notes.md"):
-        outside.parent.mkdir(parents=True)
-        outside.write_text(f"{secret}\n", encoding="utf-8")
-    try:
-        os.symlink(folder / "etc" / "passwd", base / "leak.md")
-    except OSError:  # some systems allow no symbolic links; the check then skips that path
-        pass
     return base
 
 
