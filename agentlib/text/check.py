@@ -63,4 +63,24 @@ TEXT = {
         "en": "The following cells use agentlib's {name}, because your version has not passed the "
               "check yet.",
     },
+    "check.overtime": {
+        "de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief "
+              "noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet "
+              "(etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
+        "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the "
+              "check stopped it. Look for a loop that never ends (such as while True), or a call that "
+              "waits for something that never comes.",
+    },
+    "check.raised": {
+        "de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten "
+              "um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, "
+              "und dabei darf keine Ausnahme entstehen.",
+        "en": "While it was being checked, your code raised {error}{at}. The check handles your "
+              "objects as the loop and Python do – it calls repr(), str(), == and != too – and none of "
+              "that may raise an exception.",
+    },
+    "check.raised_at": {
+        "de": " (in {function}, Zeile {line})",
+        "en": " (in {function}, line {line})",
+    },
 }

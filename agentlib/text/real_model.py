@@ -111,4 +111,8 @@ TEXT = {
         "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. Return reply.usage "
               "too; the loop counts the cost with it.",
     },
+    "real_model.nth_call": {
+        "de": "der {n}. Aufruf deines RealModel",
+        "en": "call {n} of your RealModel",
+    },
 }

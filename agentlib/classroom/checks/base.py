@@ -11,12 +11,16 @@ exercise's area. Deliberately left out: scores, grading across exercises, and an
 the notebook's variables.
 """
 
+import sysconfig
+import traceback
 from html import escape
+from pathlib import Path
 
 from ...models import Message
 from ...text import say
 from ..show import in_kernel
-from .skeleton import code_gaps, skeleton_objects, same_code
+from .sandbox import OverTime, time_limit
+from .skeleton import code_gaps, same_code, skeleton_objects
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
 LANGUAGES = ("de", "en")
@@ -47,20 +51,49 @@ def both(key):
 def short(value, limit=120):
     """repr(value), cut so that a verdict never dumps a whole file; a Message shows only what it says.
 
-    Example: short("x" * 500) -> "'xxx…'" (121 characters); short(Message("Done.")) -> "Message(content='Done.')"
+    A student's object whose repr() raises is shown by its type. Example: short("x" * 500) -> "'xxx…'"
+    (121 characters); short(Message("Done.")) -> "Message(content='Done.')"
     """
-    if isinstance(value, Message):
-        said = {"content": value.content, "tool_calls": value.tool_calls}
-        text = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
-    else:
-        text = repr(value)
+    try:
+        if isinstance(value, Message):
+            said = {"content": value.content, "tool_calls": value.tool_calls}
+            text = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
+        else:
+            text = repr(value)
+    except Exception as error:
+        text = f"<{type(value).__name__}: repr() → {type(error).__name__}>"
     return text if len(text) <= limit else f"{text[:limit]}…"
+
+
+def described(error):
+    """Example: described(KeyError("x")) -> "KeyError: 'x'"; an error whose str() raises gives its type alone."""
+    try:
+        return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    except Exception:
+        return type(error).__name__
+
+
+AGENTLIB = Path(__file__).resolve().parents[2]
+LIBRARY = {Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+
+
+def student_frame(error):
+    """The innermost frame of `error`'s traceback in the student's code (neither agentlib nor a library), or None.
+
+    Example: a __repr__ in a notebook cell that raises -> the frame of that __repr__
+    """
+    def theirs(frame):
+        path = Path(frame.filename).resolve()
+        return not any(path.is_relative_to(folder) for folder in LIBRARY | {AGENTLIB})
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if theirs(frame)]
+    return frames[-1] if frames else None
 
 
 class Exercise:
     """One exercise: `evaluate` judges the work, `check` shows the verdict. AREA names its texts."""
 
     AREA = "check"
+    SECONDS = 15  # the whole check; far more than any correct piece needs, far less than a wait at a hung cell
     REFERENCE = ()  # what a build-along exercise rebuilds: agentlib's object(s), in the order `check` takes them
 
     def __init__(self, language="de"):
@@ -69,6 +102,7 @@ class Exercise:
         self.language = language
         self.outcome = None  # the last check's status, for whoever wants to read it
         self.checked = ()  # the work that check last judged, so pick hands on only what was judged
+        self.running = None
 
     def say(self, key, /, **facts):
         """The catalogue's text for `key` in the student's language; a key without a dot is this area's."""
@@ -91,10 +125,20 @@ class Exercise:
         gaps = code_gaps(work[0]) if work and hasattr(self, "SKELETON") else 0  # a build-along cell, half filled
         if gaps:
             return INCORRECT, self.say("check.one_gap" if gaps == 1 else "check.gaps", gaps=gaps)
+        self.running = None  # what of the student's code runs now, for the verdict should it not end
         try:
-            return CORRECT, self.evaluate(*work)
+            with time_limit(self.SECONDS):
+                return CORRECT, self.evaluate(*work)
         except Outcome as outcome:
             return outcome.status, outcome.message
+        except OverTime as limit:  # the limit that ran out: the check's own, or a shorter one inside it
+            return INCORRECT, self.say("check.overtime", seconds=limit.args[0], what=self.running or self.name())
+        except Exception as error:
+            where = student_frame(error)
+            if where is None:  # the check's own mistake: it must show, not pass for the student's
+                raise
+            return INCORRECT, self.say("check.raised", error=described(error),
+                                       at=self.say("check.raised_at", function=where.name, line=where.lineno))
 
     def check(self, *work):
         self.outcome, message = self.judge(*work)
@@ -102,7 +146,9 @@ class Exercise:
         report(self.outcome, HEADINGS[self.language][self.outcome], message)
 
     def name(self):
-        return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else "?"
+        return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
+
+    NAME = "?"  # what the student's work is called, where there is no reference to take the name from
 
     def untouched(self, item):
         """True for what the untouched skeleton cell defines (same code, comments aside)."""

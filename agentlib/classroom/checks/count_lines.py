@@ -25,6 +25,7 @@ class CountLines(Exercise):
     """count_lines(path): registered with @tool, counts right, refuses what read_doc refuses."""
 
     AREA = "count_lines"
+    NAME = "count_lines"
 
     def evaluate(self, count_lines):
         if not callable(count_lines):

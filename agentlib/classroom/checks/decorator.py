@@ -57,7 +57,7 @@ class Decorator(Exercise):
         return self.say("correct")
 
     def judge_sample(self, tool, TOOLS, fn, description, params, types, required):
-        call = f'@tool("{description}", {", ".join(f"{k}=..." for k in params)}) def {fn.__name__}'
+        call = self.running = f'@tool("{description}", {", ".join(f"{k}=..." for k in params)}) def {fn.__name__}'
         try:
             returned = tool(description, **params)(fn)
         except Exception as error:

@@ -16,6 +16,7 @@ class ErrorsInScript(Exercise):
     """my_script must call search_web and read_doc(start="abc") and still end with an answer."""
 
     AREA = "errors_in_script"
+    NAME = "run_agent(ScriptedModel(my_script), …)"
 
     def evaluate(self, script):
         if not isinstance(script, list) or not all(isinstance(m, Message) for m in script):

@@ -16,6 +16,7 @@ class ListSchema(Exercise):
     """json_schema(annotation) -> the JSON Schema fragment for one parameter."""
 
     AREA = "list_schema"
+    NAME = "json_schema"
 
     CASES = [(str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
              (bool, {"type": "boolean"}),

@@ -77,6 +77,7 @@ class OwnLoop(Exercise):
     """run_agent(model, question, max_steps=8, verbose=True) -> (answer, stats), judged beside agentlib's."""
 
     AREA = "loop"
+    SECONDS = 60  # seven runs of at most sandbox.SECONDS each, and agentlib's beside them
     REFERENCE = (run_agent,)
 
     def rule(self, which, **fields):

@@ -98,7 +98,7 @@ class ReadDoc(Exercise):
 
     def run(self, read_doc, *args):
         """read_doc(*args) as text; an exception or a non-text result ends the check with a verdict."""
-        call = f"read_doc{args!r}".replace(",)", ")")
+        call = self.running = f"read_doc{args!r}".replace(",)", ")")
         try:
             text = read_doc(*args)
         except Exception as error:

@@ -23,6 +23,7 @@ from .skeleton import cells
 
 
 CHECK_MODEL = "loopback-model"
+LOOPBACK_SECONDS = 30  # for the talk with the loopback server: the first import of openai alone can take seconds
 
 
 SENT = [("grep_docs", '{"keyword": "timeout"}'), ("read_doc", '{"path": "advanced/timeouts.md", "end": 30}')]
@@ -35,6 +36,7 @@ class OwnRealModel(Exercise):
     """RealModel(): LLM_* settings, one chat.completions.create per call, returns (message, usage)."""
 
     AREA = "real_model"
+    SECONDS = 60  # the talk with the loopback server has LOOPBACK_SECONDS of them
     REFERENCE = (RealModel,)
 
     def evaluate(self, cls):
@@ -45,19 +47,28 @@ class OwnRealModel(Exercise):
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}]
         schemas = [t["schema"] for t in TOOLS.values()]
-        with Loopback(replies) as server, time_limit(30), environment(
+        with Loopback(replies) as server, time_limit(LOOPBACK_SECONDS), environment(
                 LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL, LLM_EXTRA_BODY=None,
                 http_proxy=server.url, https_proxy=server.url, all_proxy=server.url, no_proxy="127.0.0.1,localhost"):
             model = self.attempt(cls, server, "RealModel()")
             reply = self.attempt(lambda: model(messages, schemas), server, "model(messages, tools)")
             self.same_request(server, key, messages, schemas)
             self.same_reply(reply)
-            answer, stats = run_agent(model, QUESTION["en"], max_steps=4, verbose=False)
+            answer, stats = run_agent(self.counted(model), QUESTION["en"], max_steps=4, verbose=False)
         if answer != FINAL or (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) != (2, 3000, 100):
             raise self.wrong("run", steps=stats['steps'], stop_message=stats.trace.stop_message, prompt_tokens=stats['prompt_tokens'], completion_tokens=stats['completion_tokens'])
         return self.say("correct")
 
+    def counted(self, model):
+        """`model`, saying for the verdict which call runs (the check already made the first one)."""
+        calls = iter(range(2, 100))
+        def call(messages, tools):
+            self.running = self.say("nth_call", n=next(calls))
+            return model(messages, tools)
+        return call
+
     def attempt(self, action, server, what):
+        self.running = what
         try:
             return action()
         except OverTime:

@@ -24,7 +24,7 @@ SECONDS = 3.0  # per run of a student's loop; the lesson's script needs a few mi
 
 
 class OverTime(BaseException):
-    """Raised into code that runs past its time limit; `except Exception` does not catch it."""
+    """Raised into code that runs past its time limit; `except Exception` does not catch it. args[0]: the limit."""
 
 
 class TooManyCalls(BaseException):
@@ -35,40 +35,44 @@ class TooManyCalls(BaseException):
 def time_limit(seconds):
     """Raise OverTime in the code inside once `seconds` have passed (SIGALRM, else a trace function).
 
-    Limits nest: an inner limit never outlasts the one around it, and the outer one runs on
-    afterwards with what is left of its time.
+    Limits nest: an inner limit never outlasts the one around it, the outer one runs on afterwards
+    with what is left of its time, and OverTime carries the limit that ran out.
     """
+    limits = LIMITS.__dict__.setdefault("stack", [])  # (deadline, seconds) of each open limit, this thread
+    limits.append((time.monotonic() + seconds, seconds))
+
     def stop(*_):
-        raise OverTime()
-    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-        outer, interval = signal.getitimer(signal.ITIMER_REAL)
-        previous, started = signal.signal(signal.SIGALRM, stop), time.monotonic()
-        # again every 0.2 s, should a bare except swallow it
-        signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer else seconds, 0.2)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if outer:  # the limit around this one goes on with the time it has left
-                signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001), interval)
-        return
-    deadlines = DEADLINES.__dict__.setdefault("stack", [])  # Windows, or not the main thread
-    deadlines.append(time.monotonic() + seconds)
-    previous = sys.gettrace()
-    def trace(frame, event, arg):
-        if time.monotonic() > min(deadlines):
-            stop()
-        return trace
-    sys.settrace(trace)
+        raise OverTime(min(limits)[1])
     try:
-        yield
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGALRM, stop)
+            # again every 0.2 s, should a bare except swallow it
+            signal.setitimer(signal.ITIMER_REAL, max(min(limits)[0] - time.monotonic(), 0.001), 0.2)
+            try:
+                yield
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+        else:  # Windows, or not the main thread
+            previous = sys.gettrace()
+
+            def trace(frame, event, arg):
+                if time.monotonic() > min(limits)[0]:
+                    stop()
+                return trace
+            sys.settrace(trace)
+            try:
+                yield
+            finally:
+                sys.settrace(previous)
     finally:
-        sys.settrace(previous)
-        deadlines.pop()
+        limits.pop()
+        if limits and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+            # the limit around this one goes on with the time it has left
+            signal.setitimer(signal.ITIMER_REAL, max(min(limits)[0] - time.monotonic(), 0.001), 0.2)
 
 
-DEADLINES = threading.local()  # the open limits of each thread, where no timer signal can be used
+LIMITS = threading.local()
 
 
 class Probe:

@@ -13,6 +13,7 @@ class StepLimit(Exercise):
     """answer2, stats2 = run_agent(model, question, max_steps=2): the limit fires, the answer is None."""
 
     AREA = "step_limit"
+    NAME = "stats2"
 
     def judge(self, *work):
         """Takes (answer2, stats2) as the notebook unpacks them, or the pair in one, or the stats alone."""

@@ -20,6 +20,7 @@ class Unanswerable(Exercise):
     """Read a run's trace: in how many steps the model called a tool, and which keywords grep_docs got."""
 
     AREA = "unanswerable"
+    NAME = "stats4"
 
     def judge(self, stats, tool_steps, keywords):
         open_gaps = [name for name, value in (("tool_steps", tool_steps), ("keywords", keywords))
