@@ -27,8 +27,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentlib.classroom.controls import TEXT as CONTROL_TEXT
-from agentlib.classroom.exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
@@ -40,7 +39,7 @@ ARTIFACTS = REPO / "test-artifacts" / "hub"
 STUDENTS = ("ada", "bo")  # ada solves the exercise and types a key; bo must see none of it
 FOLDER = "agentloop-course"  # the repository's folder name, and so the folder in each home
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
-VIEWER, CONTROL = labels("de"), CONTROL_TEXT["de"]
+VIEWER, CONTROL = labels("de"), labels("de", "controls")
 SOLUTION = exercise(1, "de").SOLUTION["de"]
 TOOLS_NOTEBOOK, LOOP_NOTEBOOK = "notebooks/de/02_werkzeuge_per_dekorator.ipynb", "notebooks/de/04_die_schleife.ipynb"
 DECORATOR = {STUDENTS[0]: (SOLUTIONS["build-decorator-code"], CORRECT),  # ada writes it right, bo wrong
@@ -483,9 +482,9 @@ def test_the_admin_sees_who_solved_which_check_and_the_minutes_per_notebook(less
     marks = {name: {column: cell for column, cell in row.items() if column != "student" and column not in minutes}
              for name, row in cells.items()}
     # notebook 05 ran before: both saw its three checks, ada solved exercise 1
-    untouched = {"02 lists": "○", "04 loop": "○", "05 scripted_model": "○", "05 ex2": "○"}
-    assert marks == {ada: {"02 decorator": "✓", "05 ex1": "✓", **untouched},
-                     bo: {"02 decorator": "✗ 1", "05 ex1": "○", **untouched}}
+    untouched = {"02 list_schema": "○", "04 loop": "○", "05 scripted_model": "○", "05 step_limit": "○"}
+    assert marks == {ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
+                     bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched}}
     assert minutes == ["02 min", "04 min", "05 min"]
     for row in [*cells.values(), dict(zip(header, medians))]:
         assert all(float(row[column]) >= 0 for column in minutes), row
@@ -506,7 +505,8 @@ def test_a_students_progress_file_is_theirs_alone_and_holds_no_code_key_or_name(
             assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time"}
             assert record["language"] == "de" and record["notebook"] in ("02", "04", "05")
             assert record.get("outcome", CORRECT) in (CORRECT, INCORRECT, NOT_ATTEMPTED)
-            assert record.get("exercise", "1") in ("decorator", "lists", "loop", "scripted_model", "1", "2")
+            assert record.get("exercise", "loop") in ("decorator", "list_schema", "loop", "scripted_model",
+                                                      "errors_in_script", "step_limit")
     assert lesson["key in files"] == []
 
 

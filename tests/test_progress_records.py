@@ -189,3 +189,36 @@ def test_a_record_holds_short_fields_only(home):
     (line,) = lines(home)
     assert json.loads(line)["exercise"] == "x" * progress.LONGEST
     assert set(json.loads(line)) == {"event", "notebook", "exercise", "outcome", "language", "time"}
+
+
+KEY = "sk-progress-test-" + "9f" * 16
+
+
+def leaky_schema(annotation):
+    """A wrong answer whose verdict quotes it: the key it returns ends up in the check's message."""
+    return {"type": KEY}
+
+
+def test_a_check_records_its_outcome_and_nothing_of_the_work_or_its_message(home, capsys):
+    from agentlib.classroom import exercise
+
+    progress.note_start("02", "en")
+    exercise("lists", "en").check(leaky_schema)
+    assert KEY in capsys.readouterr().out  # the verdict quotes the work: the file must not
+    exercise("decorator", "en").check(..., ...)
+    text = "\n".join(lines(home))
+    assert KEY not in text and "leaky_schema" not in text and "def " not in text and str(home) not in text
+    assert [(r["event"], r.get("exercise"), r.get("outcome")) for r in map(json.loads, lines(home))] == [
+        ("start", None, None), ("check", "list_schema", "incorrect"), ("check", "decorator", "not attempted")]
+
+
+def test_a_check_says_the_same_with_a_broken_progress_file_as_with_recording_off(home, capsys, monkeypatch):
+    from agentlib.classroom import exercise
+
+    (home / ".agentloop" / "progress.jsonl").mkdir(parents=True)  # a folder where the file should be
+    exercise("lists", "de").check(leaky_schema)
+    broken = capsys.readouterr()
+    monkeypatch.setenv(progress.SWITCH, "off")
+    exercise("lists", "de").check(leaky_schema)
+    assert capsys.readouterr() == broken
+    assert broken.err == "" and KEY in broken.out

@@ -39,7 +39,7 @@ def a_class(root):
           (6, "check", "02", "decorator", "incorrect"), (9, "check", "02", "decorator", "correct"),
           (10, "start", "04", None, None), (22, "check", "04", "loop", "not attempted"))
     write(root / "bo", (0, "start", "02", None, None), (5, "check", "02", "decorator", "incorrect"),
-          (15, "check", "02", "decorator", "incorrect"), (16, "check", "02", "lists", "not attempted"))
+          (15, "check", "02", "decorator", "incorrect"), (16, "check", "02", "list_schema", "not attempted"))
     (root / "cy").mkdir()
     return root
 
@@ -48,11 +48,11 @@ def test_the_table_has_a_row_per_student_a_column_per_exercise_and_the_minutes_p
     done = progress(a_class(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "student  02 decorator  02 lists  02 min  04 loop  04 min",
-        "ada      ✓             ○         9.0     ○        12.0",
-        "bo       ✗ 2           ○         16.0    ○",
-        "cy       ○             ○                 ○",
-        "median                           12.5             12.0"]
+        "student  02 decorator  02 list_schema  02 min  04 loop  04 min",
+        "ada      ✓             ○               9.0     ○        12.0",
+        "bo       ✗ 2           ○               16.0    ○",
+        "cy       ○             ○                       ○",
+        "median                                 12.5             12.0"]
 
 
 def test_homes_named_one_by_one_give_the_same_rows_as_their_folder(tmp_path):
@@ -70,7 +70,7 @@ def test_a_handed_in_progress_file_is_named_after_itself(tmp_path):
 
 def test_csv_holds_the_same_cells(tmp_path):
     rows = list(csv.reader(io.StringIO(progress(a_class(tmp_path), "--csv").stdout)))
-    assert rows[0] == ["student", "02 decorator", "02 lists", "02 min", "04 loop", "04 min"]
+    assert rows[0] == ["student", "02 decorator", "02 list_schema", "02 min", "04 loop", "04 min"]
     assert rows[2] == ["bo", "✗ 2", "○", "16.0", "○", ""]
     assert rows[-1] == ["median", "", "", "12.5", "", "12.0"]
 
@@ -106,9 +106,9 @@ def test_lines_that_are_not_records_are_skipped(tmp_path):
 
 
 def test_a_check_without_a_started_notebook_gets_a_column_of_its_own():
-    records = [{"event": "check", "notebook": None, "exercise": "1", "outcome": "correct",
+    records = [{"event": "check", "notebook": None, "exercise": "step_limit", "outcome": "correct",
                 "time": "2026-12-01T09:00:00+00:00"}]
-    assert table({"ada": summary(records)}) == [["student", "ex1"], ["ada", "✓"], ["median", ""]]
+    assert table({"ada": summary(records)}) == [["student", "step_limit"], ["ada", "✓"], ["median", ""]]
 
 
 def test_a_path_that_does_not_exist_is_bad_usage(tmp_path):

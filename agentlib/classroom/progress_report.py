@@ -171,12 +171,11 @@ def table(summaries, only_minutes=False):
 
 
 def heading(kind, key):
-    """A column's heading. Example: ("exercise", ("05", "1")) -> "05 ex1"; ("minutes", "05") -> "05 min" """
+    """A column's heading. Example: ("exercise", ("05", "step_limit")) -> "05 step_limit"; ("minutes", "05") -> "05 min" """
     if kind == "minutes":
         return f"{key} min"
     notebook, exercise = key
-    name = f"ex{exercise}" if exercise.isdigit() else exercise
-    return f"{notebook} {name}" if notebook else name
+    return f"{notebook} {exercise}" if notebook else exercise
 
 
 def mark(outcomes):
