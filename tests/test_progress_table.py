@@ -4,11 +4,14 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from agentlib.classroom.progress_report import active_minutes, table, summary
+from agentlib.classroom.progress_report import active_minutes, main, summary, table
+from test_progress_records import NOBODY, as_user
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -109,6 +112,28 @@ def test_a_check_without_a_started_notebook_gets_a_column_of_its_own():
     records = [{"event": "check", "notebook": None, "exercise": "step_limit", "outcome": "correct",
                 "time": "2026-12-01T09:00:00+00:00"}]
     assert table({"ada": summary(records)}) == [["student", "step_limit"], ["ada", "✓"], ["median", ""]]
+
+
+def test_a_home_the_instructor_may_not_read_is_named_and_the_others_are_shown(tmp_path):
+    root = Path(tempfile.mkdtemp())  # outside pytest's private folder, so that an unprivileged user may look in
+    try:
+        a_class(root)
+        root.chmod(0o755)
+        (root / "bo").chmod(0o700)  # bo's home, owned by bo (here: by us) and closed to others
+        for folder in (root, root / "ada", root / "ada" / ".agentloop", root / "cy"):
+            folder.chmod(0o755)
+        (root / "ada" / ".agentloop" / "progress.jsonl").chmod(0o644)
+        user = NOBODY if os.geteuid() == 0 else None  # root reads every home; the instructor here may not
+        if user is None:
+            (root / "bo").chmod(0o000)
+        result, printed = as_user(user, lambda: main([str(root)]))
+        assert result == "1"
+        assert [line.split()[0] for line in printed.splitlines() if line.strip()] == [
+            "warning:", "student", "ada", "cy", "median"]
+        assert f"cannot read {root / 'bo'}" in printed
+    finally:
+        (root / "bo").chmod(0o700)
+        shutil.rmtree(root)
 
 
 def test_a_path_that_does_not_exist_is_bad_usage(tmp_path):

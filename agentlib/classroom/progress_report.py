@@ -25,7 +25,6 @@ from .progress import FILE, FOLDER, read
 
 BREAK = 30  # minutes: a longer gap between two lines of one notebook is a pause, not work
 MARKS = {"correct": "✓", "incorrect": "✗", "not attempted": "○"}
-USAGE = 2
 
 
 def main(argv=None):
@@ -62,18 +61,17 @@ def progress_files(paths):
     """
     students, problems = {}, []
     for path in map(Path, paths):
-        try:
-            found = [(owner(path), path)] if path.is_file() else [(path.resolve().name, own_file(path))]
-            if found[0][1] is None:  # not a home itself: a folder of homes
-                found = [(home.name, own_file(home)) for home in sorted(path.iterdir()) if home.is_dir()]
+        try:  # a progress file, a home, or else a folder of homes
+            homes = [path] if path.is_file() or own_file(path) else sorted(p for p in path.iterdir() if p.is_dir())
         except OSError as error:
             problems.append(unreadable(path, error))
             continue
-        for name, file in found:
+        for home in homes:
             try:
-                students[name] = read(file) if file else None
+                file = home if home.is_file() else own_file(home)
+                students[owner(home) if home.is_file() else home.resolve().name] = read(file) if file else None
             except OSError as error:
-                problems.append(unreadable(file, error))
+                problems.append(unreadable(home, error))
     return students, problems
 
 
