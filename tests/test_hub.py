@@ -9,7 +9,8 @@ notebook 05, and one of them solves exercise 1 and types a key. Then both work
 through notebooks 02 and 04, one writing the decorator right and one wrong, and
 the admin reads their progress with `python -m agentlib progress`.
 
-Measurements go to test-artifacts/hub/measurements.json and to the terminal.
+Measurements go to test-artifacts/hub/measurements.json and to the terminal, the admin's
+progress table to test-artifacts/hub/progress.txt.
 """
 
 import csv
@@ -327,6 +328,9 @@ def admin_reads_progress(hub):
     homes = [str(hub.home(name)) for name in STUDENTS]
     runs = [subprocess.run([sys.executable, "-m", "agentlib", "progress", *homes, *extra], capture_output=True,
                            text=True, timeout=60) for extra in ([], ["--csv"])]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "progress.txt").write_text(runs[0].stdout + runs[0].stderr)
+    print("\nwhat the admin sees:\n" + runs[0].stdout)
     files = {name: hub.home(name) / ".agentloop" / "progress.jsonl" for name in STUDENTS}
     return {"status": [run.returncode for run in runs], "errors": [run.stderr for run in runs],
             "table": runs[0].stdout.splitlines(), "csv": list(csv.reader(io.StringIO(runs[1].stdout))),
