@@ -3,7 +3,7 @@
 `make test-hub` installs JupyterHub, nbgitpuller and configurable-http-proxy
 and runs this file with HUB_TEST=1; elsewhere the hub tests skip with that
 reason. A hub (tools/hub/jupyterhub_config.py) runs on 127.0.0.1; the course
-repository is a clone of this one, served from disk, which the test commits to
+repository is a clone of this one's checked-out commit, served from disk, which the test commits to
 as the instructor. Two students log in in Chromium, follow the link, run
 notebook 05, and one of them solves exercise 1 and types a key. Then both work
 through notebooks 02 and 04, one writing the decorator right and one wrong, and
