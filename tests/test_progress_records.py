@@ -148,7 +148,8 @@ def test_a_line_in_the_env_file_the_course_reads_switches_recording_off(home, mo
     notebooks = home / "course" / "notebooks" / "de"
     notebooks.mkdir(parents=True)
     monkeypatch.chdir(notebooks)  # where a kernel runs; ~/.env is found from here up, as the key is
-    (home / ".env").write_text(f"LLM_API_KEY=sk-x\n{line}\n")
+    (home / ".env").write_text(f"{line}\n")
+    (home / "course" / ".env").write_text("LLM_API_KEY=sk-x\n")  # nearer, as a key file would be
     progress.note_start("02", "de")
     assert not (home / ".agentloop").exists()
     (home / ".env").write_text("AGENTLOOP_PROGRESS=on\n")

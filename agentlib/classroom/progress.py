@@ -13,8 +13,8 @@ set-up cell this kernel ran last.
 The file is append-only: each line goes out in one write with O_APPEND, so kernels that run at
 the same time, or one after a restart, add their lines without losing or tearing one. It is
 created readable by its owner only (0600, in a folder of mode 0700). `AGENTLOOP_PROGRESS=off`
-switches recording off: as a line in the `.env` file the course reads (e.g. ~/.env, where a key
-would go), or in the environment.
+switches recording off: as a line in a `.env` file from the notebook's folder up (e.g. ~/.env,
+where a key may go too), or in the environment.
 
 Deliberately left out: the student's code, a check's message (it may quote that code), keys,
 names, and any error: a file that cannot be written is skipped, silently, and the check goes on.
@@ -71,20 +71,22 @@ def append(record):
 
 
 def switched_off():
-    """True when AGENTLOOP_PROGRESS=off is in the environment, else in the `.env` file the course reads.
+    """True when the environment says AGENTLOOP_PROGRESS=off, or (if it does not set it) a `.env` file does.
 
-    That file is LLM_ENV_FILE, else the nearest `.env` from the working directory up (as for the key):
-    a line `AGENTLOOP_PROGRESS=off` in ~/.env switches recording off in every notebook.
+    Any `.env` from the working directory up counts, and the one LLM_ENV_FILE names: a line
+    `AGENTLOOP_PROGRESS=off` in ~/.env switches recording off in every notebook below the home.
     """
-    value = os.environ.get(SWITCH)
-    if value is None:
-        here = Path.cwd()
-        named = os.environ.get("LLM_ENV_FILE")
-        found = [Path(named).expanduser()] if named else [f / ".env" for f in (here, *here.parents)]
-        env = next((file for file in found if file.is_file()), None)
-        lines = env.read_text(encoding="utf-8", errors="replace").splitlines() if env else []
-        value = next((line.split("=", 1)[1] for line in map(str.strip, lines)
-                      if line.removeprefix("export ").split("=")[0].strip() == SWITCH and "=" in line), "")
+    if SWITCH in os.environ:
+        return off(os.environ[SWITCH])
+    here, named = Path.cwd(), os.environ.get("LLM_ENV_FILE")
+    files = [folder / ".env" for folder in (here, *here.parents)] + ([Path(named).expanduser()] if named else [])
+    return any(off(line.split("=", 1)[1]) for file in files if file.is_file()
+               for line in file.read_text(encoding="utf-8", errors="replace").splitlines()
+               if "=" in line and line.strip().removeprefix("export ").split("=")[0].strip() == SWITCH)
+
+
+def off(value):
+    """Example: off(" 'OFF'") -> True; off("on") -> False"""
     return value.strip().strip("'\"").lower() == "off"
 
 
