@@ -7,6 +7,7 @@
     python -m agentlib --local               the same question to a tiny model on this machine (make local-model)
     python -m agentlib --real --question "..." --max-steps 4 --language de
     python -m agentlib eval                  score a model on data/questions.json (--model oracle|naive|real|local|replay)
+    python -m agentlib progress /home        the class's progress: exercises solved, minutes per notebook (--csv, --minutes)
 
 Exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage.
 """
@@ -27,6 +28,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["eval"]:
         return evaluate_command(argv[1:])
+    if argv[:1] == ["progress"]:  # the instructor's table: agentlib/classroom/progress_report.py
+        from .classroom.progress_report import main as progress
+        return progress(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m agentlib", description=__doc__.splitlines()[0],
                                      epilog=f"{EXIT_CODES}. `python -m agentlib eval --help`: score a model on "
                                             f"the question set.")

@@ -1,10 +1,16 @@
 """Fixtures shared by the test suite: a small docs folder and a clean tool registry."""
 
+import os
+
 import pytest
 
 import agentlib.docs
 from agentlib import config
 from agentlib.tools import TOOLS
+
+# Checks and set-up cells record progress in the home (agentlib/classroom/progress.py); the suite, and the
+# kernels it starts, must not write to the developer's. Tests of the recording switch it on for themselves.
+os.environ["AGENTLOOP_PROGRESS"] = "off"
 
 
 def pytest_addoption(parser):

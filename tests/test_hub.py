@@ -3,29 +3,37 @@
 `make test-hub` installs JupyterHub, nbgitpuller and configurable-http-proxy
 and runs this file with HUB_TEST=1; elsewhere the hub tests skip with that
 reason. A hub (tools/hub/jupyterhub_config.py) runs on 127.0.0.1; the course
-repository is a clone of this one, served from disk, which the test commits to
+repository is a clone of this one's checked-out commit, served from disk, which the test commits to
 as the instructor. Two students log in in Chromium, follow the link, run
-notebook 05, and one of them solves exercise 1 and types a key.
+notebook 05, and one of them solves exercise 1 and types a key. Then both work
+through notebooks 02 and 04, one writing the decorator right and one wrong, and
+the admin reads their progress with `python -m agentlib progress`.
 
-Measurements go to test-artifacts/hub/measurements.json and to the terminal.
+Measurements go to test-artifacts/hub/measurements.json and to the terminal, the admin's
+progress table to test-artifacts/hub/progress.txt.
 """
 
+import csv
+import io
 import json
 import os
 import re
 import secrets
+import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from agentlib.classroom import CORRECT, NOT_ATTEMPTED, exercise
+from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
+from solutions import CORRECT as SOLUTIONS, WRONG
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts" / "hub"
@@ -34,6 +42,9 @@ FOLDER = "agentloop-course"  # the repository's folder name, and so the folder i
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
 VIEWER, CONTROL = labels("de"), labels("de", "controls")
 SOLUTION = exercise(1, "de").SOLUTION["de"]
+TOOLS_NOTEBOOK, LOOP_NOTEBOOK = "notebooks/de/02_werkzeuge_per_dekorator.ipynb", "notebooks/de/04_die_schleife.ipynb"
+DECORATOR = {STUDENTS[0]: (SOLUTIONS["build-decorator-code"], CORRECT),  # ada writes it right, bo wrong
+             STUDENTS[1]: (WRONG["build-decorator-code"], INCORRECT)}
 MEASURED = {}
 
 hub_only = pytest.mark.skipif(not os.environ.get("HUB_TEST"), reason=(
@@ -130,9 +141,11 @@ def test_a_second_pull_restores_a_deleted_file_and_renames_a_clashing_new_one(sm
 
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory):
-    """The instructor's repository: a clone of this one, which students pull from over file://."""
+    """The instructor's repository: this one's checked-out commit as branch main, pulled over file://."""
     path = tmp_path_factory.mktemp("instructor") / FOLDER
-    subprocess.run(["git", "clone", "--quiet", "--branch", "main", str(REPO), str(path)], check=True, timeout=120)
+    head = git("rev-parse", "HEAD", cwd=REPO).strip()
+    subprocess.run(["git", "clone", "--quiet", "--no-checkout", str(REPO), str(path)], check=True, timeout=120)
+    git("checkout", "--quiet", "-B", "main", head, cwd=path)
     return path
 
 
@@ -165,6 +178,9 @@ def lesson(tmp_path_factory, upstream, browser):
             solve_exercise_1(pages[STUDENTS[0]], hub, seen)
             type_a_key(pages, hub, seen)
             second_pull(pages, hub, upstream, link, seen)
+            for name, page in pages.items():
+                work_through_02_and_04(page, hub, name, seen[name])
+            seen["progress"] = admin_reads_progress(hub)
         finally:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             for name, page in pages.items():
@@ -283,6 +299,45 @@ def second_pull(pages, hub, upstream, link, seen):
             "note": (copy / "notebooks" / "de" / "HINWEIS.md").is_file(),
             "exercise": source(copy / SCRIPTED, "exercise-1-code"),
             "commits": git("log", "--format=%s", cwd=copy).splitlines()}
+
+
+def work_through_02_and_04(page, hub, name, seen):
+    """Run notebooks 02 and 04; in 02, write the decorator (right or wrong, see DECORATOR) and check it."""
+    student = open_notebook(page, hub, name, TOOLS_NOTEBOOK)
+    student.run_all()
+    seen["problems in 02"] = student.problems()
+    notebook = hub.home(name) / FOLDER / TOOLS_NOTEBOOK
+    code, check = cell(page, notebook, "build-decorator-code"), cell(page, notebook, "build-decorator-check")
+    written, expected = DECORATOR[name]
+    code.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(written)
+    page.keyboard.press("Shift+Enter")  # runs the exercise and moves on to the check
+    check.locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    settle(check.locator(f"[data-outcome='{expected}']"), None)
+    seen["decorator check"] = outcome(check)
+    page.keyboard.press("Control+s")
+    student = open_notebook(page, hub, name, LOOP_NOTEBOOK)
+    student.run_all()
+    seen["problems in 04"] = student.problems()
+
+
+def admin_reads_progress(hub):
+    """What the admin sees of both homes with `python -m agentlib progress` (table and --csv), and the files."""
+    homes = [str(hub.home(name)) for name in STUDENTS]
+    runs = [subprocess.run([sys.executable, "-m", "agentlib", "progress", *homes, *extra], capture_output=True,
+                           text=True, timeout=60) for extra in ([], ["--csv"])]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "progress.txt").write_text(runs[0].stdout + runs[0].stderr)
+    print("\nwhat the admin sees:\n" + runs[0].stdout)
+    files = {name: hub.home(name) / ".agentloop" / "progress.jsonl" for name in STUDENTS}
+    return {"status": [run.returncode for run in runs], "errors": [run.stderr for run in runs],
+            "table": runs[0].stdout.splitlines(), "csv": list(csv.reader(io.StringIO(runs[1].stdout))),
+            "records": {name: [json.loads(line) for line in file.read_text().splitlines()]
+                        for name, file in files.items()},
+            "modes": {name: (stat.S_IMODE(file.parent.stat().st_mode), stat.S_IMODE(file.stat().st_mode))
+                      for name, file in files.items()}}
 
 
 def settle(locator, text, timeout=30_000):
@@ -415,6 +470,48 @@ def test_a_second_click_on_the_link_brings_the_update_and_keeps_the_solution(les
     assert "Automatic commit by nbgitpuller" in lesson[ada]["after the update"]["commits"]
     assert lesson[bo]["after the update"]["exercise"] != SOLUTION
     nbformat.validate(nbformat.read(lesson["hub"].home(ada) / FOLDER / SCRIPTED, as_version=4))
+
+
+@hub_only
+def test_the_admin_sees_who_solved_which_check_and_the_minutes_per_notebook(lesson):
+    ada, bo = STUDENTS
+    assert (lesson[ada]["decorator check"], lesson[bo]["decorator check"]) == (CORRECT, INCORRECT)
+    for name in STUDENTS:
+        assert not lesson[name]["problems in 02"] + lesson[name]["problems in 04"]
+    report = lesson["progress"]
+    assert report["status"] == [0, 0], report["errors"]
+    header, *rows, medians = report["csv"]
+    cells = {row[0]: dict(zip(header, row)) for row in rows}
+    minutes = [column for column in header if column.endswith(" min")]
+    marks = {name: {column: cell for column, cell in row.items() if column != "student" and column not in minutes}
+             for name, row in cells.items()}
+    # notebook 05 ran before: both saw its three checks, ada solved exercise 1
+    untouched = {"02 list_schema": "○", "04 loop": "○", "05 scripted_model": "○", "05 step_limit": "○"}
+    assert marks == {ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
+                     bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched}}
+    assert minutes == ["02 min", "04 min", "05 min"]
+    for row in [*cells.values(), dict(zip(header, medians))]:
+        assert all(float(row[column]) >= 0 for column in minutes), row
+    assert [line.split()[0] for line in report["table"]] == ["student", ada, bo, "median"]
+
+
+@hub_only
+def test_a_students_progress_file_is_theirs_alone_and_holds_no_code_key_or_name(lesson):
+    # The rig runs every student as one system user (see tools/hub/jupyterhub_config.py); on a real hub
+    # each is a user of their own, and these modes keep the others out (test_progress_records.py shows it).
+    report = lesson["progress"]
+    for name in STUDENTS:
+        assert report["modes"][name] == (0o700, 0o600)
+        records = report["records"][name]
+        assert {(r["event"], r["notebook"]) for r in records if r["event"] == "start"} == {
+            ("start", "02"), ("start", "04"), ("start", "05")}
+        for record in records:  # fixed fields of fixed kinds: no room for code, a key or a name
+            assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time"}
+            assert record["language"] == "de" and record["notebook"] in ("02", "04", "05")
+            assert record.get("outcome", CORRECT) in (CORRECT, INCORRECT, NOT_ATTEMPTED)
+            assert record.get("exercise", "loop") in ("decorator", "list_schema", "loop", "scripted_model",
+                                                      "errors_in_script", "step_limit")
+    assert lesson["key in files"] == []
 
 
 @hub_only

@@ -4,7 +4,8 @@ The notebooks import from here (and from `agentlib`), nowhere else. In reading o
 show.py (print a function's source), viewer.py (step through a trace), tokens.py (token
 tables), controls.py (the max_steps control), checks/ (the exercise checks: `exercise`),
 loopback.py (the tiny chat-completions server the RealModel check talks to), and the
-evaluation: questions.py, scoring.py, oracle.py, evaluate.py. The providers' helpers a
+evaluation: questions.py, scoring.py, oracle.py, evaluate.py; progress.py notes a student's
+progress in their home, progress_report.py shows a class's to the instructor. The providers' helpers a
 notebook calls are re-exported here too. These modules import the lesson; the lesson never
 imports them. ipywidgets, pandas and IPython are imported only where they are used.
 """
@@ -19,6 +20,7 @@ from .checks import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED
                      http3_script, longest_file_report, trace_of)
 from .controls import MaxStepsControl
 from .oracle import NaiveModel, OracleModel
+from .progress import note_start
 from .show import show
 from .tokens import compare_runs, token_frame, token_table
 from .viewer import TraceViewer, print_trace, trace_text
@@ -30,6 +32,8 @@ __all__ = [
     # the exercises
     "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
     "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
+    # each set-up cell notes the notebook's start in the student's progress file
+    "note_start",
     # the evaluation's two offline models (evaluate itself is agentlib.evaluate)
     "OracleModel", "NaiveModel",
     # what a notebook needs of the lesson's sandbox and of the providers

@@ -45,6 +45,7 @@ CELLS = [
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
+        from agentlib.classroom import note_start; note_start("03", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import grep_docs, list_docs, read_doc  # ⟨read_doc: die fertige Fassung, bis deine die Prüfung besteht|read_doc: the finished version, until yours passes the check⟩
         from agentlib.classroom import refusal

@@ -45,6 +45,7 @@ CELLS = [
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
+        from agentlib.classroom import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         import agentlib
         from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent

@@ -61,6 +61,7 @@ CELLS = [
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
+        from agentlib.classroom import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from pathlib import Path
 

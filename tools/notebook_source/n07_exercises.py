@@ -34,6 +34,7 @@ CELLS = [
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
+        from agentlib.classroom import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import RealModel, ScriptedModel, run_agent, tool
         from agentlib.classroom import has_key

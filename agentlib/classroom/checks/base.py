@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ...models import Message
 from ...text import say
+from ..progress import note_check
 from ..show import in_kernel
 from .sandbox import OverTime, time_limit
 from .skeleton import code_gaps, same_code, skeleton_objects
@@ -144,6 +145,7 @@ class Exercise:
         self.outcome, message = self.judge(*work)
         self.checked = work
         report(self.outcome, HEADINGS[self.language][self.outcome], message)
+        note_check(self.AREA, self.outcome, self.language)  # one line in the student's progress file; never raises
 
     def name(self):
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
