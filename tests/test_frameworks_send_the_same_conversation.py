@@ -1,0 +1,169 @@
+"""Notebook 09's claims about the OpenAI Agents SDK and pydantic-ai, checked against fresh recordings.
+
+Each framework and the reference loop answer the lesson's question against a
+ReplayServer; the tests compare what the server recorded. When a framework
+update changes what it sends, the test that pins the notebook's sentence
+about it fails, and the sentence (tools/notebook_source/n09_frameworks.py)
+must change with it. Without the frameworks (make frameworks) these tests
+skip, except in CI, where they fail; the notebook itself then runs with its
+skip sentences (the last test checks that).
+"""
+
+import asyncio
+import functools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agentlib import QUESTION, TOOLS, lesson_script
+from agentlib.classroom import frameworks
+from agentlib.classroom import side_by_side as sbs
+
+ROOT = Path(__file__).resolve().parent.parent
+FRAMEWORKS = ("openai-agents", "pydantic-ai")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def the_frameworks():
+    missing = [name for name, found in frameworks.installed().items() if not found]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the frameworks must be installed (make frameworks): {missing}")
+        pytest.skip(f"{', '.join(missing)} not installed: run make frameworks")
+
+
+@functools.cache
+def lesson_runs():
+    return asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
+
+
+@functools.cache
+def probes():
+    return asyncio.run(sbs.measure())
+
+
+def test_every_framework_sends_the_loops_conversation_step_by_step():
+    """Same roles, same order, one tool message per call id, the same system prompt: notebook cell steps-intro."""
+    runs = lesson_runs()
+    loop = runs["loop"].requests
+    assert len(loop) == 4 and runs["loop"].answer == lesson_script("en")[-1].content
+    for name in FRAMEWORKS:
+        sent = runs[name].requests
+        assert not runs[name].error and runs[name].answer == runs["loop"].answer, name
+        assert [sbs.outline(r["messages"]) for r in sent] == [sbs.outline(r["messages"]) for r in loop], name
+        assert all(r["messages"][:2] == loop[0]["messages"][:2] for r in sent), f"{name} changed the system text"
+        assert [m["content"] for m in sent[-1]["messages"] if m["role"] == "tool"] == [
+            m["content"] for m in loop[-1]["messages"] if m["role"] == "tool"], name
+
+
+def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions():
+    runs = lesson_runs()
+    def described(request):
+        return [(t["function"]["name"], t["function"]["description"],
+                 {k: p["description"] for k, p in t["function"]["parameters"]["properties"].items()})
+                for t in request["tools"]]
+    ours = [(s["schema"]["function"]["name"], s["schema"]["function"]["description"],
+             {k: p["description"] for k, p in s["schema"]["function"]["parameters"]["properties"].items()})
+            for s in TOOLS.values() if s["schema"]["function"]["name"] in ("list_docs", "grep_docs", "read_doc")]
+    assert described(runs["loop"].requests[0]) == ours
+    for name in FRAMEWORKS:
+        assert described(runs[name].requests[0]) == ours, name
+
+
+def test_what_the_frameworks_add_is_what_the_notebook_says():
+    """Cell additions-intro, sentence by sentence."""
+    runs = lesson_runs()
+    loop, agents, pydantic = (runs[n].requests for n in ("loop", *FRAMEWORKS))
+    for sent in (agents, pydantic):
+        assert all("parallel_tool_calls" not in r for r in sent)
+        assert all(m.get("content") is None for r in sent for m in r["messages"] if m.get("tool_calls"))
+    assert all(m.get("content") == "" for r in loop for m in r["messages"] if m.get("tool_calls"))
+    assert loop[0]["tool_choice"] == "auto"
+
+    tools = {t["function"]["name"]: t["function"] for t in agents[0]["tools"]}
+    assert "tool_choice" not in agents[0]
+    assert all(t.get("strict") is True and t["parameters"]["additionalProperties"] is False and "title" in t["parameters"]
+               for t in tools.values())
+    assert tools["read_doc"]["parameters"]["required"] == ["path", "start", "end"]
+    assert tools["read_doc"]["parameters"]["properties"]["start"]["default"] == 1
+
+    tools = {t["function"]["name"]: t["function"] for t in pydantic[0]["tools"]}
+    assert pydantic[0]["stream"] is False and pydantic[0]["tool_choice"] == "auto"
+    assert all(t["parameters"]["additionalProperties"] is False for t in tools.values())
+    assert [n for n, t in tools.items() if t.get("strict")] == ["grep_docs"]
+    assert tools["read_doc"]["parameters"]["required"] == ["path"]
+    calls = [m["tool_calls"][0]["function"]["arguments"] for m in pydantic[-1]["messages"] if m.get("tool_calls")]
+    assert calls == [json.dumps(json.loads(c), separators=(",", ":")) for c in calls] and " " not in calls[0].replace(
+        "pool timeout", "")
+
+
+def test_the_mapping_table_shows_what_the_verdict_says():
+    """Cells mapping and verdict: errors, truncation, the step limit and the counts, as each system handled them."""
+    found = probes()
+    assert sbs.seen(found["unknown_tool"]["loop"]).startswith("Error: ValueError: no tool called 'search_web'")
+    assert found["unknown_tool"]["openai-agents"].error.startswith("ModelBehaviorError")
+    assert "Unknown tool name: 'search_web'" in sbs.seen(found["unknown_tool"]["pydantic-ai"])
+
+    assert sbs.seen(found["tool_raises"]["loop"]).startswith("Error: FileNotFoundError")
+    assert sbs.seen(found["tool_raises"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert found["tool_raises"]["pydantic-ai"].error.startswith("FileNotFoundError")
+    assert len(found["tool_raises"]["pydantic-ai"].requests) == 1
+
+    whole = len(sbs.read_whole_file("advanced/timeouts.md"))
+    assert whole == 3874  # the verdict names the number
+    assert "characters, only the first 3000" in sbs.seen(found["long_result"]["loop"])
+    assert [len(sbs.seen(found["long_result"][n])) for n in FRAMEWORKS] == [whole, whole]
+
+    limit = found["limit"]
+    assert limit["loop"].answer is None and limit["loop"].usage.trace.stop_reason == "max_steps"
+    assert limit["openai-agents"].error.startswith("MaxTurnsExceeded")
+    assert limit["pydantic-ai"].error.startswith("UsageLimitExceeded")
+    assert {len(r.requests) for r in limit.values()} == {sbs.LIMIT}
+
+    runs = lesson_runs()
+    stats, agents, pydantic = runs["loop"].usage, runs["openai-agents"].usage, runs["pydantic-ai"].usage
+    assert (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) == (
+        agents.requests, agents.input_tokens, agents.output_tokens) == (
+        pydantic.requests, pydantic.input_tokens, pydantic.output_tokens) == (4, 400, 80)
+    rows = dict(sbs.mapping(runs, found))
+    assert set(rows) == {"tool", "registry", "max_steps", "unknown_tool", "wrong_type", "broken_json",
+                         "tool_raises", "long_result", "two_calls", "stats", "trace", "lines"}
+    assert "cut with a note" in rows["long_result"]["loop"]
+    lines = sbs.lines_of_code()
+    assert lines["loop"] > 3 * max(lines["openai-agents"], lines["pydantic-ai"])
+
+
+NETWORK_PROBE = """
+import asyncio, socket, sys
+contacted = []
+def audit(event, args):
+    if event == "socket.connect":
+        contacted.append(args[1])
+    elif event == "socket.getaddrinfo":
+        contacted.append((args[0], args[1]))
+sys.addaudithook(audit)
+from agentlib import QUESTION, lesson_script
+from agentlib.classroom import side_by_side as sbs
+asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
+asyncio.run(sbs.measure())
+hosts = sorted({str(address[0]) for address in contacted if isinstance(address, tuple)})
+print(hosts)
+"""
+
+
+def test_nothing_but_127_0_0_1_is_contacted():
+    """Every connection and every name look-up of the runs and probes, seen by an audit hook in a fresh process.
+
+    The proxy variables point at a dead port: a request that ignored NO_PROXY would fail, not leave.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+           "NO_PROXY": "127.0.0.1", "OPENAI_API_KEY": ""}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(NETWORK_PROBE)], env=env, capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']", done.stdout
