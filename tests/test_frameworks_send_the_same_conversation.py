@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = ("openai-agents", "pydantic-ai")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def the_frameworks():
+@pytest.fixture(scope="module")
+def installed():
     missing = [name for name, found in frameworks.installed().items() if not found]
     if missing:
         if os.environ.get("CI"):
@@ -47,7 +47,7 @@ def probes():
     return asyncio.run(sbs.measure())
 
 
-def test_every_framework_sends_the_loops_conversation_step_by_step():
+def test_every_framework_sends_the_loops_conversation_step_by_step(installed):
     """Same roles, same order, one tool message per call id, the same system prompt: notebook cell steps-intro."""
     runs = lesson_runs()
     loop = runs["loop"].requests
@@ -61,7 +61,7 @@ def test_every_framework_sends_the_loops_conversation_step_by_step():
             m["content"] for m in loop[-1]["messages"] if m["role"] == "tool"], name
 
 
-def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions():
+def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions(installed):
     runs = lesson_runs()
     def described(request):
         return [(t["function"]["name"], t["function"]["description"],
@@ -75,7 +75,7 @@ def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions():
         assert described(runs[name].requests[0]) == ours, name
 
 
-def test_what_the_frameworks_add_is_what_the_notebook_says():
+def test_what_the_frameworks_add_is_what_the_notebook_says(installed):
     """Cell additions-intro, sentence by sentence."""
     runs = lesson_runs()
     loop, agents, pydantic = (runs[n].requests for n in ("loop", *FRAMEWORKS))
@@ -102,7 +102,7 @@ def test_what_the_frameworks_add_is_what_the_notebook_says():
         "pool timeout", "")
 
 
-def test_the_mapping_table_shows_what_the_verdict_says():
+def test_the_mapping_table_shows_what_the_verdict_says(installed):
     """Cells mapping and verdict: errors, truncation, the step limit and the counts, as each system handled them."""
     found = probes()
     assert sbs.seen(found["unknown_tool"]["loop"]).startswith("Error: ValueError: no tool called 'search_web'")
@@ -156,7 +156,7 @@ print(hosts)
 """
 
 
-def test_nothing_but_127_0_0_1_is_contacted():
+def test_nothing_but_127_0_0_1_is_contacted(installed):
     """Every connection and every name look-up of the runs and probes, seen by an audit hook in a fresh process.
 
     The proxy variables point at a dead port: a request that ignored NO_PROXY would fail, not leave.
@@ -167,3 +167,41 @@ def test_nothing_but_127_0_0_1_is_contacted():
                           text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']", done.stdout
+
+
+# Put first on a kernel's PYTHONPATH, this makes both frameworks look uninstalled: no metadata, no import.
+HIDE_FRAMEWORKS = '''
+import importlib.abc, importlib.metadata, sys
+_version = importlib.metadata.version
+def version(name):
+    if name in ("openai-agents", "pydantic-ai-slim"):
+        raise importlib.metadata.PackageNotFoundError(name)
+    return _version(name)
+importlib.metadata.version = version
+class Hidden(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("agents", "pydantic_ai"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return None
+sys.meta_path.insert(0, Hidden())
+'''
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_them(language, tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    (tmp_path / "sitecustomize.py").write_text(HIDE_FRAMEWORKS)
+    path = next((ROOT / "notebooks" / language).glob("09_*.ipynb"))
+    notebook = nbformat.read(path, as_version=4)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    NotebookClient(notebook, kernel_name="python3", timeout=180,
+                   resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
+    said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
+            for c in notebook.cells if c.cell_type == "code"}
+    assert said["setup"].count("make frameworks") == 2, said["setup"]
+    assert said["run-all"].count("\n") == 1 and said["run-all"].startswith("loop"), said["run-all"]
+    assert "make frameworks" in said["additions"]
+    assert "<th>loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]

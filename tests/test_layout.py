@@ -54,7 +54,7 @@ def test_the_folders_are_the_map():
     assert top == LESSON | {"agentlib.__main__"}
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "exercises", "evaluate",
-                                     "own_tools", "own_loop", "loopback")}
+                                     "own_tools", "own_loop", "loopback", "replay_server", "frameworks", "side_by_side")}
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 
