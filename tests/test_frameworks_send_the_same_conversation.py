@@ -134,8 +134,13 @@ def test_the_mapping_table_shows_what_the_verdict_says(installed):
     assert set(rows) == {"tool", "registry", "max_steps", "unknown_tool", "wrong_type", "broken_json",
                          "tool_raises", "long_result", "two_calls", "stats", "trace", "lines"}
     assert "cut with a note" in rows["long_result"]["loop"]
-    lines = sbs.lines_of_code()
-    assert lines["loop"] > 3 * max(lines["openai-agents"], lines["pydantic-ai"])
+    assert "gekürzt mit Hinweis" in dict(sbs.mapping(runs, found, "de"))["long_result"]["loop"]
+    assert sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument 'start' must be of type integer")
+    assert sbs.seen(found["wrong_type"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert '"type":"int_parsing"' in sbs.seen(found["wrong_type"]["pydantic-ai"])
+    assert not found["unknown_tool"]["openai-agents"].requests[1:]  # "the run ends"
+    lines = sbs.lines_of_code()  # the closing note says "about 140" and "about 30"
+    assert 115 <= lines["loop"] <= 165 and all(20 <= lines[n] <= 40 for n in FRAMEWORKS), lines
 
 
 NETWORK_PROBE = """
@@ -204,4 +209,4 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
     assert said["setup"].count("make frameworks") == 2, said["setup"]
     assert said["run-all"].count("\n") == 1 and said["run-all"].startswith("loop"), said["run-all"]
     assert "make frameworks" in said["additions"]
-    assert "<th>loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]
+    assert ">loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]

@@ -27,6 +27,9 @@ from . import frameworks
 from .replay_server import ReplayServer
 
 SYSTEMS = ("loop", "openai-agents", "pydantic-ai")
+# Inline, so JupyterLab, Notebook and VS Code draw it alike: equal columns, text from the top left, long words wrapped.
+TABLE = 'style="table-layout: fixed; width: 100%"'
+CELL = 'style="text-align: left; vertical-align: top; overflow-wrap: anywhere"'
 MODEL = "replay"  # the name every system asks for; forwarding, the server puts in the real one
 
 
@@ -149,19 +152,19 @@ def cell(message):
     return f"{message['role']}{' ' + message['tool_call_id'] if 'tool_call_id' in message else ''}: {text}"
 
 
-def side_by_side(runs, step):
+def side_by_side(runs, step, language="en"):
     """An HTML table: the message list each system sent at model call `step` (from 1), row by row."""
     lists = {s: (r.requests[step - 1]["messages"] if len(r.requests) >= step else []) for s, r in runs.items()}
     rows = max(map(len, lists.values()), default=0)
-    head = "".join(f"<th>{html.escape(s)}</th>" for s in lists)
+    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in lists)
     body = ""
     for i in range(rows):
         texts = [cell(m[i]) if i < len(m) else "—" for m in lists.values()]
         same = len({outline([m[i]])[0] if i < len(m) else None for m in lists.values()}) == 1
-        body += f"<tr class=\"{'same' if same else 'differs'}\"><td>{i + 1}</td>" + "".join(
-            f"<td><code>{html.escape(t)}</code></td>" for t in texts) + "</tr>"
-    return (f"<table class=\"framework-comparison\"><caption>step {step}</caption>"
-            f"<thead><tr><th>#</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+        body += f"<tr class=\"{'same' if same else 'differs'}\"><td style=\"width: 2em\">{i + 1}</td>" + "".join(
+            f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts) + "</tr>"
+    return (f"<table class=\"framework-comparison\" {TABLE}><caption>{WORDS['step'][language]} {step}</caption>"
+            f"<thead><tr><th style=\"width: 2em\">#</th>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
 def code_lines(objects, keep_docstrings=False):
@@ -229,12 +232,30 @@ def seen(result, call_id="c1"):
     return None
 
 
-def outcome(result):
-    """How a run ended, in a few words. Example: "raises MaxTurnsExceeded after 2 requests"."""
+# What the mapping table says around the measured values, in the student's language.
+WORDS = {
+    "step": {"de": "Schritt", "en": "step"},
+    "raises": {"de": "wirft {error} nach {n} Anfrage(n)", "en": "raises {error} after {n} request(s)"},
+    "ended": {"de": "{n} Anfrage(n), Antwort {answer}", "en": "{n} request(s), answer {answer}"},
+    "shown": {"de": "{shown} von {whole} Zeichen gezeigt", "en": "{shown} of {whole} characters shown"},
+    "cut": {"de": ", gekürzt mit Hinweis", "en": ", cut with a note"},
+    "sent": {"de": "geschickt", "en": "sent"},
+    "lines": {"de": "{n} Zeilen", "en": "{n} lines"},
+    "docstring": {"de": "der Docstring", "en": "the docstring"},
+    "trace": {"loop": {"de": "stats.trace (jeder Schritt, im Speicher)", "en": "stats.trace (every step, kept in memory)"},
+              "openai-agents": {"de": "Tracing: set_tracing_disabled(True); sonst ginge es an OpenAI",
+                                "en": "tracing: set_tracing_disabled(True); else sent to OpenAI"},
+              "pydantic-ai": {"de": "Instrumentierung aus (kein logfire): result.all_messages()",
+                              "en": "instrumentation off (no logfire): result.all_messages()"}},
+}
+
+
+def outcome(result, language="en"):
+    """How a run ended, in a few words. Example: "raises MaxTurnsExceeded after 2 request(s)"."""
     if result.error:
-        return f"raises {result.error.split(':')[0]} after {len(result.requests)} request(s)"
-    answer = result.answer
-    return f"{len(result.requests)} request(s), answer {'None' if answer is None else repr(str(answer)[:20])}"
+        return WORDS["raises"][language].format(error=result.error.split(":")[0], n=len(result.requests))
+    answer = "None" if result.answer is None else repr(str(result.answer)[:20])
+    return WORDS["ended"][language].format(n=len(result.requests), answer=answer)
 
 
 def shown(text, limit=110):
@@ -252,47 +273,48 @@ def usage_of(system, usage):
     return "usage: " + ", ".join(f"{n}={getattr(usage, n)}" for n in names if hasattr(usage, n))
 
 
-DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(…, tools=TOOLS)", f"max_steps={LIMIT}",
-                     "stats.trace (every step, kept in memory)"),
-            "openai-agents": ("function_tool(f): the docstring", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})",
-                              "tracing: set_tracing_disabled(True); else sent to OpenAI"),
-            "pydantic-ai": ("agent.tool_plain(f): the docstring", "Agent(…); agent.tool_plain(f) per tool",
-                            f"UsageLimits(request_limit={LIMIT})", "instrumentation off (no logfire): result.all_messages()")}
+DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(…, tools=TOOLS)", f"max_steps={LIMIT}"),
+            "openai-agents": ("function_tool(f)", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})"),
+            "pydantic-ai": ("agent.tool_plain(f)", "Agent(…); agent.tool_plain(f)", f"UsageLimits(request_limit={LIMIT})")}
 
 
-def mapping(lesson_runs, probes):
+def mapping(lesson_runs, probes, language="en"):
     """[(concept, {system: measured text})]: the mapping table, every cell from a run."""
-    systems = list(lesson_runs)
+    systems, say = list(lesson_runs), {k: v[language] for k, v in WORDS.items() if k != "trace"}
     def row(concept, text):
         return concept, {s: text(s) for s in systems}
     def schema(s, name="read_doc"):
         sent = next(t["function"] for t in lesson_runs[s].requests[0]["tools"] if t["function"]["name"] == name)
         return f"required={sent['parameters'].get('required')}, strict={sent.get('strict', '—')}"
+    def declared(s):
+        return DECLARED[s][0] + ("" if s == "loop" else f": {say['docstring']}")
+    def long(s):
+        text, whole = seen(probes["long_result"][s]) or "", len(read_whole_file("advanced/timeouts.md"))
+        return say["shown"].format(shown=len(text), whole=whole) + (
+            say["cut"] if "characters, only the first" in text else "")
     return [
-        row("tool", lambda s: f"{DECLARED[s][0]} → read_doc: {schema(s)}"),
-        row("registry", lambda s: f"{DECLARED[s][1]} → sent: "
+        row("tool", lambda s: f"{declared(s)} → read_doc: {schema(s)}"),
+        row("registry", lambda s: f"{DECLARED[s][1]} → {say['sent']}: "
                                   f"{', '.join(t['function']['name'] for t in lesson_runs[s].requests[0]['tools'])}"),
-        row("max_steps", lambda s: f"{DECLARED[s][2]} → {outcome(probes['limit'][s])}"),
+        row("max_steps", lambda s: f"{DECLARED[s][2]} → {outcome(probes['limit'][s], language)}"),
         *[row(name, lambda s, name=name: shown(seen(probes[name][s])) if seen(probes[name][s]) is not None
-              else outcome(probes[name][s]))
+              else outcome(probes[name][s], language))
           for name in ("unknown_tool", "wrong_type", "broken_json", "tool_raises")],
-        row("long_result", lambda s: f"{len(seen(probes['long_result'][s]) or '')} of "
-                                     f"{len(read_whole_file('advanced/timeouts.md'))} characters shown"
-                                     + (", cut with a note" if "characters, only the first" in (
-                                         seen(probes['long_result'][s]) or "") else "")),
+        row("long_result", long),
         row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
                                               outline(probes["two_calls"][s].requests[1]["messages"][2:]))),
         row("stats", lambda s: usage_of(s, lesson_runs[s].usage)),
-        row("trace", lambda s: DECLARED[s][3]),
-        row("lines", lambda s: f"{lines_of_code()[s]} lines"),
+        row("trace", lambda s: WORDS["trace"][s][language]),
+        row("lines", lambda s: say["lines"].format(n=lines_of_code()[s])),
     ]
 
 
 def table(rows, labels):
     """The mapping as an HTML table; `labels` names each concept in the student's language."""
     systems = list(rows[0][1])
-    head = "".join(f"<th>{html.escape(s)}</th>" for s in systems)
-    body = "".join(f"<tr><th>{html.escape(labels.get(c, c))}</th>"
-                   + "".join(f"<td><code>{html.escape(cells[s])}</code></td>" for s in systems) + "</tr>"
+    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in systems)
+    body = "".join(f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
+                   + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems) + "</tr>"
                    for c, cells in rows)
-    return f"<table class=\"framework-mapping\"><thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return (f"<table class=\"framework-mapping\" {TABLE}><thead><tr><th {CELL}></th>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")

@@ -98,7 +98,7 @@ CELLS = [
     code("steps", """
         # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
         for step in range(1, max(len(run.requests) for run in runs.values()) + 1):
-            display(HTML(sbs.side_by_side(runs, step)))
+            display(HTML(sbs.side_by_side(runs, step, LANGUAGE)))
         """, needs="run-all"),
     md("additions-intro", de="""
         ## Was die Frameworks hinzufügen
@@ -147,7 +147,7 @@ CELLS = [
                   "two_calls": "⟨zwei Aufrufe in einer Antwort|two calls in one reply⟩",
                   "stats": "⟨stats ↔ usage (Lauf der Lektion)|stats ↔ usage (the lesson's run)⟩",
                   "trace": "⟨Trace|trace⟩", "lines": "⟨Codezeilen rund um die drei Werkzeuge|lines of code around the three tools⟩"}
-        display(HTML(sbs.table(sbs.mapping(runs, probes), labels)))
+        display(HTML(sbs.table(sbs.mapping(runs, probes, LANGUAGE), labels)))
         """, needs="run-all"),
     md("verdict", de="""
         ## Was deine Schleife kann, was die Frameworks können
@@ -156,6 +156,21 @@ CELLS = [
 
         **Die Frameworks** nehmen dir ab, was deine Schleife nicht hat: Schemas aus Typannotationen jeder Art (Listen, Optionen, Pydantic-Modelle), die vor dem Aufruf geprüft werden; strukturierte Ausgaben; Wiederholungen mit Zähler (pydantic-ai gibt einem Werkzeug standardmäßig einen zweiten Versuch); paralleles und asynchrones Ausführen; Tracing an einen Dienst; Übergaben zwischen mehreren Agenten, Guardrails, Streaming, MCP-Server. Das sind die „Dinge rund um die Schleife“, von denen die Lektion spricht – die Schleife selbst hast du jetzt in allen dreien gesehen.
 
+        **Die Zuordnung in Kürze**, wie oben gemessen:
+
+        | | deine Schleife | OpenAI Agents SDK | pydantic-ai |
+        |---|---|---|---|
+        | Werkzeug | `@tool("…", param="…")` | `function_tool(f)`, Docstring; `strict`, jeder Parameter Pflicht | `agent.tool_plain(f)`, Docstring; `strict` nur, wo alle Parameter Pflicht sind |
+        | Registry | `TOOLS` | `Agent(tools=[…])` | `Agent(…)` und `tool_plain` |
+        | Schrittlimit 2 | `max_steps=2`: Antwort `None` nach 2 Anfragen | `max_turns=2`: `MaxTurnsExceeded` nach 2 Anfragen | `UsageLimits(request_limit=2)`: `UsageLimitExceeded` nach 2 Anfragen |
+        | unbekanntes Werkzeug | „Error: ValueError: no tool called 'search_web' …“ | Lauf endet: `ModelBehaviorError` | `{"error": "Unknown tool name: 'search_web'. …"}` |
+        | `start="abc"` | „Error: TypeError: … must be of type integer …; send e.g. …“ | „An error occurred while running the tool. Please try again.“ | Pydantics Prüffehler als JSON (`int_parsing`) |
+        | Werkzeug wirft | „Error: FileNotFoundError: …“ | „An error occurred while running the tool. Please try again.“ | Lauf endet: `FileNotFoundError` |
+        | 3.874 Zeichen | 3.000 und ein Hinweis | alle 3.874 | alle 3.874 |
+        | Zählen | `stats`: 4 Schritte, 3 Aufrufe, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens, 3 Aufrufe |
+        | Trace | `stats.trace` | Tracing abgeschaltet | keine Instrumentierung |
+        | Codezeilen rund um die Werkzeuge | etwa 140 | etwa 30 | etwa 30 |
+
         **Zur Installation:** `make frameworks` holt 16 Pakete (die beiden Frameworks und was sie brauchen, ohne die Anbieter-SDKs von pydantic-ai), gepinnt in `requirements-frameworks.txt` und passend zu `requirements.lock`: gemessen etwa 31 Sekunden und 51 MB in der virtuellen Umgebung. Die Werte in den Tabellen oben prüft ein Test bei jedem Lauf der Testsuite (`tests/test_frameworks_send_the_same_conversation.py`).
         """, en="""
         ## What your loop does, what the frameworks do
@@ -163,6 +178,21 @@ CELLS = [
         **Your loop** tells the model for *every* failure what went wrong and what to do next – also for an unknown tool, where the Agents SDK ends the whole run with `ModelBehaviorError`, and for an exception inside a tool, where pydantic-ai ends the run and the Agents SDK tells the model only "An error occurred while running the tool. Please try again.", without the reason. It cuts long results with a note; both frameworks pass on all 3,874 characters. At the step limit it returns `None` and a trace instead of raising. And it is fast: a few microseconds per step, where the frameworks take about 3 to 4 milliseconds according to `make bench-peers` (pydantic-ai 2.9 ms, Agents SDK 3.6 ms at 100 steps – 640 to 800 times as much). Next to a model call of seconds that does not matter; when you test with thousands of scripted steps, it does.
 
         **The frameworks** give you what your loop lacks: schemas from any type annotation (lists, options, Pydantic models), checked before the call; structured output; retries with a counter (pydantic-ai gives a tool a second try by default); parallel and asynchronous execution; tracing to a service; hand-offs between several agents, guardrails, streaming, MCP servers. These are the "things added around the loop" the lesson talks about – the loop itself you have now seen in all three.
+
+        **The mapping in short**, as measured above:
+
+        | | your loop | OpenAI Agents SDK | pydantic-ai |
+        |---|---|---|---|
+        | tool | `@tool("…", param="…")` | `function_tool(f)`, docstring; `strict`, every parameter required | `agent.tool_plain(f)`, docstring; `strict` only where all parameters are required |
+        | registry | `TOOLS` | `Agent(tools=[…])` | `Agent(…)` and `tool_plain` |
+        | step limit 2 | `max_steps=2`: answer `None` after 2 requests | `max_turns=2`: `MaxTurnsExceeded` after 2 requests | `UsageLimits(request_limit=2)`: `UsageLimitExceeded` after 2 requests |
+        | unknown tool | "Error: ValueError: no tool called 'search_web' …" | the run ends: `ModelBehaviorError` | `{"error": "Unknown tool name: 'search_web'. …"}` |
+        | `start="abc"` | "Error: TypeError: … must be of type integer …; send e.g. …" | "An error occurred while running the tool. Please try again." | pydantic's validation error as JSON (`int_parsing`) |
+        | tool raises | "Error: FileNotFoundError: …" | "An error occurred while running the tool. Please try again." | the run ends: `FileNotFoundError` |
+        | 3,874 characters | 3,000 and a note | all 3,874 | all 3,874 |
+        | counting | `stats`: 4 steps, 3 calls, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens, 3 calls |
+        | trace | `stats.trace` | tracing switched off | no instrumentation |
+        | lines of code around the tools | about 140 | about 30 | about 30 |
 
         **Installing them:** `make frameworks` fetches 16 packages (the two frameworks and what they need, without pydantic-ai's provider SDKs), pinned in `requirements-frameworks.txt` and compatible with `requirements.lock`: measured at about 31 seconds and 51 MB in the virtual environment. A test checks the figures in the tables above on every run of the test suite (`tests/test_frameworks_send_the_same_conversation.py`).
         """),
