@@ -210,3 +210,25 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
     assert said["run-all"].count("\n") == 1 and said["run-all"].startswith("loop"), said["run-all"]
     assert "make frameworks" in said["additions"]
     assert ">loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]
+
+
+def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
+    """Forwarding: every system's requests pass the API's rules (fake_openai_server) with the key only the server holds."""
+    from fake_openai_server import FakeServer, completion
+
+    from agentlib.providers.config import settings
+
+    script = lesson_script("en")
+    replies = [completion("openai", m.content, [(c.function.name, c.function.arguments) for c in m.tool_calls or []])
+               for m in script]
+    with FakeServer("openai", replies=replies * 3) as upstream:
+        runs = asyncio.run(sbs.compare(QUESTION["en"], upstream=settings(
+            model="test-model", base_url=upstream.base_url, api_key=upstream.key)))
+        assert upstream.refusals == [] and len(upstream.requests) == 12
+        assert {body["model"] for body in upstream.requests} == {"test-model"}
+    for name, run in runs.items():
+        assert not run.error and run.answer == script[-1].content, (name, run.error)
+        last = sbs.outline(run.requests[-1]["messages"])
+        assert [role for role, _ in last] == ["system", "user"] + ["assistant", "tool"] * 3, name
+        assert all(ids.startswith("call_") for _, ids in last[2:]), last  # the endpoint's own call ids
+        assert {r["model"] for r in run.requests} == {sbs.MODEL}  # what the system itself sent
