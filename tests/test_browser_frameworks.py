@@ -49,7 +49,7 @@ def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_pa
             expect(last.locator("tbody tr.differs")).to_have_count(0)  # same roles and call ids in every column
             expect(last).to_contain_text("tool c3:")
             mapping = page.locator(".jp-OutputArea-output table.framework-mapping")
-            expect(mapping.locator("tbody tr")).to_have_count(12)
+            expect(mapping.locator("tbody tr")).to_have_count(13)
             expect(mapping).to_contain_text("gekürzt mit Hinweis")
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             last.screenshot(path=ARTIFACTS / "frameworks-step-4.png")

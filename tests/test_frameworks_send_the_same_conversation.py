@@ -132,13 +132,17 @@ def test_the_mapping_table_shows_what_the_verdict_says(installed):
         pydantic.requests, pydantic.input_tokens, pydantic.output_tokens) == (4, 400, 80)
     rows = dict(sbs.mapping(runs, found))
     assert set(rows) == {"tool", "registry", "max_steps", "unknown_tool", "wrong_type", "broken_json",
-                         "tool_raises", "long_result", "two_calls", "stats", "trace", "lines"}
+                         "tool_raises", "again", "long_result", "two_calls", "stats", "trace", "lines"}
     assert "cut with a note" in rows["long_result"]["loop"]
     assert "gekürzt mit Hinweis" in dict(sbs.mapping(runs, found, "de"))["long_result"]["loop"]
     assert sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument 'start' must be of type integer")
     assert sbs.seen(found["wrong_type"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
     assert '"type":"int_parsing"' in sbs.seen(found["wrong_type"]["pydantic-ai"])
     assert not found["unknown_tool"]["openai-agents"].requests[1:]  # "the run ends"
+    again = found["again"]
+    assert [len(again[n].requests) for n in ("loop", *FRAMEWORKS)] == [4, 4, 2]
+    assert again["loop"].answer == again["openai-agents"].answer == "done"
+    assert again["pydantic-ai"].error.startswith("UnexpectedModelBehavior")
     lines = sbs.lines_of_code()  # the closing note says "about 140" and "about 30"
     assert 115 <= lines["loop"] <= 165 and all(20 <= lines[n] <= 40 for n in FRAMEWORKS), lines
 

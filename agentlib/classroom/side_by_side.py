@@ -200,24 +200,27 @@ def probe(*calls):
     return [Message(tool_calls=[Call(*c) for c in calls]), Message("done")]
 
 
+WRONG = '{"path": "advanced/timeouts.md", "start": "abc"}'
 # One small script per row of the mapping table; each system runs every one with the careless tool offered.
 PROBES = {
     "unknown_tool": probe(("c1", "search_web", '{"query": "httpx timeout"}')),
-    "wrong_type": probe(("c1", "read_doc", '{"path": "advanced/timeouts.md", "start": "abc"}')),
+    "wrong_type": probe(("c1", "read_doc", WRONG)),
     "broken_json": probe(("c1", "grep_docs", '{"keyword": "time')),
     "tool_raises": probe(("c1", "read_whole_file", '{"path": "advanced/timeout.md"}')),
     "long_result": probe(("c1", "read_whole_file", '{"path": "advanced/timeouts.md"}')),
     "two_calls": probe(("c1", "grep_docs", '{"keyword": "timeout"}'), ("c2", "list_docs", "{}")),
 }
+AGAIN_SCRIPT = [Message(tool_calls=[Call(f"c{i}", "read_doc", WRONG)]) for i in range(1, 4)] + [Message("done")]
 LIMIT_SCRIPT = [Message(tool_calls=[Call(f"c{i}", "list_docs", "{}")]) for i in range(1, 6)] + [Message("done")]
 LIMIT = 2
 
 
 async def measure(agent_loop=run_agent, systems=SYSTEMS):
-    """{probe: {system: Run}} for every probe, and "limit": the endless script with LIMIT model calls."""
+    """{probe: {system: Run}} for every probe; "again": the same wrong call three times; "limit": LIMIT model calls."""
     found = {}
     for name, script in PROBES.items():
         found[name] = await compare("Use the tools.", script, systems=systems, careless=True, agent_loop=agent_loop)
+    found["again"] = await compare("Use the tools.", AGAIN_SCRIPT, systems=systems, agent_loop=agent_loop)
     found["limit"] = await compare("Use the tools.", LIMIT_SCRIPT, systems=systems, max_steps=LIMIT,
                                    agent_loop=agent_loop)
     return found
@@ -300,6 +303,7 @@ def mapping(lesson_runs, probes, language="en"):
         *[row(name, lambda s, name=name: shown(seen(probes[name][s])) if seen(probes[name][s]) is not None
               else outcome(probes[name][s], language))
           for name in ("unknown_tool", "wrong_type", "broken_json", "tool_raises")],
+        row("again", lambda s: outcome(probes["again"][s], language)),
         row("long_result", long),
         row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
                                               outline(probes["two_calls"][s].requests[1]["messages"][2:]))),

@@ -130,11 +130,11 @@ CELLS = [
     md("mapping-intro", de="""
         ## Die Zuordnung, gemessen
 
-        Jetzt die Teile deiner Schleife und ihre Gegenstücke. Jede Zelle der Tabelle stammt aus einem Lauf: kleine Skripte rufen ein Werkzeug auf, das es nicht gibt, schicken `start="abc"` oder kaputtes JSON, lassen ein Werkzeug eine Ausnahme werfen (`read_whole_file`, absichtlich ohne Pfadprüfung und ohne Obergrenze) oder rufen ohne Ende Werkzeuge auf, bei einem Limit von 2 Schritten. Die Tabelle zeigt, was das Modell danach zu sehen bekam – oder wie der Lauf endete. Diese Proben laufen immer mit Skript, auch wenn du einen Schlüssel gesetzt hast.
+        Jetzt die Teile deiner Schleife und ihre Gegenstücke. Jede Zelle der Tabelle stammt aus einem Lauf: kleine Skripte rufen ein Werkzeug auf, das es nicht gibt, schicken `start="abc"` oder kaputtes JSON, lassen ein Werkzeug eine Ausnahme werfen (`read_whole_file`, absichtlich ohne Pfadprüfung und ohne Obergrenze) oder rufen ohne Ende Werkzeuge auf, bei einem Limit von 2 Schritten; einmal kommt derselbe falsche Aufruf dreimal hintereinander. Die Tabelle zeigt, was das Modell danach zu sehen bekam – oder wie der Lauf endete. Diese Proben laufen immer mit Skript, auch wenn du einen Schlüssel gesetzt hast.
         """, en="""
         ## The mapping, measured
 
-        Now the parts of your loop and their counterparts. Every cell of the table comes from a run: small scripts call a tool that does not exist, send `start="abc"` or broken JSON, make a tool raise an exception (`read_whole_file`, on purpose without a path check and without a cap), or call tools without end under a limit of 2 steps. The table shows what the model was shown afterwards – or how the run ended. These probes always run on a script, even when you have set a key.
+        Now the parts of your loop and their counterparts. Every cell of the table comes from a run: small scripts call a tool that does not exist, send `start="abc"` or broken JSON, make a tool raise an exception (`read_whole_file`, on purpose without a path check and without a cap), or call tools without end under a limit of 2 steps; once the same wrong call comes three times in a row. The table shows what the model was shown afterwards – or how the run ended. These probes always run on a script, even when you have set a key.
         """),
     code("mapping", """
         # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
@@ -143,6 +143,7 @@ CELLS = [
                   "max_steps": "⟨Schrittlimit|step limit⟩", "unknown_tool": "⟨unbekanntes Werkzeug|unknown tool⟩",
                   "wrong_type": "⟨falscher Typ (start=\\"abc\\")|wrong type (start=\\"abc\\")⟩",
                   "broken_json": "⟨kaputtes JSON|broken JSON⟩", "tool_raises": "⟨Werkzeug wirft Ausnahme|tool raises⟩",
+                  "again": "⟨dreimal start=\\"abc\\", dann Antwort|start=\\"abc\\" three times, then an answer⟩",
                   "long_result": "⟨langes Ergebnis (Kürzen)|long result (truncation)⟩",
                   "two_calls": "⟨zwei Aufrufe in einer Antwort|two calls in one reply⟩",
                   "stats": "⟨stats ↔ usage (Lauf der Lektion)|stats ↔ usage (the lesson's run)⟩",
@@ -154,7 +155,7 @@ CELLS = [
 
         **Deine Schleife** sagt dem Modell bei *jedem* Fehler, was schiefging und was es als Nächstes tun soll – auch bei einem unbekannten Werkzeug, wo das Agents SDK den ganzen Lauf mit `ModelBehaviorError` abbricht, und bei einer Ausnahme im Werkzeug, an der pydantic-ai den Lauf beendet und das Agents SDK dem Modell nur „An error occurred while running the tool. Please try again.“ sagt, ohne den Grund. Sie kürzt lange Ergebnisse mit einem Hinweis; beide Frameworks reichen alle 3.874 Zeichen durch. Am Schrittlimit gibt sie `None` und einen Trace zurück, statt eine Ausnahme zu werfen. Und sie ist schnell: pro Schritt ein paar Mikrosekunden, die Frameworks brauchen laut `make bench-peers` rund 3 bis 4 Millisekunden (pydantic-ai 2,9 ms, Agents SDK 3,6 ms bei 100 Schritten – 640- bis 800-mal so viel). Neben einem Modellaufruf von Sekunden fällt das nicht ins Gewicht, beim Testen mit Tausenden Skriptschritten schon.
 
-        **Die Frameworks** nehmen dir ab, was deine Schleife nicht hat: Schemas aus Typannotationen jeder Art (Listen, Optionen, Pydantic-Modelle), die vor dem Aufruf geprüft werden; strukturierte Ausgaben; Wiederholungen mit Zähler (pydantic-ai gibt einem Werkzeug standardmäßig einen zweiten Versuch); paralleles und asynchrones Ausführen; Tracing an einen Dienst; Übergaben zwischen mehreren Agenten, Guardrails, Streaming, MCP-Server. Das sind die „Dinge rund um die Schleife“, von denen die Lektion spricht – die Schleife selbst hast du jetzt in allen dreien gesehen.
+        **Die Frameworks** nehmen dir ab, was deine Schleife nicht hat: Schemas aus Typannotationen jeder Art (Listen, Optionen, Pydantic-Modelle), die vor dem Aufruf geprüft werden; strukturierte Ausgaben; Wiederholungen mit Zähler (pydantic-ai lässt das Modell einen fehlerhaften Aufruf standardmäßig einmal korrigieren und bricht beim zweiten Fehler ab – bei dir darf es so oft, wie `max_steps` erlaubt); paralleles und asynchrones Ausführen; Tracing an einen Dienst; Übergaben zwischen mehreren Agenten, Guardrails, Streaming, MCP-Server. Das sind die „Dinge rund um die Schleife“, von denen die Lektion spricht – die Schleife selbst hast du jetzt in allen dreien gesehen.
 
         **Die Zuordnung in Kürze**, wie oben gemessen:
 
@@ -166,18 +167,19 @@ CELLS = [
         | unbekanntes Werkzeug | „Error: ValueError: no tool called 'search_web' …“ | Lauf endet: `ModelBehaviorError` | `{"error": "Unknown tool name: 'search_web'. …"}` |
         | `start="abc"` | „Error: TypeError: … must be of type integer …; send e.g. …“ | „An error occurred while running the tool. Please try again.“ | Pydantics Prüffehler als JSON (`int_parsing`) |
         | Werkzeug wirft | „Error: FileNotFoundError: …“ | „An error occurred while running the tool. Please try again.“ | Lauf endet: `FileNotFoundError` |
+        | dreimal `start="abc"` | 4 Anfragen, dann die Antwort | 4 Anfragen, dann die Antwort | Lauf endet nach 2 Anfragen: `UnexpectedModelBehavior` (ein zweiter Versuch pro Werkzeug) |
         | 3.874 Zeichen | 3.000 und ein Hinweis | alle 3.874 | alle 3.874 |
         | Zählen | `stats`: 4 Schritte, 3 Aufrufe, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens, 3 Aufrufe |
         | Trace | `stats.trace` | Tracing abgeschaltet | keine Instrumentierung |
         | Codezeilen rund um die Werkzeuge | etwa 140 | etwa 30 | etwa 30 |
 
-        **Zur Installation:** `make frameworks` holt 16 Pakete (die beiden Frameworks und was sie brauchen, ohne die Anbieter-SDKs von pydantic-ai), gepinnt in `requirements-frameworks.txt` und passend zu `requirements.lock`: gemessen etwa 31 Sekunden und 51 MB in der virtuellen Umgebung. Die Werte in den Tabellen oben prüft ein Test bei jedem Lauf der Testsuite (`tests/test_frameworks_send_the_same_conversation.py`).
+        **Zur Installation:** `make frameworks` holt 16 Pakete (die beiden Frameworks und was sie brauchen, ohne die Anbieter-SDKs von pydantic-ai), gepinnt in `requirements-frameworks.txt` und passend zu `requirements.lock`: gemessen etwa 31 Sekunden und 51 MiB in der virtuellen Umgebung. Die Werte in den Tabellen oben prüft ein Test bei jedem Lauf der Testsuite (`tests/test_frameworks_send_the_same_conversation.py`).
         """, en="""
         ## What your loop does, what the frameworks do
 
         **Your loop** tells the model for *every* failure what went wrong and what to do next – also for an unknown tool, where the Agents SDK ends the whole run with `ModelBehaviorError`, and for an exception inside a tool, where pydantic-ai ends the run and the Agents SDK tells the model only "An error occurred while running the tool. Please try again.", without the reason. It cuts long results with a note; both frameworks pass on all 3,874 characters. At the step limit it returns `None` and a trace instead of raising. And it is fast: a few microseconds per step, where the frameworks take about 3 to 4 milliseconds according to `make bench-peers` (pydantic-ai 2.9 ms, Agents SDK 3.6 ms at 100 steps – 640 to 800 times as much). Next to a model call of seconds that does not matter; when you test with thousands of scripted steps, it does.
 
-        **The frameworks** give you what your loop lacks: schemas from any type annotation (lists, options, Pydantic models), checked before the call; structured output; retries with a counter (pydantic-ai gives a tool a second try by default); parallel and asynchronous execution; tracing to a service; hand-offs between several agents, guardrails, streaming, MCP servers. These are the "things added around the loop" the lesson talks about – the loop itself you have now seen in all three.
+        **The frameworks** give you what your loop lacks: schemas from any type annotation (lists, options, Pydantic models), checked before the call; structured output; retries with a counter (by default pydantic-ai lets the model correct a faulty call once and ends the run at the second failure – yours may try as often as `max_steps` allows); parallel and asynchronous execution; tracing to a service; hand-offs between several agents, guardrails, streaming, MCP servers. These are the "things added around the loop" the lesson talks about – the loop itself you have now seen in all three.
 
         **The mapping in short**, as measured above:
 
@@ -189,11 +191,12 @@ CELLS = [
         | unknown tool | "Error: ValueError: no tool called 'search_web' …" | the run ends: `ModelBehaviorError` | `{"error": "Unknown tool name: 'search_web'. …"}` |
         | `start="abc"` | "Error: TypeError: … must be of type integer …; send e.g. …" | "An error occurred while running the tool. Please try again." | pydantic's validation error as JSON (`int_parsing`) |
         | tool raises | "Error: FileNotFoundError: …" | "An error occurred while running the tool. Please try again." | the run ends: `FileNotFoundError` |
+        | `start="abc"` three times | 4 requests, then the answer | 4 requests, then the answer | the run ends after 2 requests: `UnexpectedModelBehavior` (one retry per tool) |
         | 3,874 characters | 3,000 and a note | all 3,874 | all 3,874 |
         | counting | `stats`: 4 steps, 3 calls, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens, 3 calls |
         | trace | `stats.trace` | tracing switched off | no instrumentation |
         | lines of code around the tools | about 140 | about 30 | about 30 |
 
-        **Installing them:** `make frameworks` fetches 16 packages (the two frameworks and what they need, without pydantic-ai's provider SDKs), pinned in `requirements-frameworks.txt` and compatible with `requirements.lock`: measured at about 31 seconds and 51 MB in the virtual environment. A test checks the figures in the tables above on every run of the test suite (`tests/test_frameworks_send_the_same_conversation.py`).
+        **Installing them:** `make frameworks` fetches 16 packages (the two frameworks and what they need, without pydantic-ai's provider SDKs), pinned in `requirements-frameworks.txt` and compatible with `requirements.lock`: measured at about 31 seconds and 51 MiB in the virtual environment. A test checks the figures in the tables above on every run of the test suite (`tests/test_frameworks_send_the_same_conversation.py`).
         """),
 ]
