@@ -14,9 +14,11 @@ Deliberately left out: timing (bench/peers.py measures it) and any verdict:
 the tables say what happened, the notebook says what it means.
 """
 
+import ast
 import html
 import inspect
 import json
+import textwrap
 from dataclasses import dataclass, field
 
 from .. import docs, loop, tools
@@ -170,16 +172,19 @@ def side_by_side(runs, step, language="en"):
 def code_lines(objects, keep_docstrings=False):
     """Lines of source that are neither blank nor comments; docstrings left out unless asked for.
 
-    Example: code_lines([run_agent]) -> 31 (about)
+    Example: code_lines([loop.preview]) -> 4
     """
     count = 0
     for obj in objects:
-        source = inspect.getsource(obj)
-        doc = inspect.getdoc(obj) if not keep_docstrings else None
-        skip = set(doc.splitlines()) if doc else set()
-        count += sum(1 for line in source.splitlines()
-                     if line.strip() and not line.strip().startswith("#") and line.strip().strip('"') not in skip
-                     and line.strip() not in ('"""', "'''"))
+        source = textwrap.dedent(inspect.getsource(obj))
+        skipped = set()
+        for node in ast.walk(ast.parse(source)):
+            body = getattr(node, "body", None)
+            if not keep_docstrings and isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                    isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                skipped |= set(range(body[0].lineno, body[0].end_lineno + 1))
+        count += sum(1 for number, line in enumerate(source.splitlines(), 1)
+                     if number not in skipped and line.strip() and not line.strip().startswith("#"))
     return count
 
 

@@ -171,7 +171,9 @@ CELLS = [
         | 3.874 Zeichen | 3.000 und ein Hinweis | alle 3.874 | alle 3.874 |
         | Zählen | `stats`: 4 Schritte, 3 Aufrufe, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens | `usage`: 4 Anfragen, 400 + 80 Tokens, 3 Aufrufe |
         | Trace | `stats.trace` | Tracing abgeschaltet | keine Instrumentierung |
-        | Codezeilen rund um die Werkzeuge | etwa 140 | etwa 30 | etwa 30 |
+        | Codezeilen rund um die Werkzeuge | etwa 130 | etwa 30 | etwa 30 |
+
+        Die 130 Zeilen sind `tool`, `call_tool` mit seinen Argumentprüfungen und die Schleife aus `agentlib`, ohne Docstrings und Kommentare; die 30 sind die drei Werkzeugfunktionen samt Docstring, der Agent und sein Aufruf. Die Schleife selbst steckt im Framework: Das Paket `agents` hat rund 136.000 Zeilen Python, `pydantic_ai` rund 203.000 – längst nicht alles davon ist Schleife, aber lesen wirst du davon erst etwas, wenn etwas schiefgeht.
 
         **Zur Installation:** `make frameworks` holt 16 Pakete (die beiden Frameworks und was sie brauchen, ohne die Anbieter-SDKs von pydantic-ai), gepinnt in `requirements-frameworks.txt` und passend zu `requirements.lock`: gemessen etwa 31 Sekunden und 51 MiB in der virtuellen Umgebung. Die Werte in den Tabellen oben prüft ein Test bei jedem Lauf der Testsuite (`tests/test_frameworks_send_the_same_conversation.py`).
         """, en="""
@@ -195,7 +197,9 @@ CELLS = [
         | 3,874 characters | 3,000 and a note | all 3,874 | all 3,874 |
         | counting | `stats`: 4 steps, 3 calls, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens | `usage`: 4 requests, 400 + 80 tokens, 3 calls |
         | trace | `stats.trace` | tracing switched off | no instrumentation |
-        | lines of code around the tools | about 140 | about 30 | about 30 |
+        | lines of code around the tools | about 130 | about 30 | about 30 |
+
+        The 130 lines are `tool`, `call_tool` with its argument checks and the loop from `agentlib`, without docstrings and comments; the 30 are the three tool functions with their docstrings, the agent and its call. The loop itself sits inside the framework: the package `agents` holds about 136,000 lines of Python, `pydantic_ai` about 203,000 – far from all of it is the loop, but you will read any of it only when something goes wrong.
 
         **Installing them:** `make frameworks` fetches 16 packages (the two frameworks and what they need, without pydantic-ai's provider SDKs), pinned in `requirements-frameworks.txt` and compatible with `requirements.lock`: measured at about 31 seconds and 51 MiB in the virtual environment. A test checks the figures in the tables above on every run of the test suite (`tests/test_frameworks_send_the_same_conversation.py`).
         """),
