@@ -13,6 +13,7 @@ import asyncio
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -243,3 +244,18 @@ def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_se
         assert [role for role, _ in last] == ["system", "user"] + ["assistant", "tool"] * 3, name
         assert all(ids.startswith("call_") for _, ids in last[2:]), last  # the endpoint's own call ids
         assert {r["model"] for r in run.requests} == {sbs.MODEL}  # what the system itself sent
+
+
+def test_the_per_step_overhead_the_notebook_quotes_is_the_readmes_bench_table():
+    """The verdict quotes `make bench-peers` as printed in the README; a refreshed table must refresh the sentence."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from notebook_source.n09_frameworks import CELLS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    verdict = next(cell for cell in CELLS if cell["id"] == "verdict")["text"]
+    for name, label in (("pydantic-ai", "pydantic-ai"), ("openai-agents", "Agents SDK")):
+        row = re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", readme, re.M)
+        ms = float(row.group(1).replace(",", "")) / 1000
+        assert f"{label} {ms:.1f} ms" in verdict["en"], (name, ms)
+        assert f"{label} {ms:.1f} ms".replace(".", ",") in verdict["de"], (name, ms)
+        assert 640 <= int(row.group(2)) <= 800, (name, row.group(2))  # "640 to 800 times"
