@@ -259,3 +259,12 @@ def test_the_per_step_overhead_the_notebook_quotes_is_the_readmes_bench_table():
         assert f"{label} {ms:.1f} ms" in verdict["en"], (name, ms)
         assert f"{label} {ms:.1f} ms".replace(".", ",") in verdict["de"], (name, ms)
         assert 640 <= int(row.group(2)) <= 800, (name, row.group(2))  # "640 to 800 times"
+
+
+def test_after_a_server_error_every_system_asks_twice_more_then_gives_up(installed):
+    """Cell additions-intro, "Retries": the openai client's two retries, then a sentence or an exception."""
+    runs = asyncio.run(sbs.compare("Use the tools.", []))  # no reply prepared: every request gets a 500
+    assert {name: len(run.requests) for name, run in runs.items()} == {"loop": 3, "openai-agents": 3, "pydantic-ai": 3}
+    assert runs["loop"].answer is None and not runs["loop"].error and runs["loop"].usage.trace.stop_reason == "error"
+    assert runs["openai-agents"].error.startswith("InternalServerError")
+    assert runs["pydantic-ai"].error.startswith("ModelServerError")

@@ -66,7 +66,7 @@ async def run(system, server, question, max_steps=8, careless=False, agent_loop=
     try:
         if system == "loop":
             registry = TOOLS | ({"read_whole_file": READ_WHOLE_FILE} if careless else {})
-            model = RealModel(base_url=server.base_url, api_key=frameworks.KEY, model=MODEL, max_retries=0)
+            model = RealModel(base_url=server.base_url, api_key=frameworks.KEY, model=MODEL)
             result.answer, result.usage = agent_loop(model, question, max_steps=max_steps, verbose=False,
                                                      tools=registry)
         else:

@@ -108,6 +108,7 @@ CELLS = [
         - **OpenAI Agents SDK:** jedes Werkzeug mit `"strict": true` und `"additionalProperties": false`, dazu `title`-Felder – und im strikten Modus ist *jeder* Parameter Pflicht: `read_doc` verlangt plötzlich auch `start` und `end`, die Standardwerte stehen nur noch als `default` daneben. `tool_choice` schickt es nicht (deine Schleife schickt `"auto"`, weil llama.cpp sonst keine Werkzeuge anbietet).
         - **pydantic-ai:** `"stream": false`, `"additionalProperties": false` bei jedem Werkzeug, `"strict": true` nur bei `grep_docs` – dem einzigen, dessen Parameter alle Pflicht sind. Die Argumente der Aufrufe schreibt es neu, ohne Leerzeichen, bevor es sie zurückschickt.
         - **Beide** schicken bei einem Werkzeugaufruf ohne Text `"content": null`, wo deine Schleife `""` schickt.
+        - **Wiederholungen** bei einem Serverfehler kommen bei allen dreien aus demselben `openai`-Client: Antwortet der Server mit 500, fragt jedes System noch zweimal nach (3 Anfragen) und gibt dann auf – deine Schleife mit einem Satz und `None`, die Frameworks mit einer Ausnahme (`InternalServerError`, `ModelServerError`). Diese Probe läuft nur im Test, weil das Warten zwischen den Versuchen rund 20 Sekunden kostet.
         """, en="""
         ## What the frameworks add
 
@@ -116,6 +117,7 @@ CELLS = [
         - **OpenAI Agents SDK:** every tool with `"strict": true` and `"additionalProperties": false`, plus `title` fields – and in strict mode *every* parameter is required: `read_doc` suddenly demands `start` and `end` too, the defaults only stand beside them as `default`. It sends no `tool_choice` (your loop sends `"auto"`, because llama.cpp offers no tools otherwise).
         - **pydantic-ai:** `"stream": false`, `"additionalProperties": false` on every tool, `"strict": true` only on `grep_docs` – the one tool whose parameters are all required. It re-writes the calls' arguments, without spaces, before sending them back.
         - **Both** send `"content": null` for a tool call without text, where your loop sends `""`.
+        - **Retries** after a server error come from the same `openai` client in all three: when the server answers 500, every system asks twice more (3 requests) and then gives up – your loop with one sentence and `None`, the frameworks with an exception (`InternalServerError`, `ModelServerError`). This probe runs only in the test, because the waiting between attempts costs about 20 seconds.
         """),
     code("additions", """
         # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
@@ -165,7 +167,7 @@ CELLS = [
         | Registry | `TOOLS` | `Agent(tools=[…])` | `Agent(…)` und `tool_plain` |
         | Schrittlimit 2 | `max_steps=2`: Antwort `None` nach 2 Anfragen | `max_turns=2`: `MaxTurnsExceeded` nach 2 Anfragen | `UsageLimits(request_limit=2)`: `UsageLimitExceeded` nach 2 Anfragen |
         | unbekanntes Werkzeug | „Error: ValueError: no tool called 'search_web' …“ | Lauf endet: `ModelBehaviorError` | `{"error": "Unknown tool name: 'search_web'. …"}` |
-        | `start="abc"` | „Error: TypeError: … must be of type integer …; send e.g. …“ | „An error occurred while running the tool. Please try again.“ | Pydantics Prüffehler als JSON (`int_parsing`) |
+        | `start="abc"` | „Error: TypeError: … must be of type integer …; send e.g. …“ | „An error occurred while running the tool. Please try again.“ | der Validierungsfehler von Pydantic als JSON (`int_parsing`) |
         | Werkzeug wirft | „Error: FileNotFoundError: …“ | „An error occurred while running the tool. Please try again.“ | Lauf endet: `FileNotFoundError` |
         | dreimal `start="abc"` | 4 Anfragen, dann die Antwort | 4 Anfragen, dann die Antwort | Lauf endet nach 2 Anfragen: `UnexpectedModelBehavior` (ein zweiter Versuch pro Werkzeug) |
         | 3.874 Zeichen | 3.000 und ein Hinweis | alle 3.874 | alle 3.874 |
