@@ -268,3 +268,22 @@ def test_after_a_server_error_every_system_asks_twice_more_then_gives_up(install
     assert runs["loop"].answer is None and not runs["loop"].error and runs["loop"].usage.trace.stop_reason == "error"
     assert runs["openai-agents"].error.startswith("InternalServerError")
     assert runs["pydantic-ai"].error.startswith("ModelServerError")
+
+
+def test_make_frameworks_stays_inside_the_lock():
+    """requirements-frameworks.txt is constrained by requirements.lock and pins nothing the lock pins differently."""
+    from packaging.requirements import Requirement
+
+    lines = [line.split("#")[0].strip() for line in (ROOT / "requirements-frameworks.txt").read_text().splitlines()]
+    assert "-c requirements.lock" in lines
+    locked = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            wanted = Requirement(line.split("#")[0].strip())
+            locked.setdefault(wanted.name.lower().replace("_", "-"), set()).add(str(wanted.specifier))
+    pinned = [Requirement(line) for line in lines if line and not line.startswith("-")]
+    assert {r.name for r in pinned} >= {"openai-agents", "pydantic-ai-slim"}
+    for wanted in pinned:
+        assert str(wanted.specifier).startswith("=="), f"{wanted.name}: pin it exactly"
+        name = wanted.name.lower().replace("_", "-")
+        assert name not in locked or str(wanted.specifier) in locked[name], (wanted, locked.get(name))
