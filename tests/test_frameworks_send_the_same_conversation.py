@@ -1,0 +1,289 @@
+"""Notebook 09's claims about the OpenAI Agents SDK and pydantic-ai, checked against fresh recordings.
+
+Each framework and the reference loop answer the lesson's question against a
+ReplayServer; the tests compare what the server recorded. When a framework
+update changes what it sends, the test that pins the notebook's sentence
+about it fails, and the sentence (tools/notebook_source/n09_frameworks.py)
+must change with it. Without the frameworks (make frameworks) these tests
+skip, except in CI, where they fail; the notebook itself then runs with its
+skip sentences (the last test checks that).
+"""
+
+import asyncio
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agentlib import QUESTION, TOOLS, lesson_script
+from agentlib.classroom import frameworks
+from agentlib.classroom import side_by_side as sbs
+
+ROOT = Path(__file__).resolve().parent.parent
+FRAMEWORKS = ("openai-agents", "pydantic-ai")
+
+
+@pytest.fixture(scope="module")
+def installed():
+    missing = [name for name, found in frameworks.installed().items() if not found]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the frameworks must be installed (make frameworks): {missing}")
+        pytest.skip(f"{', '.join(missing)} not installed: run make frameworks")
+
+
+@functools.cache
+def lesson_runs():
+    return asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
+
+
+@functools.cache
+def probes():
+    return asyncio.run(sbs.measure())
+
+
+def test_every_framework_sends_the_loops_conversation_step_by_step(installed):
+    """Same roles, same order, one tool message per call id, the same system prompt: notebook cell steps-intro."""
+    runs = lesson_runs()
+    loop = runs["loop"].requests
+    assert len(loop) == 4 and runs["loop"].answer == lesson_script("en")[-1].content
+    for name in FRAMEWORKS:
+        sent = runs[name].requests
+        assert not runs[name].error and runs[name].answer == runs["loop"].answer, name
+        assert [sbs.outline(r["messages"]) for r in sent] == [sbs.outline(r["messages"]) for r in loop], name
+        assert all(r["messages"][:2] == loop[0]["messages"][:2] for r in sent), f"{name} changed the system text"
+        assert [m["content"] for m in sent[-1]["messages"] if m["role"] == "tool"] == [
+            m["content"] for m in loop[-1]["messages"] if m["role"] == "tool"], name
+
+
+def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions(installed):
+    runs = lesson_runs()
+    def described(request):
+        return [(t["function"]["name"], t["function"]["description"],
+                 {k: p["description"] for k, p in t["function"]["parameters"]["properties"].items()})
+                for t in request["tools"]]
+    ours = [(s["schema"]["function"]["name"], s["schema"]["function"]["description"],
+             {k: p["description"] for k, p in s["schema"]["function"]["parameters"]["properties"].items()})
+            for s in TOOLS.values() if s["schema"]["function"]["name"] in ("list_docs", "grep_docs", "read_doc")]
+    assert described(runs["loop"].requests[0]) == ours
+    for name in FRAMEWORKS:
+        assert described(runs[name].requests[0]) == ours, name
+
+
+def test_what_the_frameworks_add_is_what_the_notebook_says(installed):
+    """Cell additions-intro, sentence by sentence."""
+    runs = lesson_runs()
+    loop, agents, pydantic = (runs[n].requests for n in ("loop", *FRAMEWORKS))
+    for sent in (agents, pydantic):
+        assert all("parallel_tool_calls" not in r for r in sent)
+        assert all(m.get("content") is None for r in sent for m in r["messages"] if m.get("tool_calls"))
+    assert all(m.get("content") == "" for r in loop for m in r["messages"] if m.get("tool_calls"))
+    assert loop[0]["tool_choice"] == "auto"
+
+    tools = {t["function"]["name"]: t["function"] for t in agents[0]["tools"]}
+    assert "tool_choice" not in agents[0]
+    assert all(t.get("strict") is True and t["parameters"]["additionalProperties"] is False and "title" in t["parameters"]
+               for t in tools.values())
+    assert tools["read_doc"]["parameters"]["required"] == ["path", "start", "end"]
+    assert tools["read_doc"]["parameters"]["properties"]["start"]["default"] == 1
+
+    tools = {t["function"]["name"]: t["function"] for t in pydantic[0]["tools"]}
+    assert pydantic[0]["stream"] is False and pydantic[0]["tool_choice"] == "auto"
+    assert all(t["parameters"]["additionalProperties"] is False for t in tools.values())
+    assert [n for n, t in tools.items() if t.get("strict")] == ["grep_docs"]
+    assert tools["read_doc"]["parameters"]["required"] == ["path"]
+    calls = [m["tool_calls"][0]["function"]["arguments"] for m in pydantic[-1]["messages"] if m.get("tool_calls")]
+    assert calls == [json.dumps(json.loads(c), separators=(",", ":")) for c in calls] and " " not in calls[0].replace(
+        "pool timeout", "")
+
+
+def test_the_mapping_table_shows_what_the_verdict_says(installed):
+    """Cells mapping and verdict: errors, truncation, the step limit and the counts, as each system handled them."""
+    found = probes()
+    assert sbs.seen(found["unknown_tool"]["loop"]).startswith("Error: ValueError: no tool called 'search_web'")
+    assert found["unknown_tool"]["openai-agents"].error.startswith("ModelBehaviorError")
+    assert "Unknown tool name: 'search_web'" in sbs.seen(found["unknown_tool"]["pydantic-ai"])
+
+    assert sbs.seen(found["tool_raises"]["loop"]).startswith("Error: FileNotFoundError")
+    assert sbs.seen(found["tool_raises"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert found["tool_raises"]["pydantic-ai"].error.startswith("FileNotFoundError")
+    assert len(found["tool_raises"]["pydantic-ai"].requests) == 1
+
+    whole = len(sbs.read_whole_file("advanced/timeouts.md"))
+    assert whole == 3874  # the verdict names the number
+    assert "characters, only the first 3000" in sbs.seen(found["long_result"]["loop"])
+    assert [len(sbs.seen(found["long_result"][n])) for n in FRAMEWORKS] == [whole, whole]
+
+    limit = found["limit"]
+    assert limit["loop"].answer is None and limit["loop"].usage.trace.stop_reason == "max_steps"
+    assert limit["openai-agents"].error.startswith("MaxTurnsExceeded")
+    assert limit["pydantic-ai"].error.startswith("UsageLimitExceeded")
+    assert {len(r.requests) for r in limit.values()} == {sbs.LIMIT}
+
+    runs = lesson_runs()
+    stats, agents, pydantic = runs["loop"].usage, runs["openai-agents"].usage, runs["pydantic-ai"].usage
+    assert (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) == (
+        agents.requests, agents.input_tokens, agents.output_tokens) == (
+        pydantic.requests, pydantic.input_tokens, pydantic.output_tokens) == (4, 400, 80)
+    rows = dict(sbs.mapping(runs, found))
+    assert set(rows) == {"tool", "registry", "max_steps", "unknown_tool", "wrong_type", "broken_json",
+                         "tool_raises", "again", "long_result", "two_calls", "stats", "trace", "lines"}
+    assert "cut with a note" in rows["long_result"]["loop"]
+    assert "gekürzt mit Hinweis" in dict(sbs.mapping(runs, found, "de"))["long_result"]["loop"]
+    assert sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument 'start' must be of type integer")
+    assert sbs.seen(found["wrong_type"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert '"type":"int_parsing"' in sbs.seen(found["wrong_type"]["pydantic-ai"])
+    assert not found["unknown_tool"]["openai-agents"].requests[1:]  # "the run ends"
+    again = found["again"]
+    assert [len(again[n].requests) for n in ("loop", *FRAMEWORKS)] == [4, 4, 2]
+    assert again["loop"].answer == again["openai-agents"].answer == "done"
+    assert again["pydantic-ai"].error.startswith("UnexpectedModelBehavior")
+    lines = sbs.lines_of_code()  # the closing note says "about 130" and "about 30"
+    import agents
+    import pydantic_ai
+
+    for package in (agents, pydantic_ai):  # "about 136,000" and "about 203,000" lines: within a few percent
+        written = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in Path(package.__file__).parent.rglob("*.py"))
+        assert round(written, -3) in ({"agents": 136_000, "pydantic_ai": 203_000}[package.__name__] + d for d in
+                                      range(-5000, 5001, 1000)), (package.__name__, written)
+    assert 115 <= lines["loop"] <= 145 and all(25 <= lines[n] <= 35 for n in FRAMEWORKS), lines
+
+
+NETWORK_PROBE = """
+import asyncio, socket, sys
+contacted = []
+def audit(event, args):
+    if event == "socket.connect":
+        contacted.append(args[1])
+    elif event == "socket.getaddrinfo":
+        contacted.append((args[0], args[1]))
+sys.addaudithook(audit)
+from agentlib import QUESTION, lesson_script
+from agentlib.classroom import side_by_side as sbs
+asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
+asyncio.run(sbs.measure())
+hosts = sorted({str(address[0]) for address in contacted if isinstance(address, tuple)})
+print(hosts)
+"""
+
+
+def test_nothing_but_127_0_0_1_is_contacted(installed):
+    """Every connection and every name look-up of the runs and probes, seen by an audit hook in a fresh process.
+
+    The proxy variables point at a dead port: a request that ignored NO_PROXY would fail, not leave.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+           "NO_PROXY": "127.0.0.1", "OPENAI_API_KEY": ""}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(NETWORK_PROBE)], env=env, capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']", done.stdout
+
+
+# Put first on a kernel's PYTHONPATH, this makes both frameworks look uninstalled: no metadata, no import.
+HIDE_FRAMEWORKS = '''
+import importlib.abc, importlib.metadata, sys
+_version = importlib.metadata.version
+def version(name):
+    if name in ("openai-agents", "pydantic-ai-slim"):
+        raise importlib.metadata.PackageNotFoundError(name)
+    return _version(name)
+importlib.metadata.version = version
+class Hidden(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("agents", "pydantic_ai"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return None
+sys.meta_path.insert(0, Hidden())
+'''
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_them(language, tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    (tmp_path / "sitecustomize.py").write_text(HIDE_FRAMEWORKS)
+    path = next((ROOT / "notebooks" / language).glob("09_*.ipynb"))
+    notebook = nbformat.read(path, as_version=4)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    NotebookClient(notebook, kernel_name="python3", timeout=180,
+                   resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
+    said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
+            for c in notebook.cells if c.cell_type == "code"}
+    assert said["setup"].count("make frameworks") == 2, said["setup"]
+    assert said["run-all"].count("\n") == 1 and said["run-all"].startswith("loop"), said["run-all"]
+    assert "make frameworks" in said["additions"]
+    assert ">loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]
+
+
+def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
+    """Forwarding: every system's requests pass the API's rules (fake_openai_server) with the key only the server holds."""
+    from fake_openai_server import FakeServer, completion
+
+    from agentlib.providers.config import settings
+
+    script = lesson_script("en")
+    replies = [completion("openai", m.content, [(c.function.name, c.function.arguments) for c in m.tool_calls or []])
+               for m in script]
+    with FakeServer("openai", replies=replies * 3) as upstream:
+        runs = asyncio.run(sbs.compare(QUESTION["en"], upstream=settings(
+            model="test-model", base_url=upstream.base_url, api_key=upstream.key)))
+        assert upstream.refusals == [] and len(upstream.requests) == 12
+        assert {body["model"] for body in upstream.requests} == {"test-model"}
+    for name, run in runs.items():
+        assert not run.error and run.answer == script[-1].content, (name, run.error)
+        last = sbs.outline(run.requests[-1]["messages"])
+        assert [role for role, _ in last] == ["system", "user"] + ["assistant", "tool"] * 3, name
+        assert all(ids.startswith("call_") for _, ids in last[2:]), last  # the endpoint's own call ids
+        assert {r["model"] for r in run.requests} == {sbs.MODEL}  # what the system itself sent
+
+
+def test_the_per_step_overhead_the_notebook_quotes_is_the_readmes_bench_table():
+    """The verdict quotes `make bench-peers` as printed in the README; a refreshed table must refresh the sentence."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from notebook_source.n09_frameworks import CELLS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    verdict = next(cell for cell in CELLS if cell["id"] == "verdict")["text"]
+    for name, label in (("pydantic-ai", "pydantic-ai"), ("openai-agents", "Agents SDK")):
+        row = re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", readme, re.M)
+        ms = float(row.group(1).replace(",", "")) / 1000
+        assert f"{label} {ms:.1f} ms" in verdict["en"], (name, ms)
+        assert f"{label} {ms:.1f} ms".replace(".", ",") in verdict["de"], (name, ms)
+        assert 640 <= int(row.group(2)) <= 800, (name, row.group(2))  # "640 to 800 times"
+
+
+def test_after_a_server_error_every_system_asks_twice_more_then_gives_up(installed):
+    """Cell additions-intro, "Retries": the openai client's two retries, then a sentence or an exception."""
+    runs = asyncio.run(sbs.compare("Use the tools.", []))  # no reply prepared: every request gets a 500
+    assert {name: len(run.requests) for name, run in runs.items()} == {"loop": 3, "openai-agents": 3, "pydantic-ai": 3}
+    assert runs["loop"].answer is None and not runs["loop"].error and runs["loop"].usage.trace.stop_reason == "error"
+    assert runs["openai-agents"].error.startswith("InternalServerError")
+    assert runs["pydantic-ai"].error.startswith("ModelServerError")
+
+
+def test_make_frameworks_stays_inside_the_lock():
+    """requirements-frameworks.txt is constrained by requirements.lock and pins nothing the lock pins differently."""
+    from packaging.requirements import Requirement
+
+    lines = [line.split("#")[0].strip() for line in (ROOT / "requirements-frameworks.txt").read_text().splitlines()]
+    assert "-c requirements.lock" in lines
+    locked = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            wanted = Requirement(line.split("#")[0].strip())
+            locked.setdefault(wanted.name.lower().replace("_", "-"), set()).add(str(wanted.specifier))
+    pinned = [Requirement(line) for line in lines if line and not line.startswith("-")]
+    assert {r.name for r in pinned} >= {"openai-agents", "pydantic-ai-slim"}
+    for wanted in pinned:
+        assert str(wanted.specifier).startswith("=="), f"{wanted.name}: pin it exactly"
+        name = wanted.name.lower().replace("_", "-")
+        assert name not in locked or str(wanted.specifier) in locked[name], (wanted, locked.get(name))
