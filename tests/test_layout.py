@@ -154,7 +154,7 @@ def test_the_classroom_surface_is_pinned():
         "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
         "note_start",
         "OracleModel", "NaiveModel",
-        "refusal", "has_key", "describe", "key_field", "explain", "local_server",
+        "refusal", "has_key", "describe", "key_field", "settings", "explain", "local_server",
         "PRICES", "describe_cost", "estimate_cost", "trace_cost",
     ]
     for name in classroom.__all__:

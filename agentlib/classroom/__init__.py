@@ -11,7 +11,7 @@ imports them. ipywidgets, pandas and IPython are imported only where they are us
 """
 
 from ..docs import refusal
-from ..providers.config import describe, has_key, key_field
+from ..providers.config import describe, has_key, key_field, settings
 from ..providers.errors import explain
 from ..providers.local import local_server
 from ..providers.pricing import PRICES, describe_cost, estimate_cost, trace_cost
@@ -37,6 +37,6 @@ __all__ = [
     # the evaluation's two offline models (evaluate itself is agentlib.evaluate)
     "OracleModel", "NaiveModel",
     # what a notebook needs of the lesson's sandbox and of the providers
-    "refusal", "has_key", "describe", "key_field", "explain", "local_server",
+    "refusal", "has_key", "describe", "key_field", "settings", "explain", "local_server",
     "PRICES", "describe_cost", "estimate_cost", "trace_cost",
 ]

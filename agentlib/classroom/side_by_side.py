@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from .. import docs, loop, tools
 from ..loop import run_agent
 from ..models import Call, Message, RealModel
+from ..text import say
 from ..tools import TOOLS
 from . import frameworks
 from .replay_server import ReplayServer
@@ -165,7 +166,7 @@ def side_by_side(runs, step, language="en"):
         same = len({outline([m[i]])[0] if i < len(m) else None for m in lists.values()}) == 1
         body += f"<tr class=\"{'same' if same else 'differs'}\"><td style=\"width: 2em\">{i + 1}</td>" + "".join(
             f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts) + "</tr>"
-    return (f"<table class=\"framework-comparison\" {TABLE}><caption>{WORDS['step'][language]} {step}</caption>"
+    return (f"<table class=\"framework-comparison\" {TABLE}><caption>{say('frameworks.step', language)} {step}</caption>"
             f"<thead><tr><th style=\"width: 2em\">#</th>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
@@ -240,30 +241,12 @@ def seen(result, call_id="c1"):
     return None
 
 
-# What the mapping table says around the measured values, in the student's language.
-WORDS = {
-    "step": {"de": "Schritt", "en": "step"},
-    "raises": {"de": "wirft {error} nach {n} Anfrage(n)", "en": "raises {error} after {n} request(s)"},
-    "ended": {"de": "{n} Anfrage(n), Antwort {answer}", "en": "{n} request(s), answer {answer}"},
-    "shown": {"de": "{shown} von {whole} Zeichen gezeigt", "en": "{shown} of {whole} characters shown"},
-    "cut": {"de": ", gekürzt mit Hinweis", "en": ", cut with a note"},
-    "sent": {"de": "geschickt", "en": "sent"},
-    "lines": {"de": "{n} Zeilen", "en": "{n} lines"},
-    "docstring": {"de": "der Docstring", "en": "the docstring"},
-    "trace": {"loop": {"de": "stats.trace (jeder Schritt, im Speicher)", "en": "stats.trace (every step, kept in memory)"},
-              "openai-agents": {"de": "Tracing: set_tracing_disabled(True); sonst ginge es an OpenAI",
-                                "en": "tracing: set_tracing_disabled(True); else sent to OpenAI"},
-              "pydantic-ai": {"de": "Instrumentierung aus (kein logfire): result.all_messages()",
-                              "en": "instrumentation off (no logfire): result.all_messages()"}},
-}
-
-
 def outcome(result, language="en"):
     """How a run ended, in a few words. Example: "raises MaxTurnsExceeded after 2 request(s)"."""
     if result.error:
-        return WORDS["raises"][language].format(error=result.error.split(":")[0], n=len(result.requests))
+        return say("frameworks.raises", language, error=result.error.split(":")[0], n=len(result.requests))
     answer = "None" if result.answer is None else repr(str(result.answer)[:20])
-    return WORDS["ended"][language].format(n=len(result.requests), answer=answer)
+    return say("frameworks.ended", language, n=len(result.requests), answer=answer)
 
 
 def shown(text, limit=110):
@@ -288,21 +271,23 @@ DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(…, too
 
 def mapping(lesson_runs, probes, language="en"):
     """[(concept, {system: measured text})]: the mapping table, every cell from a run."""
-    systems, say = list(lesson_runs), {k: v[language] for k, v in WORDS.items() if k != "trace"}
+    systems = list(lesson_runs)
+    def word(key, **facts):
+        return say(f"frameworks.{key}", language, **facts)
     def row(concept, text):
         return concept, {s: text(s) for s in systems}
     def schema(s, name="read_doc"):
         sent = next(t["function"] for t in lesson_runs[s].requests[0]["tools"] if t["function"]["name"] == name)
         return f"required={sent['parameters'].get('required')}, strict={sent.get('strict', '—')}"
     def declared(s):
-        return DECLARED[s][0] + ("" if s == "loop" else f": {say['docstring']}")
+        return DECLARED[s][0] + ("" if s == "loop" else f": {word('docstring')}")
     def long(s):
         text, whole = seen(probes["long_result"][s]) or "", len(read_whole_file("advanced/timeouts.md"))
-        return say["shown"].format(shown=len(text), whole=whole) + (
-            say["cut"] if "characters, only the first" in text else "")
+        return word("shown", shown=len(text), whole=whole) + (
+            word("cut") if "characters, only the first" in text else "")
     return [
         row("tool", lambda s: f"{declared(s)} → read_doc: {schema(s)}"),
-        row("registry", lambda s: f"{DECLARED[s][1]} → {say['sent']}: "
+        row("registry", lambda s: f"{DECLARED[s][1]} → {word('sent')}: "
                                   f"{', '.join(t['function']['name'] for t in lesson_runs[s].requests[0]['tools'])}"),
         row("max_steps", lambda s: f"{DECLARED[s][2]} → {outcome(probes['limit'][s], language)}"),
         *[row(name, lambda s, name=name: shown(seen(probes[name][s])) if seen(probes[name][s]) is not None
@@ -313,8 +298,8 @@ def mapping(lesson_runs, probes, language="en"):
         row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
                                               outline(probes["two_calls"][s].requests[1]["messages"][2:]))),
         row("stats", lambda s: usage_of(s, lesson_runs[s].usage)),
-        row("trace", lambda s: WORDS["trace"][s][language]),
-        row("lines", lambda s: say["lines"].format(n=lines_of_code()[s])),
+        row("trace", lambda s: word(f"trace.{s}")),
+        row("lines", lambda s: word("lines", n=lines_of_code()[s])),
     ]
 
 

@@ -38,9 +38,7 @@ CELLS = [
         from IPython.display import HTML, display
 
         from agentlib import QUESTION, lesson_script, run_agent
-        from agentlib.providers.config import describe, has_key, settings
-        from agentlib.classroom import frameworks, side_by_side as sbs
-        from agentlib.classroom.show import show
+        from agentlib.classroom import describe, frameworks, has_key, settings, show, side_by_side as sbs
 
         agent_loop = run_agent  # ⟨die Schleife, mit der die Frameworks verglichen werden|the loop the frameworks are compared with⟩
 
