@@ -1,0 +1,436 @@
+"""The student's own agent: every build-along piece that passed its check, kept in agent_loop.py.
+
+    save("loop", run_agent, "de")          # q.pick does this once a piece has passed
+    agent = load("de", before=5)           # a set-up cell: the pieces of notebooks 2-4, the student's or agentlib's
+    answer, stats = agent.run_agent(model, question)   # the student's loop; stats.trace recorded from outside
+
+The file lives beside the notebooks (notebooks/de/agent_loop.py), one per language
+folder, and belongs to the student: readable, and runnable like the lesson's own script
+(`python agent_loop.py`, `--real`, `--local`). It holds one section per piece between
+marker lines: the text of the exercise cell when the piece passed, else an import from
+agentlib; its docstring says which is which. The course rewrites it only when a piece passes.
+
+A student's loop records no trace, and need not. `recorded(loop)` wraps it: the model it is
+given is wrapped in a `Recorder` that notes each message list, reply, usage and time, and the
+Stats and Trace are rebuilt from those notes, so the loop's own message list stays the source
+of truth. Whatever fails inside the student's pieces ends the run with one sentence (stop
+reason "error"), so the cell still binds `answer, stats`.
+
+Deliberately left out: keeping a student's hand edits outside a piece's section, and any piece
+but the five build-along ones.
+"""
+
+import functools
+import importlib.util
+import inspect
+import linecache
+import os
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass, is_dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+from ..loop import Stats
+from ..trace import Trace
+
+FILE = "agent_loop.py"
+FOLDER = None  # where agent_loop.py lives; None: the working directory, which is the notebook's folder
+
+
+@dataclass(frozen=True)
+class Piece:
+    exercise: str  # the build-along exercise that checks it
+    notebook: int
+    names: tuple  # what its cell defines and later notebooks use
+    reference: str  # the import that stands in while the student's version has not passed
+
+
+PIECES = [
+    Piece("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
+    Piece("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
+    Piece("loop", 4, ("run_agent",), "from agentlib import run_agent"),
+    Piece("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
+    Piece("real_model", 6, ("RealModel",), "from agentlib import RealModel"),
+]
+BY_EXERCISE = {piece.exercise: piece for piece in PIECES}
+MARKER = re.compile(r"^# ── \[(\w+)\]", re.MULTILINE)  # the start of a section; the word names its piece
+
+TEXT = {
+    "de": {"title": "Dein Agent: die Schleife der Lektion, Stück für Stück von dir geschrieben.",
+           "yours": "deine Fassung aus Notebook {n}", "theirs": "agentlibs Fassung, bis deine in Notebook {n} "
+                                                                "die Prüfung besteht",
+           "run": "So startest du ihn im Terminal, in diesem Ordner:",
+           "script": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
+           "real": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
+           "local": "das winzige Modell auf diesem Rechner (make local-model)",
+           "rewrite": "Der Kurs schreibt diese Datei neu, sobald ein weiteres Stück die Prüfung besteht; "
+                      "eigene Änderungen außerhalb der Stücke gehen dann verloren.",
+           "count": "{n} von 5 Stücken sind von dir.",
+           "loaded": "Deine Stücke: {mine}. Von agentlib: {theirs}.",
+           "none": "keine", "broken": "{file} lässt sich nicht laden ({error}); die folgenden Zellen verwenden "
+                                      "agentlibs Stücke.",
+           "unsaved": "In {file} ließe sich dein Stück nicht laden ({error}); es bleibt deshalb draußen. "
+                      "Braucht es einen Namen, den nur das Notebook kennt?",
+           "model_failed": "Das Modell meldet einen Fehler, der Lauf endet: {error}",
+           "loop_failed": "Deine Schleife bricht ab mit {error}; der Lauf endet hier."},
+    "en": {"title": "Your agent: the lesson's loop, written by you piece by piece.",
+           "yours": "your version from notebook {n}", "theirs": "agentlib's version, until yours passes the check "
+                                                              "in notebook {n}",
+           "run": "Run it in a terminal, in this folder:",
+           "script": "the scripted model replays the lesson: free, the same every time",
+           "real": "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)",
+           "local": "the tiny model on this machine (make local-model)",
+           "rewrite": "The course rewrites this file whenever another piece passes its check; your own "
+                      "changes outside the pieces are lost then.",
+           "count": "{n} of 5 pieces are yours.",
+           "loaded": "Your pieces: {mine}. From agentlib: {theirs}.",
+           "none": "none", "broken": "{file} cannot be loaded ({error}); the following cells use agentlib's pieces.",
+           "unsaved": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a "
+                      "name that only the notebook knows?",
+           "model_failed": "The model reports an error, and the run ends: {error}",
+           "loop_failed": "Your loop fails with {error}; the run ends here."},
+}
+
+
+def path(language):
+    """Where the student's agent file is. Example: path("de") -> notebooks/de/agent_loop.py in a de notebook."""
+    return Path(FOLDER or Path.cwd()) / FILE
+
+
+# ── keeping the pieces ─────────────────────────────────────────────────────────────────────
+
+def cell_text(work):
+    """The whole text of the cell that defined `work` (a function or class), or its own source.
+
+    IPython keeps every cell's text under the cell's file name, so imports and `TOOLS = {}`
+    written beside the function come along. Example: cell_text(read_doc) -> "from agentlib import docs\\n\\ndef ..."
+    """
+    functions = [work] if inspect.isfunction(work) else [
+        v for v in vars(work).values() if inspect.isfunction(v)] if inspect.isclass(work) else []
+    code = functions[0].__code__ if functions else None
+    lines = linecache.getlines(code.co_filename) if code else []
+    if not lines:
+        try:
+            lines = inspect.getsource(work).splitlines(keepends=True)
+        except (OSError, TypeError):
+            return None
+    return unmarked("".join(lines))
+
+
+def unmarked(text):
+    """A cell's text without its first line "# YOUR CODE HERE" (or "# DEIN CODE HIER")."""
+    return "".join(line for line in text.strip().splitlines(keepends=True)
+                   if line.strip() not in ("# DEIN CODE HIER", "# YOUR CODE HERE")).strip()
+
+
+def sections(text):
+    """{piece: its text} of the student's pieces in an agent file. Example: {"loop": "import json\\n\\ndef run_agent..."}"""
+    found, starts = {}, list(MARKER.finditer(text)) + [None]
+    for marker, following in zip(starts, starts[1:]):
+        body = text[marker.end():following.start() if following else len(text)].split("\n", 1)[-1]
+        if marker.group(1) in BY_EXERCISE and not body.strip().startswith(BY_EXERCISE[marker.group(1)].reference):
+            found[marker.group(1)] = body.strip()
+    return found
+
+
+def mine(language):
+    """The student's pieces kept so far, {exercise: cell text}; {} when there is no file yet."""
+    file = path(language)
+    return sections(file.read_text(encoding="utf-8")) if file.is_file() else {}
+
+
+def save(exercise, work, language, source=None):
+    """Keep `work`, which passed the check of `exercise`, in the agent file; return the file's path.
+
+    `source` is the cell's text when known; else it is looked up (see cell_text).
+    """
+    text = unmarked(source) if source is not None else cell_text(work)
+    if not text:
+        return None
+    pieces = {**mine(language), exercise: text}
+    try:  # a piece that cannot run outside its notebook would cost the student every other piece
+        module_from(render(pieces, language), language)
+    except Exception as error:
+        print(TEXT[language]["unsaved"].format(file=FILE, error=f"{type(error).__name__}: {error}"))
+        return None
+    file = path(language)
+    file.write_text(render(pieces, language), encoding="utf-8")
+    return file
+
+
+def render(pieces, language):
+    """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
+    say = TEXT[language]
+    listing = "\n".join(f"    {', '.join(p.names)}: "
+                        + (say["yours"] if p.exercise in pieces else say["theirs"]).format(n=p.notebook)
+                        for p in PIECES)
+    parts = [f'"""{say["title"]}\n\n{listing}\n\n{say["count"].format(n=len(pieces))}\n\n{say["run"]}\n'
+             f'    python agent_loop.py           {say["script"]}\n'
+             f'    python agent_loop.py --real    {say["real"]}\n'
+             f'    python agent_loop.py --local   {say["local"]}\n\n{say["rewrite"]}\n"""\n',
+             HEAD.format(language=language)]
+    for piece in PIECES:
+        whose = (say["yours"] if piece.exercise in pieces else say["theirs"]).format(n=piece.notebook)
+        parts.append(f"# ── [{piece.exercise}] {', '.join(piece.names)}: {whose} ──\n"
+                     f"{pieces.get(piece.exercise, piece.reference)}\n")
+    parts.append(registration() + MAIN)
+    return "\n\n".join(parts)
+
+
+HEAD = '''import argparse
+import inspect
+import json
+import os
+import sys
+
+from agentlib import MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, Call, Message, docs, grep_docs, lesson_script, list_docs
+
+LANGUAGE = "{language}"
+'''
+
+MAIN = '''
+
+# ── [main] python agent_loop.py, --real, --local ──
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Your agent, on the lesson's question.")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--real", action="store_true", help="ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL)")
+    source.add_argument("--local", action="store_true", help="ask the tiny model on this machine (make local-model)")
+    parser.add_argument("--max-steps", type=int, default=8, help="stop after this many model calls")
+    args = parser.parse_args(argv)
+    from agentlib.classroom.own_agent import build, use_dotenv
+
+    try:
+        if args.local:  # RealModel reads LLM_*: point them at the local server
+            from agentlib.providers.local import local_server
+
+            server = local_server(LANGUAGE)
+            os.environ.update(LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"])
+        use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
+        model = build(RealModel, LANGUAGE) if args.real or args.local else ScriptedModel(lesson_script(LANGUAGE))
+        answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=args.max_steps)
+    except Exception as error:  # a person must fix it: one sentence, no traceback
+        sys.exit(f"{type(error).__name__}: {error}")
+    return 0 if answer is not None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+
+def registration():
+    """The lines that register the three doc tools with whichever `tool` the file holds, as agentlib describes them."""
+    from ..tools import TOOLS
+
+    lines = ["# ── [tools] the three doc tools, registered with the decorator above ──"]
+    for name in ("list_docs", "grep_docs", "read_doc"):
+        function = TOOLS[name]["schema"]["function"]
+        described = "".join(f",\n     {param}={value['description']!r}"
+                            for param, value in function["parameters"]["properties"].items())
+        lines.append(f"tool({function['description']!r}{described})({name})")
+    return "\n".join(lines)
+
+
+# ── handing the pieces to a notebook ──────────────────────────────────────────────────────
+
+def load(language, before=7, quiet=False):
+    """The pieces of the notebooks before `before`: the student's where they passed, else agentlib's.
+
+    Prints one line saying which are whose. Returns a namespace with tool, TOOLS, read_doc,
+    run_agent (the student's loop wrapped by `recorded`), ScriptedModel, RealModel and `yours`,
+    the exercises whose pieces are the student's.
+    Example: load("en", before=5).run_agent -> the student's loop when notebook 4's check passed
+    """
+    import agentlib
+
+    say, chosen = TEXT[language], {name: getattr(agentlib, name) for p in PIECES for name in p.names}
+    wanted = {p.exercise for p in PIECES if p.notebook < before}
+    kept = {k: v for k, v in mine(language).items() if k in wanted}
+    if kept:
+        try:
+            module = module_from(render(kept, language), language)
+        except Exception as error:
+            print(say["broken"].format(file=FILE, error=f"{type(error).__name__}: {error}"))
+            kept = {}
+        else:
+            chosen.update({name: getattr(module, name) for p in PIECES for name in p.names if p.exercise in kept})
+            chosen["TOOLS"], chosen["tool"] = module.TOOLS, module.tool  # the registry the file registered its tools in
+    if "loop" in kept:
+        chosen["run_agent"] = recorded(module.run_agent, language)
+    elif chosen["TOOLS"] is not agentlib.TOOLS:  # agentlib's loop, offering the student's registry
+        chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"])
+    if not quiet:
+        names = lambda pieces: ", ".join(n for p in pieces for n in p.names if n != "TOOLS") or say["none"]
+        print(say["loaded"].format(mine=names(p for p in PIECES if p.exercise in kept),
+                                   theirs=names(p for p in PIECES if p.exercise in wanted - set(kept))))
+    return SimpleNamespace(**chosen, yours=sorted(kept, key=list(BY_EXERCISE).index))
+
+
+def with_tools(run, tools):
+    """agentlib's run_agent with `tools` as its registry. Example: with_tools(run_agent, TOOLS)(model, question)"""
+    @functools.wraps(run)
+    def run_agent(model, question, max_steps=8, verbose=True):
+        return run(model, question, max_steps=max_steps, verbose=verbose, tools=tools)
+
+    run_agent.stands_in = True  # a check sees through it (__wrapped__) to agentlib's own
+    return run_agent
+
+
+def module_from(text, language):
+    """Run an agent file's text as the module agent_loop, as `import agent_loop` would."""
+    file = path(language)
+    spec = importlib.util.spec_from_loader("agent_loop", loader=None, origin=str(file))
+    module = importlib.util.module_from_spec(spec)
+    module.__file__ = str(file)
+    exec(compile(text, str(file), "exec"), module.__dict__)
+    return module
+
+
+def use_dotenv():
+    """Copy the LLM_* settings of the file .env into os.environ where they are not set already.
+
+    agentlib's RealModel reads .env itself; a RealModel that reads os.environ needs this.
+    """
+    from ..providers.config import dotenv
+
+    for name, value in dotenv().items():
+        if name.startswith("LLM_") and not os.environ.get(name):
+            os.environ[name] = value
+
+
+def build(model_class, language):
+    """`model_class()`, the student's RealModel or agentlib's; ModelError with one sentence when it cannot start."""
+    import agentlib
+
+    try:
+        return model_class(language=language) if model_class is agentlib.RealModel else model_class()
+    except Exception as error:
+        raise as_model_error(error, None, language) from None
+
+
+# ── recording a student's run from outside ─────────────────────────────────────────────────
+
+class Recorder:
+    """Passes every call on to `model`, noting the message list, the reply, the usage and the time.
+
+    Example: recorder = Recorder(model); loop(recorder, question); recorder.trace(question, "answer", "...")
+    """
+
+    def __init__(self, model):
+        self.model, self.seen, self.tools, self.failed = model, [], [], None
+        self.name = getattr(model, "name", None) or getattr(model, "__name__", None) or type(model).__name__
+
+    def __call__(self, messages, tools):
+        started = time.perf_counter()
+        try:
+            reply = self.model(messages, tools)
+        except Exception as error:
+            self.failed = error
+            raise
+        message, usage = reply if isinstance(reply, tuple) and len(reply) == 2 else (reply, None)
+        self.seen.append((messages, len(messages), message, usage, time.perf_counter() - started))
+        self.tools = list(tools or [])
+        return reply
+
+    def trace(self, question, reason, explanation):
+        """The run as a Trace: the last message list the loop kept, plus the last reply if it is not in it."""
+        if not self.seen:
+            return Trace([{"role": "user", "content": question}], [], reason, explanation, self.name, self.tools)
+        given, length, last, _, _ = self.seen[-1]
+        messages = [dict(m) for m in given]
+        if len(messages) == length:  # the loop returned the answer without appending it
+            messages.append(dump(last))
+        records = [{"at": at, "usage": counts(usage), "seconds": round(seconds, 4),
+                    "finish_reason": getattr(message, "finish_reason", None) or "stop"}
+                   for _, at, message, usage, seconds in self.seen
+                   if at < len(messages) and messages[at].get("role") == "assistant"]
+        return Trace(messages, records, reason, explanation, self.name, self.tools)
+
+
+def dump(message):
+    """A reply as it goes into the message list. Example: Message("hi") -> {"role": "assistant", "content": "hi"}"""
+    return message.model_dump(exclude_none=True) if hasattr(message, "model_dump") else {
+        "role": "assistant", "content": str(message)}
+
+
+def counts(usage):
+    """A usage as the trace keeps it (agentlib's Usage or the openai SDK's), or None."""
+    if not usage:
+        return None
+    if is_dataclass(usage):
+        return asdict(usage)
+    return {"prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+            "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0)}
+
+
+def recorded(loop, language):
+    """The student's `loop`, returning (answer, Stats) with a Trace recorded from outside it.
+
+    Example: answer, stats = recorded(run_agent, "de")(model, question); TraceViewer(stats)
+    """
+    @functools.wraps(loop)
+    def run_agent(model, question, max_steps=8, verbose=True):
+        recorder, counted = Recorder(model), None
+        try:
+            answer, counted = loop(recorder, question, max_steps=max_steps, verbose=verbose)
+            last = recorder.seen[-1][2] if recorder.seen else None
+            reason, explanation = (("answer", "the model answered") if last is not None and not last.tool_calls else
+                                   ("max_steps", f"the step limit ({max_steps}) was reached before the model answered"))
+        except KeyboardInterrupt:
+            answer, reason, explanation = None, "interrupted", "you interrupted the run"
+        except Exception as error:
+            said = TEXT[language]["model_failed" if recorder.failed is error else "loop_failed"]
+            explanation = said.format(error=str(as_model_error(error, model, language)))
+            answer, reason = None, "error"
+            print(explanation)
+        trace = recorder.trace(question, reason, explanation)
+        stats = Stats(trace=trace)
+        for key in ("steps", "tool_calls", "prompt_tokens", "completion_tokens"):
+            try:
+                setattr(stats, key, int(counted[key]))
+            except Exception:  # no stats from the loop (it failed): count from the record instead
+                setattr(stats, key, derived(trace, key))
+        return answer, stats
+
+    run_agent.stands_in = True  # a check sees through it (__wrapped__) to the student's loop
+    return run_agent
+
+
+def derived(trace, key):
+    """A Stats figure counted from a trace. Example: derived(trace, "steps") -> len(trace.records)"""
+    if key == "steps":
+        return len(trace.records)
+    if key == "tool_calls":
+        return sum(m.get("role") == "tool" for m in trace.messages)
+    return sum((r["usage"] or {}).get(key, 0) for r in trace.records)
+
+
+def as_model_error(error, model, language):
+    """`error` as one sentence a person can act on, as agentlib's RealModel would say it, key hidden.
+
+    Example: openai's "The api_key client option must be set ..." -> ModelError("No API key is set for ...")
+    """
+    from ..providers.config import DEEPSEEK, DEFAULT_MODEL
+    from ..providers.errors import ModelError, explain, explained, redact, shown_url
+
+    if isinstance(error, ModelError):
+        return error
+    key = os.environ.get("LLM_API_KEY", "")
+    base_url = os.environ.get("LLM_BASE_URL") or DEEPSEEK
+    openai = sys.modules.get("openai")
+    if openai and type(error) is openai.OpenAIError and "api_key" in str(error):  # the client would not start
+        return explain("missing_key", language, url=shown_url(base_url))
+    if openai and isinstance(error, openai.OpenAIError):
+        client = getattr(model, "client", None) or getattr(getattr(model, "model", None), "client", None)
+        stand_in = SimpleNamespace(settings=SimpleNamespace(base_url=base_url, api_key=key,
+                                                            model=os.environ.get("LLM_MODEL") or DEFAULT_MODEL),
+                                   client=SimpleNamespace(max_retries=getattr(client, "max_retries", 2)),
+                                   timeout=getattr(client, "timeout", 600), language=language)
+        try:
+            explained(stand_in, lambda: (_ for _ in ()).throw(error))
+        except ModelError as sentence:
+            return sentence
+    return ModelError(f"{type(error).__name__}: {redact(str(error), key)}", "student_code")
