@@ -74,7 +74,7 @@ def test_a_passed_piece_is_kept_as_the_cells_text_and_the_file_says_whose_each_p
     file = own_agent.save("read_doc", as_a_cell("read_doc"), "en")
     text = file.read_text(encoding="utf-8")
     assert file == folder / "agent_loop.py"
-    assert "read_doc: your version from notebook 3" in text and "1 of 5 pieces are yours." in text
+    assert "read_doc: your version from notebook 3" in text and "1 of 5 pieces is yours." in text
     assert "run_agent: agentlib's version, until yours passes the check in notebook 4" in text
     assert "from agentlib import run_agent" in text and "YOUR CODE HERE" not in text
     assert "file.is_relative_to(base)" in text  # the student's own lines, not agentlib's

@@ -65,13 +65,13 @@ TEXT = {
            "script": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
            "real": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
            "local": "das winzige Modell auf diesem Rechner (make local-model)",
-           "rewrite": "Der Kurs schreibt diese Datei neu, sobald ein weiteres Stück die Prüfung besteht; "
-                      "eigene Änderungen außerhalb der Stücke gehen dann verloren.",
-           "count": "{n} von 5 Stücken sind von dir.",
-           "loaded": "Deine Stücke: {mine}. Von agentlib: {theirs}.",
+           "rewrite": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil die Prüfung besteht; "
+                      "eigene Änderungen außerhalb der Teile gehen dann verloren.",
+           "count": "{n} von 5 Teilen stammen von dir.", "count_one": "1 von 5 Teilen stammt von dir.",
+           "loaded": "Deine Teile: {mine}. Von agentlib: {theirs}.",
            "none": "keine", "broken": "{file} lässt sich nicht laden ({error}); die folgenden Zellen verwenden "
-                                      "agentlibs Stücke.",
-           "unsaved": "In {file} ließe sich dein Stück nicht laden ({error}); es bleibt deshalb draußen. "
+                                      "agentlibs Teile.",
+           "unsaved": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. "
                       "Braucht es einen Namen, den nur das Notebook kennt?",
            "model_failed": "Das Modell meldet einen Fehler, der Lauf endet: {error}",
            "loop_failed": "Deine Schleife bricht ab mit {error}; der Lauf endet hier."},
@@ -84,7 +84,7 @@ TEXT = {
            "local": "the tiny model on this machine (make local-model)",
            "rewrite": "The course rewrites this file whenever another piece passes its check; your own "
                       "changes outside the pieces are lost then.",
-           "count": "{n} of 5 pieces are yours.",
+           "count": "{n} of 5 pieces are yours.", "count_one": "1 of 5 pieces is yours.",
            "loaded": "Your pieces: {mine}. From agentlib: {theirs}.",
            "none": "none", "broken": "{file} cannot be loaded ({error}); the following cells use agentlib's pieces.",
            "unsaved": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a "
@@ -160,13 +160,23 @@ def save(exercise, work, language, source=None):
     return file
 
 
+def count(n, language):
+    """Example: count(3, "de") -> "3 von 5 Teilen stammen von dir." """
+    return TEXT[language]["count_one" if n == 1 else "count"].format(n=n)
+
+
+def yours(language):
+    """How many of the five pieces in the agent file are the student's, in one sentence."""
+    return count(len(mine(language)), language)
+
+
 def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
     say = TEXT[language]
     listing = "\n".join(f"    {', '.join(p.names)}: "
                         + (say["yours"] if p.exercise in pieces else say["theirs"]).format(n=p.notebook)
                         for p in PIECES)
-    parts = [f'"""{say["title"]}\n\n{listing}\n\n{say["count"].format(n=len(pieces))}\n\n{say["run"]}\n'
+    parts = [f'"""{say["title"]}\n\n{listing}\n\n{count(len(pieces), language)}\n\n{say["run"]}\n'
              f'    python agent_loop.py           {say["script"]}\n'
              f'    python agent_loop.py --real    {say["real"]}\n'
              f'    python agent_loop.py --local   {say["local"]}\n\n{say["rewrite"]}\n"""\n',
@@ -299,6 +309,39 @@ def use_dotenv():
     for name, value in dotenv().items():
         if name.startswith("LLM_") and not os.environ.get(name):
             os.environ[name] = value
+
+
+def real_model(model_class, language):
+    """A real model for the student's agent: the key's (LLM_API_KEY, also from .env), else the tiny local one.
+
+    None when neither is there, after one sentence saying how to get one.
+    Example: real_model(RealModel, "de") -> RealModel() pointed at the local server when no key is set
+    """
+    import agentlib
+
+    from ..providers.config import has_key
+    from ..providers.errors import ModelError
+
+    use_dotenv()
+    try:
+        if has_key():
+            return build(model_class, language)
+        from ..providers.local import local_server
+
+        server = local_server(language)
+        if model_class is agentlib.RealModel:
+            return agentlib.RealModel(**server, language=language)
+        local = {"LLM_BASE_URL": server["base_url"], "LLM_MODEL": server["model"], "LLM_API_KEY": server["api_key"]}
+        saved = {name: os.environ.get(name) for name in local}
+        os.environ.update(local)  # the student's RealModel reads LLM_* once, when it is made
+        try:
+            return build(model_class, language)
+        finally:
+            for name, value in saved.items():
+                os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
+    except ModelError as error:
+        print(error)
+        return None
 
 
 def build(model_class, language):
