@@ -43,6 +43,11 @@ CELLS = [
         from agentlib.classroom.exercises import exercise
         from agentlib.classroom.show import show
 
+        from agentlib.classroom.own_agent import load
+
+        agent = load(LANGUAGE, before=3)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
+        tool, TOOLS = agent.tool, agent.TOOLS
+
         print(list_docs())
         """),
     md("grep-intro", de="""

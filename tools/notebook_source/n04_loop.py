@@ -47,6 +47,11 @@ CELLS = [
         from agentlib.classroom.show import show
         from agentlib.classroom.viewer import number
 
+        from agentlib.classroom.own_agent import load
+
+        agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
+        tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent
+
         print(SYSTEM_PROMPT)
         """),
     md("protocol", de="""
@@ -157,7 +162,7 @@ CELLS = [
         messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
         replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}
                    for i, message in enumerate(messages) if message["role"] == "assistant"]
-        TraceViewer(Trace(messages, replies, stop_reason="answer"), language=LANGUAGE)
+        TraceViewer(Trace(messages, replies, stop_reason="answer", model="ScriptedModel"), language=LANGUAGE)
         """, tags=["widget", "optional"], needs="own-run"),
     md("stop-answer-intro", de="""
         ## Abbruchbedingung 1 zum Ausprobieren *(optional)*

@@ -44,6 +44,11 @@ CELLS = [
         from agentlib.providers.config import has_key
         from agentlib.classroom.exercises import exercise
 
+        from agentlib.classroom.own_agent import load
+
+        agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
+        tool, TOOLS, run_agent = agent.tool, agent.TOOLS, agent.run_agent
+
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
             if has_key():
@@ -174,7 +179,7 @@ CELLS = [
         """, tags=["exercise", "optional"]),
     code("exercise-1-check", """
         q1 = exercise(1, LANGUAGE)
-        q1.check(my_script)
+        q1.check(my_script, run_agent)
         # q1.hint()
         # q1.solution()
         """, tags=["check", "optional"]),
@@ -206,6 +211,8 @@ CELLS = [
     code("max-steps-control", """
         from agentlib.classroom.controls import MaxStepsControl
 
-        MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE)
+        control = MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE,
+                                  agent=run_agent)
+        control
         """, tags=["widget", "optional"]),
 ]

@@ -52,6 +52,12 @@ CELLS = [
         from agentlib.providers.errors import ModelError
         from agentlib.models import ReplayModel
 
+        from agentlib.classroom.own_agent import build, load, use_dotenv
+
+        agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
+        tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
+        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch dein RealModel, das os.environ liest|a key in .env reaches your RealModel too, which reads os.environ⟩
+
         print(describe(LANGUAGE))
         """),
     md("build-real-model", de="""
@@ -107,13 +113,13 @@ CELLS = [
 
         def choose_model():
             if has_key():
-                try:  # ⟨agentlibs Fassung sagt Fehler in der Sprache des Notebooks, deine braucht keine Argumente|agentlib's version words its errors in the notebook's language, yours takes no arguments⟩
-                    return RealModel(language=LANGUAGE) if RealModel is agentlib.RealModel else RealModel()
+                try:  # ⟨deine Fassung oder agentlibs; was beim Start scheitert, wird ein Satz|your version or agentlib's; whatever fails at the start becomes one sentence⟩
+                    return build(RealModel, LANGUAGE)
                 except ModelError as error:
                     print(error)
             if RECORDING.is_file():
                 return ReplayModel.load(RECORDING, language=LANGUAGE)
-            return ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True)
+            return agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True)
 
         model = choose_model()
         print(f"⟨Es antwortet|Answering⟩: {type(model).__name__}")

@@ -28,14 +28,21 @@ CELLS = [
                                                   longest_file_report)
         from agentlib.classroom.viewer import TraceViewer
 
+        import agentlib
+        from agentlib.classroom.own_agent import build, load, real_model, use_dotenv, yours
+
+        agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
+        tool, TOOLS, run_agent, ScriptedModel, RealModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel, agent.RealModel
+        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch dein RealModel|a key in .env reaches your RealModel too⟩
+
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst das Skriptmodell mit `script`.|The real model when a key is set, otherwise the scripted model playing `script`.⟩\"\"\"
             if has_key():
                 try:
-                    return RealModel(language=LANGUAGE)
+                    return build(RealModel, LANGUAGE)
                 except ModelError as error:
                     print(error)
-            return ScriptedModel(script, estimate_usage=True)
+            return agentlib.ScriptedModel(script, estimate_usage=True)
 
         print("⟨Es antwortet das echte Modell.|The real model answers.⟩" if has_key() else "⟨Es antwortet das Skriptmodell (kein Schlüssel gesetzt).|The scripted model answers (no key set).⟩")
         """),
@@ -49,10 +56,18 @@ CELLS = [
         In notebooks 2 to 6 you wrote five pieces: the decorator `tool`, `read_doc`, the loop `run_agent`, `ScriptedModel` and `RealModel`. Every piece that passed its check is now in the file `agent_loop.py` next to this notebook; together they make a whole agent. The next cell lets it answer the lesson's question – first with the scripted model, then with a real model: with your key, or the tiny model on your own machine. It also tells you how many of the five pieces are yours. Where one is missing, the finished version from `agentlib` steps in.
         """),
     code("own-agent-run", """
+        from IPython.display import display
+
         from agentlib import QUESTION, lesson_script
 
-        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
-        """),
+        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
+        display(TraceViewer(stats, language=LANGUAGE))
+        model = real_model(RealModel, LANGUAGE)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
+        if model is not None:
+            real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=5, verbose=False)
+            display(TraceViewer(real_stats, language=LANGUAGE))
+        print(yours(LANGUAGE))
+        """, tags=["widget"]),
     md("own-agent-after", de="""
         ## Was du gebaut hast
 
