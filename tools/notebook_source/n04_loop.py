@@ -1,6 +1,6 @@
 """Notebook 4: the protocol, then the student writes run_agent; stop conditions, failures, the cut."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "04_die_schleife", "en": "04_the_loop"}
 
@@ -43,11 +43,11 @@ CELLS = [
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
                               lesson_script, list_docs, read_doc, tool)
         from agentlib import run_agent  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.classroom.exercises import exercise
-        from agentlib.classroom.show import show
-        from agentlib.classroom.viewer import number
+        from agentlib.classroom import exercise
+        from agentlib.classroom import show
+        from agentlib.classroom import number
 
-        from agentlib.classroom.own_agent import load
+        from agentlib.classroom import load
 
         agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent
@@ -124,13 +124,7 @@ CELLS = [
         The check cell drives your loop with scripted models through both stop conditions, failing and unknown tools, a long result and the counting, and names any rule you broke. Your own wording is fine – the rules count.
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
-    code("build-loop-check", """
-        q = exercise("loop", LANGUAGE)
-        q.check(run_agent)
-        run_agent = q.pick(run_agent)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-loop-check", "loop", "run_agent", pick=True),
     md("own-run-intro", de="""
         ## Deine Schleife, ein ganzer Lauf
 
@@ -157,7 +151,7 @@ CELLS = [
     code("own-trace", """
         # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `model` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
         from agentlib import Trace
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
         replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}
@@ -228,7 +222,7 @@ CELLS = [
         For comparison, `run_agent` from `agentlib/loop.py`. It also records the run as a *trace* (you will read that in notebook 5) and ends a run with one plain sentence when the *model* fails (notebook 8). Running one call and cutting its result live in `observe`:
         """, tags=["optional"]),
     code("show-loop", """
-        import agentlib.loop
+        import agentlib
 
         show(agentlib.loop.run_agent)
         show(agentlib.loop.observe)

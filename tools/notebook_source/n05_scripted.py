@@ -1,6 +1,6 @@
 """Notebook 5: the student writes ScriptedModel; the trace viewer, the token table; exercises 1 and 2, the step limit."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "05_skriptmodell", "en": "05_scripted_model"}
 
@@ -41,10 +41,10 @@ CELLS = [
         import agentlib
         from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent
         from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.providers.config import has_key
-        from agentlib.classroom.exercises import exercise
+        from agentlib.classroom import has_key
+        from agentlib.classroom import exercise
 
-        from agentlib.classroom.own_agent import load
+        from agentlib.classroom import load
 
         agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, run_agent = agent.tool, agent.TOOLS, agent.run_agent
@@ -91,13 +91,7 @@ CELLS = [
         Fill in the gaps (`...`) and check. If your version passes, the cells after it play with yours.
         """, tags=["exercise"]),
     code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
-    code("build-scripted-model-check", """
-        q = exercise("scripted_model", LANGUAGE)
-        q.check(ScriptedModel)
-        ScriptedModel = q.pick(ScriptedModel)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True),
     md("script-intro", de="""
         ## Das Skript der Lektion
 
@@ -130,7 +124,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="scripted-run"),
@@ -144,7 +138,7 @@ CELLS = [
         Your scripted model reports no tokens; the finished one from `agentlib` can estimate them (`estimate_usage=True`, about 3.5 characters per token). Every row of the table is one model call. Watch the prompt tokens: they grow, because **every step re-sends the whole message list** – that is why an agent costs more than a chat.
         """),
     code("token-table", """
-        from agentlib.classroom.tokens import token_table
+        from agentlib.classroom import token_table
 
         _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                              verbose=False)
@@ -177,12 +171,7 @@ CELLS = [
     code("exercise-1-code", """
         my_script = ...  # ⟨DEIN CODE HIER: eine Liste von Message(...)-Objekten|YOUR CODE HERE: a list of Message(...) objects⟩
         """, tags=["exercise", "optional"]),
-    code("exercise-1-check", """
-        q1 = exercise(1, LANGUAGE)
-        q1.check(my_script, run_agent)
-        # q1.hint()
-        # q1.solution()
-        """, tags=["check", "optional"]),
+    check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1", optional=True),
     md("exercise-2", de="""
         ## Übung 2: `max_steps=2` *(optional)*
 
@@ -193,12 +182,7 @@ CELLS = [
         Ask the lesson's question with `max_steps=2` and unpack the result into two names: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` gives you the lesson's scripted model (or the real model if you have already set a key). Think first: the script needs four steps. What will `run_agent` return?
         """, tags=["exercise", "optional"]),
     code("exercise-2-code", skeleton(2), tags=["exercise", "optional"]),
-    code("exercise-2-check", """
-        q2 = exercise(2, LANGUAGE)
-        q2.check(answer2, stats2)
-        # q2.hint()
-        # q2.solution()
-        """, tags=["check", "optional"]),
+    check_cell("exercise-2-check", 2, "answer2, stats2", name="q2", optional=True),
     md("limit-intro", de="""
         ## Das Schrittlimit zum Ausprobieren *(optional)*
 
@@ -209,7 +193,7 @@ CELLS = [
         Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """, tags=["optional"]),
     code("max-steps-control", """
-        from agentlib.classroom.controls import MaxStepsControl
+        from agentlib.classroom import MaxStepsControl
 
         control = MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE,
                                   agent=run_agent)

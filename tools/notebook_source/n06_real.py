@@ -1,6 +1,6 @@
 """Notebook 6: the student writes RealModel; a real model behind the same loop; the offline fallback; tokens and cost."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "06_echtes_modell", "en": "06_real_model"}
 
@@ -47,12 +47,12 @@ CELLS = [
         import agentlib
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
         from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.providers.config import describe, has_key, key_field
-        from agentlib.classroom.exercises import exercise
-        from agentlib.providers.errors import ModelError
-        from agentlib.models import ReplayModel
+        from agentlib.classroom import describe, has_key, key_field
+        from agentlib.classroom import exercise
+        from agentlib import ModelError
+        from agentlib import ReplayModel
 
-        from agentlib.classroom.own_agent import build, load, use_dotenv
+        from agentlib.classroom import build, load, use_dotenv
 
         agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
@@ -80,13 +80,7 @@ CELLS = [
         The check cell needs neither a key nor a network: your `RealModel` talks to a small server on your own machine that plays the API.
         """, tags=["exercise"]),
     code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
-    code("build-real-model-check", """
-        q = exercise("real_model", LANGUAGE)
-        q.check(RealModel)
-        RealModel = q.pick(RealModel)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-real-model-check", "real_model", "RealModel", pick=True),
     md("key-intro", de="""
         ## Der Schlüssel – nur für diese Sitzung *(optional)*
 
@@ -143,7 +137,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
@@ -167,7 +161,7 @@ CELLS = [
         """, tags=["optional"]),
     code("token-table", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom.tokens import token_table
+        from agentlib.classroom import token_table
 
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget", "optional"], needs="real-run"),

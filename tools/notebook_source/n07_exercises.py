@@ -1,6 +1,6 @@
 """Notebook 7: the student's own agent runs; exercises 3 and 4 (optional); the self-test."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
@@ -22,14 +22,14 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import RealModel, ScriptedModel, run_agent, tool
-        from agentlib.providers.config import has_key
-        from agentlib.providers.errors import ModelError
-        from agentlib.classroom.exercises import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
+        from agentlib.classroom import has_key
+        from agentlib import ModelError
+        from agentlib.classroom import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
                                                   longest_file_report)
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         import agentlib
-        from agentlib.classroom.own_agent import build, load, real_model, use_dotenv, yours
+        from agentlib.classroom import build, load, real_model, use_dotenv, yours
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel, RealModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel, agent.RealModel
@@ -142,7 +142,7 @@ CELLS = [
         Schreib ein Werkzeug `count_lines(path)`, das zurückgibt, wie viele Zeilen eine Doku-Datei hat, und registriere es mit `@tool`. Die Prüfzelle prüft:
         - das Werkzeug ist mit `@tool` registriert und hat genau einen Parameter `path: str`,
         - es zählt so viele Zeilen, wie `read_doc` nummeriert,
-        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.docs import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
+        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.classroom import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
 
         Danach spielt die Prüfzelle einen Lauf ab, in dem das Skriptmodell dein Werkzeug benutzt. Ersetze die ganze Zeile `count_lines = ...` durch deine Funktion mit dem Dekorator darüber.
         """, en="""
@@ -153,19 +153,14 @@ CELLS = [
         Write a tool `count_lines(path)` that returns how many lines a doc file has, and register it with `@tool`. The check cell tests:
         - the tool is registered with `@tool` and takes exactly one parameter `path: str`,
         - it counts as many lines as `read_doc` numbers,
-        - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.docs import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
+        - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.classroom import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
 
         After that the check cell plays a run in which the scripted model uses your tool. Replace the whole line `count_lines = ...` with your function, decorator on top.
         """, tags=["exercise", "optional"]),
     code("exercise-3-code", """
         count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
         """, tags=["exercise", "optional"]),
-    code("exercise-3-check", """
-        q3 = exercise(3, LANGUAGE)
-        q3.check(count_lines)
-        # q3.hint()
-        # q3.solution()
-        """, tags=["check", "optional"]),
+    check_cell("exercise-3-check", 3, "count_lines", name="q3", optional=True),
     md("exercise-3-run", de="""
         Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es dein neues Werkzeug von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
         """, en="""
@@ -202,12 +197,7 @@ CELLS = [
         TraceViewer(stats4, language=LANGUAGE)
         """, tags=["widget", "optional"], needs="exercise-4-run"),
     code("exercise-4-code", skeleton(4), tags=["exercise", "optional"]),
-    code("exercise-4-check", """
-        q4 = exercise(4, LANGUAGE)
-        q4.check(stats4, tool_steps, keywords)
-        # q4.hint()
-        # q4.solution()
-        """, tags=["check", "optional"], needs="exercise-4-run"),
+    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run", optional=True),
     md("next", de="""
         ## Wie es weitergeht
 

@@ -36,7 +36,7 @@ CELLS = [
 
         import agentlib
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
-        from agentlib.providers.errors import ModelError
+        from agentlib import ModelError
         """),
     md("model-fails-intro", de="""
         ## 1 · Wenn das *Modell* scheitert
@@ -49,7 +49,7 @@ CELLS = [
         """),
     code("model-fails", """
         import agentlib
-        from agentlib.providers.errors import explain
+        from agentlib.classroom import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = agentlib.run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE],
@@ -75,7 +75,7 @@ CELLS = [
         Do not expect too much: the big providers' models are a thousand times larger. This one really decides for itself – but often badly.
         """),
     code("local-run", """
-        from agentlib.providers.local import local_server
+        from agentlib.classroom import local_server
 
         try:  # ⟨agentlibs RealModel: Es schickt einen Schritt mit Tool-Aufrufen mit content "" zurück, das verlangt dieser Server|agentlib's RealModel: it sends a tool-call turn back with content "", which this server insists on⟩
             local_model = agentlib.RealModel(**local_server(LANGUAGE), language=LANGUAGE)
@@ -89,7 +89,7 @@ CELLS = [
         """),
     code("local-trace", """
         # ⟨braucht `local_stats`: führe zuerst die Zelle darüber aus|needs `local_stats`: run the cell above first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(local_stats, language=LANGUAGE)
         """, tags=["widget"], needs="local-run"),
@@ -122,7 +122,7 @@ CELLS = [
         `agentlib.providers.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. The cell prices the scripted model's run (with estimated tokens) at the prices of `deepseek-flash`; the same lines price the trace of a real run from notebook 6.
         """),
     code("cost", """
-        from agentlib.providers.pricing import PRICES, describe_cost, trace_cost
+        from agentlib.classroom import PRICES, describe_cost, trace_cost
 
         answer, stats = agentlib.run_agent(ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                                            verbose=False)
@@ -144,8 +144,8 @@ CELLS = [
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
     code("rag-comparison", """
-        from agentlib.classroom.viewer import number
-        from agentlib.providers.pricing import describe_cost, estimate_cost
+        from agentlib.classroom import number
+        from agentlib.classroom import describe_cost, estimate_cost
 
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
             ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),
@@ -178,7 +178,7 @@ CELLS = [
         """),
     code("evaluate", """
         from agentlib import evaluate
-        from agentlib.classroom.evaluate import NaiveModel, OracleModel
+        from agentlib.classroom import NaiveModel, OracleModel
 
         for model in (NaiveModel(), OracleModel()):
             table = evaluate(model, language=LANGUAGE, progress=False)
