@@ -14,7 +14,7 @@ import pytest
 import agentlib
 from agentlib import QUESTION, Call, Message, lesson_script
 from agentlib.classroom import own_agent
-from agentlib.classroom.exercises import exercise
+from agentlib.classroom.checks import exercise
 from agentlib.classroom.viewer import trace_text
 from agentlib.providers import config
 from agentlib.providers.errors import ModelError

@@ -298,11 +298,16 @@ WRONG_REAL_MODELS = {
         [('os.environ.get("LLM_MODEL", "deepseek-flash")', '"deepseek-flash"')], ["'deepseek-flash'", "LLM_MODEL"],
         ["'deepseek-flash'", "LLM_MODEL"]),
     "ignores tools": ([("messages=messages, tools=tools", "messages=messages")], ["tools=tools"], ["tools=tools"]),
+    "hard-codes the model in create": ([("model=self.name", 'model="deepseek-flash"')], ["create", "'deepseek-flash'"],
+                                       ["create", "'deepseek-flash'"]),
+    "sends a tool-call turn back with content None": ([('message.content = message.content or ""', "pass")],
+                                                      ["content None", "llama-cpp-python"],
+                                                      ["content None", "llama-cpp-python"]),
     "returns the whole completion": (
-        [("return reply.choices[0].message, reply.usage", "return reply, reply.usage")],
+        [("return message, reply.usage", "return reply, reply.usage")],
         ["whole reply", "choices[0].message"], ["ganze Antwort", "choices[0].message"]),
     "returns no usage": (
-        [("return reply.choices[0].message, reply.usage", "return reply.choices[0].message, None")],
+        [("return message, reply.usage", "return message, None")],
         ["token counts", "reply.usage"], ["Token-Zählung", "reply.usage"]),
 }
 

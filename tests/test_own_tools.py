@@ -74,7 +74,7 @@ def test_the_untouched_skeleton_run_as_ipython_runs_it_is_not_attempted(name, la
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_a_half_filled_skeleton_names_the_open_gaps_not_ellipsis(name, language):
     q = exercise(name, language)
-    first_gap = {"decorator": ("json_type = ...", 'json_type = "string"'),
+    first_gap = {"decorator": ('"description": ...,', '"description": description,'),
                  "read_doc": ("inside = ...", "inside = file.is_relative_to(base)")}[name]
     half = q.SKELETON[language].replace(*first_gap)
     status, message = q.judge(*work(name, cell_namespace(name, language, half)))
@@ -134,10 +134,10 @@ def test_pick_puts_the_picked_read_doc_behind_the_tool_the_loop_calls(language, 
 DECORATOR_MISTAKES = {  # what is changed in the solution, and words the verdict must contain
     "int becomes string": (('json_type = "integer" if param.annotation is int else "string"', 'json_type = "string"'),
                            ['"integer"', "limit"]),
-    "defaults listed as required": (("has_default = param.default is not inspect.Parameter.empty",
-                                     "has_default = False"), ["required", "limit"]),
-    "default None taken for no default": (("has_default = param.default is not inspect.Parameter.empty",
-                                           "has_default = param.default is not None"), ["required", "keyword"]),
+    "defaults listed as required": (("if param.default is inspect.Parameter.empty:", "if True:"),
+                                    ["required", "limit"]),
+    "default None taken for no default": (("if param.default is inspect.Parameter.empty:",
+                                           "if param.default is None:"), ["required", "keyword"]),
     "registry holds the bare function": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}',
                                           "TOOLS[fn.__name__] = fn"), ['"fn"', '"schema"']),
     "registry holds the schema only": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}',

@@ -47,13 +47,11 @@ TEXT = {
         "de": "Name -> {{\"fn\": die Funktion, \"schema\": was das Modell sieht}}",
         "en": "name -> {{\"fn\": the function, \"schema\": what the model sees}}",
     },
-    "decorator.gap.type": {
-        "de": "\"integer\" für int, sonst \"string\"",
-        "en": "\"integer\" for int, otherwise \"string\"",
-    },
-    "decorator.gap.default": {
-        "de": "hat der Parameter einen Standardwert?",
-        "en": "does the parameter have a default value?",
+    "decorator.note.parameters": {
+        "de": "für jeden Parameter von fn (inspect.signature): sein JSON-Typ (\"integer\" für int, sonst "
+              "\"string\") und seine Beschreibung nach properties; ohne Standardwert auch nach required",
+        "en": "for each parameter of fn (inspect.signature): its JSON type (\"integer\" for int, otherwise "
+              "\"string\") and its description into properties; without a default value into required too",
     },
     "decorator.gap.entry": {
         "de": "Funktion und Schema, als dict",

@@ -260,37 +260,41 @@ TEXT = {
         "de": " in Zeile {line}",
         "en": " on line {line}",
     },
-    "loop.gap.ask": {
-        "de": "das Modell fragen: mit der Nachrichtenliste und den Schemas",
-        "en": "ask the model, with the message list and the schemas",
+    "loop.note.registry": {
+        "de": 'TOOLS: die Werkzeuge, die du registriert hast',
+        "en": 'TOOLS: the tools you registered',
     },
-    "loop.gap.prompt": {
-        "de": "was usage meldet",
-        "en": "what usage reports",
+    "loop.note.step1": {
+        "de": 'höchstens max_steps-mal: das Modell fragen, mit der Nachrichtenliste und den Schemas; den Schritt zählen',
+        "en": 'at most max_steps times: ask the model, with the message list and the schemas; count the step',
     },
-    "loop.gap.stop": {
-        "de": "keine Werkzeugaufrufe? Dann ist das die Antwort",
-        "en": "no tool calls? Then this is the answer",
+    "loop.note.step2": {
+        "de": 'die Tokens addieren, wenn das Modell welche meldet (usage)',
+        "en": 'add up the tokens, if the model reported any (usage)',
     },
-    "loop.gap.assistant": {
-        "de": "die Nachricht des Modells, als dict – vor den Ergebnissen",
-        "en": "the model's message, as a dict – before the results",
+    "loop.note.step3": {
+        "de": 'keine Werkzeugaufrufe: Das ist die Antwort – bei verbose drucken, mit stats zurückgeben',
+        "en": 'no tool calls: this is the answer – print it if verbose, return it with stats',
     },
-    "loop.gap.run": {
-        "de": "das Werkzeug mit den JSON-Argumenten aufrufen (\"\" heißt: keine)",
-        "en": "call the tool with the JSON arguments (\"\" means none)",
+    "loop.note.step4": {
+        "de": 'die Nachricht des Modells an die Liste hängen, vor allen ihren Ergebnissen',
+        "en": "append the model's message to the list, before any of its results",
     },
-    "loop.gap.error": {
-        "de": "der Fehler wird zu Text für das Modell",
-        "en": "the failure becomes text for the model",
+    "loop.note.step5": {
+        "de": 'jeden Aufruf ausführen: sein Werkzeug mit seinen JSON-Argumenten; jeder Fehler wird Text für das Modell',
+        "en": 'run each call: its tool with its JSON arguments; any failure becomes text for the model',
     },
-    "loop.gap.cut": {
-        "de": "kürzen – und dazuschreiben, dass gekürzt wurde",
-        "en": "cut – and say that it was cut",
+    "loop.note.step6": {
+        "de": 'ein zu langes Ergebnis kürzen und dazuschreiben, dass gekürzt wurde',
+        "en": 'cut a result that is too long, and say that it was cut',
     },
-    "loop.gap.tool": {
-        "de": "genau eine tool-Nachricht je Aufruf, mit call.id",
-        "en": "exactly one tool message per call, with call.id",
+    "loop.note.step7": {
+        "de": 'den Aufruf zählen, bei verbose eine Vorschauzeile drucken, genau eine tool-Nachricht mit der id des Aufrufs anhängen',
+        "en": "count the call, print a preview line if verbose, append exactly one tool message with the call's id",
+    },
+    "loop.note.step8": {
+        "de": 'Schrittlimit erreicht ohne Antwort: bei verbose sagen, None mit stats zurückgeben',
+        "en": 'the step limit reached without an answer: say so if verbose, return None with stats',
     },
     "loop.not_a_function": {
         "de": "run_agent sollte eine Funktion sein, ist aber {loop_type}.",

@@ -106,9 +106,13 @@ TEXT = {
         "de": "docs.DOCS ist der Ordner mit der httpx-Doku; lies ihn bei jedem Aufruf",
         "en": "docs.DOCS is the folder with the httpx docs; read it on every call",
     },
+    "read_doc.gap.file": {
+        "de": "die Datei, die path in base meint – mit .., Links und absoluten Pfaden aufgelöst",
+        "en": "the file path names inside base – with .., links and absolute paths resolved",
+    },
     "read_doc.gap.inside": {
-        "de": "liegt file nach resolve() noch in base?",
-        "en": "does file still lie inside base after resolve()?",
+        "de": "liegt file dann noch in base?",
+        "en": "does file then still lie inside base?",
     },
     "read_doc.gap.start": {
         "de": "ein Fehlertext für das Modell: Zeilen zählen ab 1",

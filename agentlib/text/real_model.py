@@ -45,9 +45,36 @@ TEXT = {
         "de": "LLM_MODEL, sonst \"deepseek-flash\"",
         "en": "LLM_MODEL, else \"deepseek-flash\"",
     },
+    "real_model.gap.create": {
+        "de": "ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice=\"auto\", extra_body",
+        "en": "one call of chat.completions.create: model, messages, tools, tool_choice=\"auto\", extra_body",
+    },
+    "real_model.gap.message": {
+        "de": "die Nachricht der ersten Auswahl",
+        "en": "the first choice's message",
+    },
+    "real_model.gap.content": {
+        "de": "ohne Text (None) bekommt sie den leeren Text \"\": lokale Server lehnen None ab",
+        "en": "without text (None) it gets the empty text \"\": local servers refuse None",
+    },
     "real_model.gap.return": {
-        "de": "(die Nachricht der ersten Auswahl, die Token-Zählung)",
-        "en": "(the first choice's message, the token counts)",
+        "de": "(die Nachricht, die Token-Zählung)",
+        "en": "(the message, the token counts)",
+    },
+    "real_model.content_null": {
+        "de": "Ab dem zweiten Schritt lehnt der Server die Nachrichtenliste ab: Ein Schritt mit "
+              "Werkzeugaufrufen, aber ohne Text, ging mit content None zurück ({problem}). Server wie "
+              "llama-cpp-python verlangen dort Text. Gib einer Nachricht ohne Text den leeren Text, "
+              "bevor RealModel sie zurückgibt.",
+        "en": "From the second step on, the server refuses the message list: a step with tool calls but "
+              "no text went back with content None ({problem}). Servers such as llama-cpp-python insist "
+              "on text there. Give a message without text the empty text before RealModel returns it.",
+    },
+    "real_model.model_in_create": {
+        "de": "self.name liest LLM_MODEL richtig, aber der Aufruf von create nennt ein anderes Modell "
+              "({model!r}). Gib create den Namen, den dein RealModel gelesen hat.",
+        "en": "self.name reads LLM_MODEL correctly, but the call of create names another model "
+              "({model!r}). Give create the name your RealModel read.",
     },
     "real_model.not_a_class": {
         "de": "RealModel sollte eine Klasse sein, ist aber {cls_type}.",

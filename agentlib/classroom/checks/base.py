@@ -15,6 +15,7 @@ from html import escape
 
 from ...models import Message
 from ...text import say
+from .. import own_agent
 from ..show import in_kernel
 from .skeleton import code_gaps, skeleton_objects, same_code
 
@@ -57,6 +58,9 @@ def short(value, limit=120):
     return text if len(text) <= limit else f"{text[:limit]}…"
 
 
+REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
+
+
 class Exercise:
     """One exercise: `evaluate` judges the work, `check` shows the verdict. AREA names its texts."""
 
@@ -69,6 +73,7 @@ class Exercise:
         self.language = language
         self.outcome = None  # the last check's status, for whoever wants to read it
         self.checked = ()  # the work that check last judged, so pick hands on only what was judged
+        self.message = ""
 
     def say(self, key, /, **facts):
         """The catalogue's text for `key` in the student's language; a key without a dot is this area's."""
@@ -82,10 +87,16 @@ class Exercise:
 
     def judge(self, *work):
         """(status, message) for `work`, without showing anything."""
+        if work and getattr(work[0], "stands_in", False):  # a set-up cell's wrapper (own_agent): judge what it wraps
+            work = (work[0].__wrapped__, *work[1:])
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.not_attempted().message
         if work and any(work[0] is reference for reference in self.REFERENCE):
+            if (type(self), self.language) in REPLACED:  # the check cell run again after q.pick replaced a failed piece
+                return INCORRECT, self.say("check.replaced", name=self.name(),
+                                           reason=REPLACED[type(self), self.language])
             return NOT_ATTEMPTED, self.say("check.still_reference", name=self.name())
+        REPLACED.pop((type(self), self.language), None)
         if work and self.untouched(work[0]):
             return NOT_ATTEMPTED, self.say("check.untouched")
         gaps = code_gaps(work[0]) if work and hasattr(self, "SKELETON") else 0  # a build-along cell, half filled
@@ -98,7 +109,7 @@ class Exercise:
 
     def check(self, *work):
         self.outcome, message = self.judge(*work)
-        self.checked = work
+        self.checked, self.message = work, message
         report(self.outcome, HEADINGS[self.language][self.outcome], message)
 
     def name(self):
@@ -118,7 +129,11 @@ class Exercise:
         own = (self.outcome == CORRECT and len(work) == len(self.checked)
                and all(a is b for a, b in zip(work, self.checked)))
         chosen = work if own else self.REFERENCE[:len(work)]
-        print(self.say("check.pick_own" if own else "check.pick_reference", name=self.name()))
+        if self.outcome == INCORRECT and not own:  # remembered, so a second check of the reference is not "not attempted"
+            REPLACED[type(self), self.language] = self.message
+        kept = own and own_agent.keep(self.AREA, work[0], self.language)
+        print(self.say("check.pick_own" if own else "check.pick_reference", name=self.name())
+              + (" " + self.say("check.kept", file=kept.name) if kept else ""))
         return chosen[0] if len(work) == 1 else tuple(chosen)
 
     def hint(self):

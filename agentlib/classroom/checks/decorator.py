@@ -13,6 +13,7 @@ import inspect
 
 from ...tools import TOOLS, tool
 from .base import Exercise, both, short
+from .sandbox import SECONDS, OverTime, time_limit
 from .skeleton import cells
 
 
@@ -46,8 +47,11 @@ class Decorator(Exercise):
             raise self.wrong("registry_not_a_dict", TOOLS_type=type(TOOLS).__name__)
         saved = {fn.__name__: TOOLS.get(fn.__name__) for fn, *_ in SAMPLES}
         try:
-            for sample in SAMPLES:
-                self.judge_sample(tool, TOOLS, *sample)
+            with time_limit(SECONDS):
+                for sample in SAMPLES:
+                    self.judge_sample(tool, TOOLS, *sample)
+        except OverTime:
+            raise self.wrong("check.overtime", what="@tool(...)", seconds=SECONDS) from None
         finally:  # the samples are the check's, not the student's: leave their registry as it was
             for name, entry in saved.items():
                 if entry is None:
@@ -107,7 +111,7 @@ class Decorator(Exercise):
                              missing=self.say("required_missing", names=", ".join(missing)) if missing else "")
 
     HINT = both("decorator.hint")
-    TEMPLATE = '''
+    HEAD = '''
 import inspect
 
 TOOLS = {}  # <registry>
@@ -116,13 +120,16 @@ TOOLS = {}  # <registry>
 def tool(description, **params):
     def register(fn):
         properties, required = {}, []
-        for name, param in inspect.signature(fn).parameters.items():
-            json_type = <<type>>
+        # <parameters>
+'''
+    # The loop over the parameters is the student's: a gap in the skeleton, its code in the solution.
+    PARAMETERS = '''        for name, param in inspect.signature(fn).parameters.items():
+            json_type = "integer" if param.annotation is int else "string"
             properties[name] = {"type": json_type, "description": params[name]}
-            has_default = <<default>>
-            if not has_default:
+            if param.default is inspect.Parameter.empty:
                 required.append(name)
-        schema = {"type": "function",
+'''
+    TAIL = '''        schema = {"type": "function",
                   "function": {"name": fn.__name__, "description": <<description>>,
                                "parameters": {"type": "object", "properties": properties,
                                               "required": required}}}
@@ -130,11 +137,9 @@ def tool(description, **params):
         return <<return>>
     return register
 '''
-    CODE = {"type": '"integer" if param.annotation is int else "string"',
-            "default": "param.default is not inspect.Parameter.empty", "description": "description",
-            "entry": '{"fn": fn, "schema": schema}', "return": "fn"}
-    SKELETON = cells("decorator", TEMPLATE)
-    SOLUTION = cells("decorator", TEMPLATE, CODE, solved=True)
+    CODE = {"description": "description", "entry": '{"fn": fn, "schema": schema}', "return": "fn"}
+    SKELETON = cells("decorator", HEAD + "        ...\n" + TAIL)
+    SOLUTION = cells("decorator", HEAD + PARAMETERS + TAIL, CODE, solved=True)
 
 
 def signature(fn):

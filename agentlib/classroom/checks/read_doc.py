@@ -19,6 +19,7 @@ from ... import docs
 from ...docs import read_doc
 from ...tools import TOOLS
 from .base import Exercise, Outcome, both, short
+from .sandbox import SECONDS, OverTime, time_limit
 from .skeleton import cells
 
 
@@ -37,7 +38,10 @@ class ReadDoc(Exercise):
             base = test_folder(Path(folder), self.SECRET)
             docs.DOCS = base  # the skeleton reads docs.DOCS on every call, so the check can point it here
             try:
-                raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
+                with time_limit(SECONDS):
+                    raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
+            except OverTime:
+                raise self.wrong("check.overtime", what="read_doc(...)", seconds=SECONDS) from None
             finally:
                 docs.DOCS = saved
         note = self.say("raised_is_fine") if raised else ""
@@ -129,9 +133,9 @@ class ReadDoc(Exercise):
 from agentlib import docs  # <folder>
 
 
-def read_doc(path, start=1, end=80):
+def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     base = docs.DOCS.resolve()
-    file = (base / path).resolve()
+    file = <<file>>
     inside = <<inside>>
     if not inside or not file.is_file():
         return f"Error: no such file {path!r}; call list_docs to see which files exist."
@@ -141,7 +145,7 @@ def read_doc(path, start=1, end=80):
     last = min(end, <<cap>>, len(lines))
     return "\\n".join(<<numbered>> for number in range(start, last + 1))
 '''
-    CODE = {"inside": "file.is_relative_to(base)",
+    CODE = {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
             "start": 'f"Error: start={start}, but lines count from 1; ask for start=1 or more."',
             "cap": "start + 79", "numbered": 'f"{number}: {lines[number - 1]}"'}
     SKELETON = cells("read_doc", TEMPLATE)

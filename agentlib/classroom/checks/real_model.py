@@ -19,6 +19,8 @@ from ...tools import TOOLS
 from ..loopback import Loopback, completion
 from .base import Exercise, both, short
 from .sandbox import OverTime, environment, time_limit
+
+SECONDS = 4.0  # the whole check: three requests to 127.0.0.1 take a few milliseconds
 from .skeleton import cells
 
 
@@ -45,14 +47,16 @@ class OwnRealModel(Exercise):
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}]
         schemas = [t["schema"] for t in TOOLS.values()]
-        with Loopback(replies) as server, time_limit(30), environment(
+        with Loopback(replies) as server, time_limit(SECONDS), environment(
                 LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL, LLM_EXTRA_BODY=None,
                 http_proxy=server.url, https_proxy=server.url, all_proxy=server.url, no_proxy="127.0.0.1,localhost"):
             model = self.attempt(cls, server, "RealModel()")
             reply = self.attempt(lambda: model(messages, schemas), server, "model(messages, tools)")
-            self.same_request(server, key, messages, schemas)
+            self.same_request(server, key, messages, schemas, model)
             self.same_reply(reply)
             answer, stats = run_agent(model, QUESTION["en"], max_steps=4, verbose=False)
+        if server.refused:  # llama-cpp-python's rule: the local model would fail here too
+            raise self.wrong("content_null", problem=server.refused[0])
         if answer != FINAL or (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) != (2, 3000, 100):
             raise self.wrong("run", steps=stats['steps'], stop_message=stats.trace.stop_message, prompt_tokens=stats['prompt_tokens'], completion_tokens=stats['completion_tokens'])
         return self.say("correct")
@@ -67,13 +71,14 @@ class OwnRealModel(Exercise):
                 raise self.wrong("elsewhere", what=what, elsewhere=server.elsewhere[0], base_url=server.base_url)
             raise self.wrong("fails", what=what, error_type=type(error).__name__, error=error)
 
-    def same_request(self, server, key, messages, schemas):
+    def same_request(self, server, key, messages, schemas, model):
         if len(server.requests) != 1:
             raise self.wrong("requests", requests_count=len(server.requests))
         request = server.requests[0]
         body = request["body"] or {}
         problems = [
             (request["headers"].get("authorization") != f"Bearer {key}", "key_missing"),
+            (body.get("model") != CHECK_MODEL and getattr(model, "name", None) == CHECK_MODEL, "model_in_create"),
             (body.get("model") != CHECK_MODEL, "model_name"),
             (body.get("messages") != messages, "messages_missing"),
             (body.get("tools") != schemas, "tools_missing"),
@@ -113,13 +118,17 @@ class RealModel:
         self.extra = {"thinking": {"type": "disabled"}} if "deepseek.com" in base_url else {}
 
     def __call__(self, messages, tools):
-        reply = self.client.chat.completions.create(
-            <<create>>, tool_choice="auto", extra_body=self.extra)
+        reply = <<create>>
+        message = <<message>>
+        <<content>>
         return <<return>>
 '''
     CODE = {"url": 'os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
             "key": 'os.environ.get("LLM_API_KEY")', "model": 'os.environ.get("LLM_MODEL", "deepseek-flash")',
-            "create": "model=self.name, messages=messages, tools=tools",
-            "return": "reply.choices[0].message, reply.usage"}
-    SKELETON = cells("real_model", TEMPLATE, blanks={"create": "model=..., messages=..., tools=..."})
+            "create": 'self.client.chat.completions.create(\n            model=self.name, messages=messages, tools=tools, '
+                      'tool_choice="auto", extra_body=self.extra)',
+            "message": "reply.choices[0].message",
+            "content": 'message.content = message.content or ""',
+            "return": "message, reply.usage"}
+    SKELETON = cells("real_model", TEMPLATE)
     SOLUTION = cells("real_model", TEMPLATE, CODE, solved=True)
