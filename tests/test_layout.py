@@ -77,7 +77,7 @@ def test_the_folders_are_the_map():
     assert top == LESSON | {"agentlib.__main__"}
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "evaluate", "questions", "scoring",
-                                     "oracle", "loopback", "checks")} | CHECKS
+                                     "oracle", "loopback", "checks", "own_agent")} | CHECKS
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 
@@ -151,6 +151,7 @@ def test_the_classroom_surface_is_pinned():
         "MaxStepsControl", "number",
         "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
         "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
+        "load", "build", "real_model", "use_dotenv", "yours",
         "OracleModel", "NaiveModel",
         "refusal", "has_key", "describe", "key_field", "explain", "local_server",
         "PRICES", "describe_cost", "estimate_cost", "trace_cost",

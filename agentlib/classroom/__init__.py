@@ -3,6 +3,7 @@
 The notebooks import from here (and from `agentlib`), nowhere else. In reading order:
 show.py (print a function's source), viewer.py (step through a trace), tokens.py (token
 tables), controls.py (the max_steps control), checks/ (the exercise checks: `exercise`),
+own_agent.py (the student's passed pieces, kept in agent_loop.py and handed to later notebooks),
 loopback.py (the tiny chat-completions server the RealModel check talks to), and the
 evaluation: questions.py, scoring.py, oracle.py, evaluate.py. The providers' helpers a
 notebook calls are re-exported here too. These modules import the lesson; the lesson never
@@ -19,6 +20,7 @@ from .checks import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED
                      http3_script, longest_file_report, trace_of)
 from .controls import MaxStepsControl
 from .oracle import NaiveModel, OracleModel
+from .own_agent import build, load, real_model, use_dotenv, yours
 from .show import show
 from .tokens import compare_runs, token_frame, token_table
 from .viewer import TraceViewer, print_trace, trace_text
@@ -30,6 +32,8 @@ __all__ = [
     # the exercises
     "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
     "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
+    # the student's own agent: its pieces for a set-up cell, its models, how many pieces are the student's
+    "load", "build", "real_model", "use_dotenv", "yours",
     # the evaluation's two offline models (evaluate itself is agentlib.evaluate)
     "OracleModel", "NaiveModel",
     # what a notebook needs of the lesson's sandbox and of the providers

@@ -33,6 +33,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..loop import Stats
+from ..text import say
 from ..trace import Trace
 
 FILE = "agent_loop.py"
@@ -57,41 +58,11 @@ PIECES = [
 BY_EXERCISE = {piece.exercise: piece for piece in PIECES}
 MARKER = re.compile(r"^# ── \[(\w+)\]", re.MULTILINE)  # the start of a section; the word names its piece
 
-TEXT = {
-    "de": {"title": "Dein Agent: die Schleife der Lektion, Stück für Stück von dir geschrieben.",
-           "yours": "deine Fassung aus Notebook {n}", "theirs": "agentlibs Fassung, bis deine in Notebook {n} "
-                                                                "die Prüfung besteht",
-           "run": "So startest du ihn im Terminal, in diesem Ordner:",
-           "script": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
-           "real": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
-           "local": "das winzige Modell auf diesem Rechner (make local-model)",
-           "rewrite": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil die Prüfung besteht; "
-                      "eigene Änderungen außerhalb der Teile gehen dann verloren.",
-           "count": "{n} von 5 Teilen stammen von dir.", "count_one": "1 von 5 Teilen stammt von dir.",
-           "loaded": "Deine Teile: {mine}. Von agentlib: {theirs}.",
-           "none": "keine", "broken": "{file} lässt sich nicht laden ({error}); die folgenden Zellen verwenden "
-                                      "agentlibs Teile.",
-           "unsaved": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. "
-                      "Braucht es einen Namen, den nur das Notebook kennt?",
-           "model_failed": "Das Modell meldet einen Fehler, der Lauf endet: {error}",
-           "loop_failed": "Deine Schleife bricht ab mit {error}; der Lauf endet hier."},
-    "en": {"title": "Your agent: the lesson's loop, written by you piece by piece.",
-           "yours": "your version from notebook {n}", "theirs": "agentlib's version, until yours passes the check "
-                                                              "in notebook {n}",
-           "run": "Run it in a terminal, in this folder:",
-           "script": "the scripted model replays the lesson: free, the same every time",
-           "real": "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)",
-           "local": "the tiny model on this machine (make local-model)",
-           "rewrite": "The course rewrites this file whenever another piece passes its check; your own "
-                      "changes outside the pieces are lost then.",
-           "count": "{n} of 5 pieces are yours.", "count_one": "1 of 5 pieces is yours.",
-           "loaded": "Your pieces: {mine}. From agentlib: {theirs}.",
-           "none": "none", "broken": "{file} cannot be loaded ({error}); the following cells use agentlib's pieces.",
-           "unsaved": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a "
-                      "name that only the notebook knows?",
-           "model_failed": "The model reports an error, and the run ends: {error}",
-           "loop_failed": "Your loop fails with {error}; the run ends here."},
-}
+
+
+def text(key, language, **facts):
+    """The catalogue's sentence `own_agent.<key>`. Example: text("none", "de") -> "keine" """
+    return say(f"own_agent.{key}", language, **facts)
 
 
 def path(language):
@@ -153,7 +124,7 @@ def save(exercise, work, language, source=None):
     try:  # a piece that cannot run outside its notebook would cost the student every other piece
         module_from(render(pieces, language), language)
     except Exception as error:
-        print(TEXT[language]["unsaved"].format(file=FILE, error=f"{type(error).__name__}: {error}"))
+        print(say("own_agent.unsaved", language, file=FILE, error=f"{type(error).__name__}: {error}"))
         return None
     file = path(language)
     file.write_text(render(pieces, language), encoding="utf-8")
@@ -162,7 +133,7 @@ def save(exercise, work, language, source=None):
 
 def count(n, language):
     """Example: count(3, "de") -> "3 von 5 Teilen stammen von dir." """
-    return TEXT[language]["count_one" if n == 1 else "count"].format(n=n)
+    return say("own_agent.count_one" if n == 1 else "own_agent.count", language, n=n)
 
 
 def yours(language):
@@ -181,17 +152,17 @@ def keep(exercise, work, language):
 
 def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
-    say = TEXT[language]
+    say = functools.partial(text, language=language)
     listing = "\n".join(f"    {', '.join(p.names)}: "
-                        + (say["yours"] if p.exercise in pieces else say["theirs"]).format(n=p.notebook)
+                        + say("yours" if p.exercise in pieces else "theirs", n=p.notebook)
                         for p in PIECES)
-    parts = [f'"""{say["title"]}\n\n{listing}\n\n{count(len(pieces), language)}\n\n{say["run"]}\n'
-             f'    python agent_loop.py           {say["script"]}\n'
-             f'    python agent_loop.py --real    {say["real"]}\n'
-             f'    python agent_loop.py --local   {say["local"]}\n\n{say["rewrite"]}\n"""\n',
+    parts = [f'"""{say("title")}\n\n{listing}\n\n{count(len(pieces), language)}\n\n{say("run")}\n'
+             f'    python agent_loop.py           {say("script")}\n'
+             f'    python agent_loop.py --real    {say("real")}\n'
+             f'    python agent_loop.py --local   {say("local")}\n\n{say("rewrite")}\n"""\n',
              HEAD.format(language=language)]
     for piece in PIECES:
-        whose = (say["yours"] if piece.exercise in pieces else say["theirs"]).format(n=piece.notebook)
+        whose = say("yours" if piece.exercise in pieces else "theirs", n=piece.notebook)
         parts.append(f"# ── [{piece.exercise}] {', '.join(piece.names)}: {whose} ──\n"
                      f"{pieces.get(piece.exercise, piece.reference)}\n")
     parts.append(registration() + MAIN)
@@ -219,7 +190,7 @@ def main(argv=None):
     source.add_argument("--local", action="store_true", help="ask the tiny model on this machine (make local-model)")
     parser.add_argument("--max-steps", type=int, default=8, help="stop after this many model calls")
     args = parser.parse_args(argv)
-    from agentlib.classroom.own_agent import build, use_dotenv
+    from agentlib.classroom import build, use_dotenv
 
     try:
         if args.local:  # RealModel reads LLM_*: point them at the local server
@@ -265,14 +236,15 @@ def load(language, before=7, quiet=False):
     """
     import agentlib
 
-    say, chosen = TEXT[language], {name: getattr(agentlib, name) for p in PIECES for name in p.names}
+    say, chosen = functools.partial(text, language=language), {name: getattr(agentlib, name) for p in PIECES
+                                                                for name in p.names}
     wanted = {p.exercise for p in PIECES if p.notebook < before}
     kept = {k: v for k, v in mine(language).items() if k in wanted}
     if kept:
         try:
             module = module_from(render(kept, language), language)
         except Exception as error:
-            print(say["broken"].format(file=FILE, error=f"{type(error).__name__}: {error}"))
+            print(say("broken", file=FILE, error=f"{type(error).__name__}: {error}"))
             kept = {}
         else:
             chosen.update({name: getattr(module, name) for p in PIECES for name in p.names if p.exercise in kept})
@@ -282,8 +254,8 @@ def load(language, before=7, quiet=False):
     elif chosen["TOOLS"] is not agentlib.TOOLS:  # agentlib's loop, offering the student's registry
         chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"])
     if not quiet:
-        names = lambda pieces: ", ".join(n for p in pieces for n in p.names if n != "TOOLS") or say["none"]
-        print(say["loaded"].format(mine=names(p for p in PIECES if p.exercise in kept),
+        names = lambda pieces: ", ".join(n for p in pieces for n in p.names if n != "TOOLS") or say("none")
+        print(say("loaded", mine=names(p for p in PIECES if p.exercise in kept),
                                    theirs=names(p for p in PIECES if p.exercise in wanted - set(kept))))
     return SimpleNamespace(**chosen, yours=sorted(kept, key=list(BY_EXERCISE).index))
 
@@ -434,8 +406,8 @@ def recorded(loop, language):
         except KeyboardInterrupt:
             answer, reason, explanation = None, "interrupted", "you interrupted the run"
         except Exception as error:
-            said = TEXT[language]["model_failed" if recorder.failed is error else "loop_failed"]
-            explanation = said.format(error=str(as_model_error(error, model, language)))
+            explanation = text("model_failed" if recorder.failed is error else "loop_failed", language,
+                               error=str(as_model_error(error, model, language)))
             answer, reason = None, "error"
             print(explanation)
         trace = recorder.trace(question, reason, explanation)

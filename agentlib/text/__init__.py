@@ -10,11 +10,11 @@ agentlib, so every layer (lesson, providers, classroom, the CLI) may use it.
 Left out on purpose: gettext and .po files; two languages fit in a dict, and a dict is a module a
 student can read.
 """
-from . import (check, controls, count_lines, decorator, errors_in_script, list_schema, loop, oracle, providers,
-               read_doc, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
+from . import (check, controls, count_lines, decorator, errors_in_script, list_schema, loop, oracle, own_agent,
+               providers, read_doc, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
 
 AREAS = [check, decorator, read_doc, loop, scripted_model, real_model, list_schema, errors_in_script, step_limit,
-         count_lines, unanswerable, viewer, controls, tokens, oracle, providers]
+         count_lines, unanswerable, viewer, controls, tokens, oracle, own_agent, providers]
 LANGUAGES = ("de", "en")
 
 

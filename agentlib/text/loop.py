@@ -264,6 +264,10 @@ TEXT = {
         "de": 'TOOLS: die Werkzeuge, die du registriert hast',
         "en": 'TOOLS: the tools you registered',
     },
+    "loop.note.say": {
+        "de": "say(...) druckt nur, wenn verbose gesetzt ist",
+        "en": "say(...) prints only when verbose is set",
+    },
     "loop.note.step1": {
         "de": 'höchstens max_steps-mal: das Modell fragen, mit der Nachrichtenliste und den Schemas; den Schritt zählen',
         "en": 'at most max_steps times: ask the model, with the message list and the schemas; count the step',
@@ -273,8 +277,8 @@ TEXT = {
         "en": 'add up the tokens, if the model reported any (usage)',
     },
     "loop.note.step3": {
-        "de": 'keine Werkzeugaufrufe: Das ist die Antwort – bei verbose drucken, mit stats zurückgeben',
-        "en": 'no tool calls: this is the answer – print it if verbose, return it with stats',
+        "de": 'keine Werkzeugaufrufe: Das ist die Antwort – mit say drucken, mit stats zurückgeben',
+        "en": 'no tool calls: this is the answer – say it, return it with stats',
     },
     "loop.note.step4": {
         "de": 'die Nachricht des Modells an die Liste hängen, vor allen ihren Ergebnissen',
@@ -289,12 +293,12 @@ TEXT = {
         "en": 'cut a result that is too long, and say that it was cut',
     },
     "loop.note.step7": {
-        "de": 'den Aufruf zählen, bei verbose eine Vorschauzeile drucken, genau eine tool-Nachricht mit der id des Aufrufs anhängen',
-        "en": "count the call, print a preview line if verbose, append exactly one tool message with the call's id",
+        "de": 'den Aufruf zählen, mit say eine Vorschauzeile zeigen, genau eine tool-Nachricht mit der id des Aufrufs anhängen',
+        "en": "count the call, say a preview line, append exactly one tool message with the call's id",
     },
     "loop.note.step8": {
-        "de": 'Schrittlimit erreicht ohne Antwort: bei verbose sagen, None mit stats zurückgeben',
-        "en": 'the step limit reached without an answer: say so if verbose, return None with stats',
+        "de": 'Schrittlimit erreicht ohne Antwort: das mit say sagen, None mit stats zurückgeben',
+        "en": 'the step limit reached without an answer: say so, return None with stats',
     },
     "loop.not_a_function": {
         "de": "run_agent sollte eine Funktion sein, ist aber {loop_type}.",

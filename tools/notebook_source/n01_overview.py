@@ -126,28 +126,28 @@ CELLS = [
         | Notebook | du schreibst | Minuten |
         |---|---|---|
         | 1 · Überblick | – | 5 |
-        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 9 |
-        | 3 · Doku-Werkzeuge | `read_doc` | 9 |
-        | 4 · Die Schleife | `run_agent` | 14 |
+        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 12 |
+        | 3 · Doku-Werkzeuge | `read_doc` | 10 |
+        | 4 · Die Schleife | `run_agent` | 30 |
         | 5 · Skriptmodell | `ScriptedModel` | 9 |
-        | 6 · Echtes Modell | `RealModel` | 9 |
+        | 6 · Echtes Modell | `RealModel` | 12 |
         | 7 · Dein Agent, Übungen und Selbsttest | – | 4 |
 
-        Der Kern dauert etwa 59 Minuten, so gezählt: 160 Wörter Text pro Minute, eine Minute für jede Zeile, die du selbst schreibst, und 0,3 Minuten für jede Zelle, die du ausführst; Abschnitte mit *(optional)* in der Überschrift zählen nicht mit (nachzurechnen mit `python tools/minutes.py`). Sie und das Notebook **8 · Vertiefung** kannst du überspringen und später nachholen.
+        Der Kern dauert etwa 82 Minuten, so gezählt: 160 Wörter Text pro Minute, eine Minute für jede Zeile, die du selbst schreibst, und 0,3 Minuten für jede Zelle, die du ausführst; Abschnitte mit *(optional)* in der Überschrift zählen nicht mit (nachzurechnen mit `python tools/minutes.py`). Sie und das Notebook **8 · Vertiefung** kannst du überspringen und später nachholen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
         | 1 · Overview | – | 5 |
-        | 2 · Tools by decorator | the decorator `tool` | 9 |
-        | 3 · Doc tools | `read_doc` | 9 |
-        | 4 · The loop | `run_agent` | 14 |
+        | 2 · Tools by decorator | the decorator `tool` | 12 |
+        | 3 · Doc tools | `read_doc` | 10 |
+        | 4 · The loop | `run_agent` | 30 |
         | 5 · Scripted model | `ScriptedModel` | 9 |
-        | 6 · Real model | `RealModel` | 9 |
+        | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | – | 4 |
 
-        The core takes about 59 minutes, counted like this: 160 words of text a minute, one minute for every line you write yourself and 0.3 minutes for every cell you run; sections marked *(optional)* in their heading do not count (check it with `python tools/minutes.py`). You can skip them, and notebook **8 · Extras**, and come back later.
+        The core takes about 83 minutes, counted like this: 160 words of text a minute, one minute for every line you write yourself and 0.3 minutes for every cell you run; sections marked *(optional)* in their heading do not count (check it with `python tools/minutes.py`). You can skip them, and notebook **8 · Extras**, and come back later.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

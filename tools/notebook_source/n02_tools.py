@@ -14,7 +14,7 @@ CELLS = [
         - erklären, was ein Modell von einem Werkzeug sieht (ein JSON-Schema),
         - vorhersagen, welche Parameter `required` sind und welchen Typ sie bekommen.
 
-        ⏱ etwa 9 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 12 Minuten, dazu optional 9 Minuten
         """, en="""
         # 2 · Tools by decorator
 
@@ -24,7 +24,7 @@ CELLS = [
         - explain what a model sees of a tool (a JSON Schema),
         - predict which parameters are `required` and which type they get.
 
-        ⏱ about 9 minutes, plus 9 optional minutes
+        ⏱ about 12 minutes, plus 9 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?

@@ -14,7 +14,7 @@ CELLS = [
         - für jede Grenze (20 Treffer, 80 Zeilen, Pfadprüfung) sagen, wovor sie schützt,
         - Fehlermeldungen so schreiben, dass ein Modell weiß, was es als Nächstes tun soll.
 
-        ⏱ etwa 9 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 10 Minuten, dazu optional 2 Minuten
         """, en="""
         # 3 · Doc tools: list, search, read
 
@@ -24,7 +24,7 @@ CELLS = [
         - say for every limit (20 hits, 80 lines, the path check) what it protects against,
         - write error messages that tell a model what to do next.
 
-        ⏱ about 9 minutes, plus 2 optional minutes
+        ⏱ about 10 minutes, plus 2 optional minutes
         """),
     md("idea", de="""
         ## Die Idee: nachschlagen wie ein Mensch

@@ -15,7 +15,7 @@ CELLS = [
         - die beiden Abbruchbedingungen nennen und erklären, warum das Schrittlimit unverzichtbar ist,
         - vorhersagen, was das Modell bekommt, wenn ein Werkzeug scheitert oder zu viel zurückgibt.
 
-        ⏱ etwa 14 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 30 Minuten, dazu optional 2 Minuten
         """, en="""
         # 4 · The loop
 
@@ -26,7 +26,7 @@ CELLS = [
         - name the two stop conditions and explain why the step limit is indispensable,
         - predict what the model is given when a tool fails or returns too much.
 
-        ⏱ about 14 minutes, plus 3 optional minutes
+        ⏱ about 30 minutes, plus 3 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
@@ -101,7 +101,7 @@ CELLS = [
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 
-        Fülle die Lücken (`...`) in der nächsten Zelle. Das brauchst du:
+        Schreib den Rumpf der Schleife in der nächsten Zelle, Schritt für Schritt unter den nummerierten Kommentaren. Das brauchst du:
         - `model(messages, schemas)` gibt `(message, usage)` zurück; `usage.prompt_tokens` und `usage.completion_tokens` sind die Tokens dieses Schritts.
         - `message.tool_calls` ist leer oder `None`, wenn das Modell antwortet; dann steht die Antwort in `message.content`.
         - `message.model_dump(exclude_none=True)` macht aus der Nachricht das Dictionary für die Liste.
@@ -113,7 +113,7 @@ CELLS = [
         """, en="""
         ## Your turn: write `run_agent`
 
-        Fill in the gaps (`...`) in the next cell. This is what you need:
+        Write the loop's body in the next cell, step by step below the numbered comments. This is what you need:
         - `model(messages, schemas)` returns `(message, usage)`; `usage.prompt_tokens` and `usage.completion_tokens` are this step's tokens.
         - `message.tool_calls` is empty or `None` when the model answers; then the answer is in `message.content`.
         - `message.model_dump(exclude_none=True)` turns the message into the dictionary for the list.

@@ -16,7 +16,7 @@ CELLS = [
 
         Kein API-Schlüssel? Das Notebook läuft trotzdem von oben bis unten, dann mit dem Skriptmodell als Stellvertreter.
 
-        ⏱ etwa 9 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 12 Minuten, dazu optional 2 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
@@ -28,7 +28,7 @@ CELLS = [
 
         No API key? The notebook still runs from top to bottom, with the scripted model standing in.
 
-        ⏱ about 9 minutes, plus 2 optional minutes
+        ⏱ about 13 minutes, plus 2 optional minutes
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
@@ -67,6 +67,7 @@ CELLS = [
         - Drei Einstellungen aus der Umgebung, mit `os.environ.get(name, standard)`: `LLM_API_KEY` (dein Schlüssel), `LLM_BASE_URL` (die Adresse der API, sonst `https://api.deepseek.com`) und `LLM_MODEL` (der Modellname, sonst `"deepseek-flash"`).
         - `OpenAI(api_key=..., base_url=...)` ist der Client; `self.client.chat.completions.create(model=..., messages=..., tools=...)` schickt einen Schritt. Bei DeepSeek schaltet `extra_body` den „Denkmodus“ ab – er macht jeden Schritt langsamer und teurer.
         - Die Antwort `reply`: `reply.choices[0].message` ist die Nachricht des Modells, `reply.usage` sind die Token-Zahlen. Zurück geht das Paar aus beiden.
+        - Ruft das Modell nur Werkzeuge auf, ohne Text, ist `message.content` `None`. Server wie der des winzigen lokalen Modells (llama-cpp-python) lehnen `None` dort ab, wenn die Nachricht im nächsten Schritt zurückkommt: Gib ihr dann den leeren Text `""`.
 
         Die Prüfzelle braucht weder Schlüssel noch Netz: Dein `RealModel` spricht mit einem kleinen Server auf deinem Rechner, der die API nachspielt.
         """, en="""
@@ -76,6 +77,7 @@ CELLS = [
         - Three settings from the environment, with `os.environ.get(name, default)`: `LLM_API_KEY` (your key), `LLM_BASE_URL` (the address of the API, else `https://api.deepseek.com`) and `LLM_MODEL` (the model name, else `"deepseek-flash"`).
         - `OpenAI(api_key=..., base_url=...)` is the client; `self.client.chat.completions.create(model=..., messages=..., tools=...)` sends one step. With DeepSeek, `extra_body` switches the "thinking mode" off – it makes every step slower and pricier.
         - The reply `reply`: `reply.choices[0].message` is the model's message, `reply.usage` the token counts. The pair of the two goes back.
+        - When the model only calls tools, without text, `message.content` is `None`. Servers such as the tiny local model's (llama-cpp-python) refuse `None` there when the message comes back in the next step: give it the empty text `""` then.
 
         The check cell needs neither a key nor a network: your `RealModel` talks to a small server on your own machine that plays the API.
         """, tags=["exercise"]),

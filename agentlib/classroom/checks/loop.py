@@ -192,6 +192,7 @@ def run_agent(model, question, max_steps=8, verbose=True):
                 {"role": "user", "content": question}]
     schemas = [t["schema"] for t in TOOLS.values()]  # <registry>
     stats = {"steps": 0, "tool_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+    say = print if verbose else (lambda *_: None)  # <say>
 '''
     STEPS = "".join(f"    # {n}. <step{n}>\n" for n in range(1, 9)) + "    ...\n"
     BODY = '''    for step in range(1, max_steps + 1):
@@ -204,8 +205,7 @@ def run_agent(model, question, max_steps=8, verbose=True):
             stats["completion_tokens"] += usage.completion_tokens
         # 3. <step3>
         if not message.tool_calls:
-            if verbose:
-                print(f"\\nAnswer:\\n{message.content}\\n{stats}")
+            say(f"\\nAnswer:\\n{message.content}\\n{stats}")
             return message.content, stats
         # 4. <step4>
         messages.append(message.model_dump(exclude_none=True))
@@ -223,12 +223,10 @@ def run_agent(model, question, max_steps=8, verbose=True):
                 result = result[:MAX_OBSERVATION] + f"\\n[cut: {len(result)} characters, ask for less]"
             # 7. <step7>
             stats["tool_calls"] += 1
-            if verbose:
-                print(f"[step {step}] {name}({arguments}) → {result[:90]}".replace("\\n", " | "))
+            say(f"[step {step}] {name}({arguments}) → {result[:90]}".replace("\\n", " | "))
             messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
     # 8. <step8>
-    if verbose:
-        print(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
+    say(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
     return None, stats
 '''
     SKELETON = cells("loop", HEAD + STEPS)
