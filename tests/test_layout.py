@@ -77,7 +77,7 @@ def test_the_folders_are_the_map():
     assert top == LESSON | {"agentlib.__main__"}
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "evaluate", "questions", "scoring",
-                                     "oracle", "loopback", "checks", "own_agent")} | CHECKS
+                                     "oracle", "loopback", "checks", "own_agent", "recorder")} | CHECKS
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 
