@@ -79,4 +79,8 @@ TEXT = {
         "de": "Sie steht jetzt auch in {file}.",
         "en": "It is now in {file} too.",
     },
+    "check.hint_more": {
+        "de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
+        "en": "Run q.hint() again to see the shape of the code.",
+    },
 }

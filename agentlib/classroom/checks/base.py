@@ -59,6 +59,7 @@ def short(value, limit=120):
 
 
 REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
+HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
 
 
 class Exercise:
@@ -136,8 +137,16 @@ class Exercise:
               + (" " + self.say("check.kept", file=kept.name) if kept else ""))
         return chosen[0] if len(work) == 1 else tuple(chosen)
 
+    RULE = None  # a build-along exercise's first hint: the rule, in words; HINT then shows the code's shape
+
     def hint(self):
-        report("hint", HEADINGS[self.language]["hint"], self.HINT[self.language])
+        """The next hint: first the rule (RULE), when there is one, then the shape of the code (HINT)."""
+        levels = [level for level in (self.RULE, self.HINT) if level]
+        shown = HINTS_SHOWN.get((type(self), self.language), 0)
+        HINTS_SHOWN[type(self), self.language] = shown + 1
+        text = levels[min(shown, len(levels) - 1)][self.language]
+        more = " " + self.say("check.hint_more") if shown < len(levels) - 1 else ""
+        report("hint", HEADINGS[self.language]["hint"], text + more)
 
     def solution(self):
         report("solution", HEADINGS[self.language]["solution"], self.SOLUTION[self.language], code=True)

@@ -110,6 +110,7 @@ class Decorator(Exercise):
                              extra=self.say("required_extra", names=", ".join(extra)) if extra else "",
                              missing=self.say("required_missing", names=", ".join(missing)) if missing else "")
 
+    RULE = both("decorator.rule")
     HINT = both("decorator.hint")
     HEAD = '''
 import inspect

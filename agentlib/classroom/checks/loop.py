@@ -179,6 +179,7 @@ class OwnLoop(Exercise):
             if got != reference[key]:
                 raise self.rule(key, where=where, got=got, expected=reference[key])
 
+    RULE = both("loop.rule")
     HINT = both("loop.hint")
     # The cell gives the signature and the set-up; the body is written from its numbered steps.
     HEAD = '''

@@ -128,6 +128,7 @@ class ReadDoc(Exercise):
             error = outcome.__context__
             return f"{type(error).__name__}: {error}", 1
 
+    RULE = both("read_doc.rule")
     HINT = both("read_doc.hint")
     TEMPLATE = '''
 from agentlib import docs  # <folder>

@@ -99,6 +99,7 @@ class OwnRealModel(Exercise):
         if (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (120, 15):
             raise self.wrong("usage", usage=short(usage))
 
+    RULE = both("real_model.rule")
     HINT = both("real_model.hint")
     TEMPLATE = '''
 import os
