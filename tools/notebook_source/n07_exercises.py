@@ -64,7 +64,7 @@ CELLS = [
         display(TraceViewer(stats, language=LANGUAGE))
         model = real_model(RealModel, LANGUAGE)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
-            real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=5, verbose=False)
+            real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3, verbose=False)
             display(TraceViewer(real_stats, language=LANGUAGE))
         print(yours(LANGUAGE))
         """, tags=["widget"]),
