@@ -49,7 +49,8 @@ class OwnRealModel(Exercise):
         schemas = [t["schema"] for t in TOOLS.values()]
         with Loopback(replies) as server, time_limit(SECONDS), environment(
                 LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL, LLM_EXTRA_BODY=None,
-                http_proxy=server.url, https_proxy=server.url, all_proxy=server.url, no_proxy="127.0.0.1,localhost"):
+                http_proxy=None, https_proxy=None, HTTP_PROXY=None, HTTPS_PROXY=None, ALL_PROXY=None,
+                all_proxy=server.url, no_proxy="127.0.0.1,localhost"):  # one proxy: each costs the client a TLS set-up
             model = self.attempt(cls, server, "RealModel()")
             reply = self.attempt(lambda: model(messages, schemas), server, "model(messages, tools)")
             self.same_request(server, key, messages, schemas, model)
