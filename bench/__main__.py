@@ -15,7 +15,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import ROOT, overhead, scale, startup, tokens
+from . import ROOT, checks, overhead, scale, startup, tokens
 from .corpus import write_corpus
 
 QUICK = {"files": 500, "megabytes": 5, "steps": 200, "repeat": 3, "startup_runs": 5}
@@ -74,6 +74,7 @@ def main(argv=None):
     if not args.no_tokens:
         results["tokens"] = tokens.measure()
     results["loop"] = overhead.measure(args.steps, 3 * args.repeat)  # runs of milliseconds: more of them
+    results["checks"] = checks.measure(args.repeat)
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as folder:
         files, size, big_lines = write_corpus(folder, args.files, args.megabytes)
         results["tools"] = {"files": files, "bytes": size, "big_file_lines": big_lines, "grep": scale.gnu_grep(),
@@ -82,7 +83,7 @@ def main(argv=None):
     results["wall_seconds"] = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(table(results))
+    print(table(results) + checks.table(results["checks"]))
     print(f"\nwritten to {args.out}")
     return 0
 

@@ -63,6 +63,14 @@ def test_the_table_shows_every_section_with_machine_and_date(run):
         assert heading in table
 
 
+def test_check_latency_rows_judge_each_solution_correct_and_stop_each_piece_that_never_returns(run):
+    results, table = run
+    rows = results["checks"]["rows"]
+    assert [r["check"] for r in rows] == ["decorator", "read_doc", "loop", "scripted_model", "real_model"]
+    assert all(r["status"] == "correct" and r["hanging_status"] == "incorrect" for r in rows), rows
+    assert all(0 < r["median_s"] < r["hanging_s"] for r in rows) and "Check latency" in table
+
+
 def test_startup_rows_cover_both_installs_and_take_turns(run):
     rows = run[0]["startup"]["rows"]
     assert [(r["install"], r["command"]) for r in rows] == [

@@ -470,3 +470,37 @@ def test_missing_widget_front_end_is_reported(browser, servers):
         shown_as_text.first.screenshot(path=ARTIFACTS / "without-widget-front-end.png")
     finally:
         page.close()
+
+
+def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(browser, lab, course):
+    """Issue 23: notebook 05 opened next to an agent_loop.py that holds the student's passed loop,
+    which prints a marker: the marker is in the run the viewer shows and in the control's log."""
+    from playwright.sync_api import expect
+
+    from agentlib.classroom import exercise, own_agent
+
+    marker = "MARKER-FROM-THE-STUDENTS-LOOP"
+    head = "    say = print if verbose else (lambda *_: None)"
+    loop = exercise("loop", "de").SOLUTION["de"].replace(head, f'    print("{marker}")\n{head}')
+    folder = course / "own"
+    folder.mkdir(exist_ok=True)
+    shutil.copyfile(course / NOTEBOOK, folder / "05.ipynb")
+    (folder / "agent_loop.py").write_text(own_agent.render({"loop": own_agent.unmarked(loop)}, "de"), encoding="utf-8")
+    page = new_page(browser)
+    student = Student(page, lab)
+    try:
+        open_by_address(student, "own/05.ipynb", workspace="own-loop")
+        student.run_all()
+        setup = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="agent = load(LANGUAGE"))
+        expect(setup.locator(".jp-OutputArea")).to_contain_text("Deine Teile: run_agent.")
+        run = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="model = ScriptedModel("))
+        expect(run.locator(".jp-OutputArea")).to_contain_text(marker)
+        control = page.locator(".max-steps-control")
+        control.locator(".max-steps-run").click()
+        expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=2))
+        control.locator(".max-steps-show-log").click()
+        expect(control.locator(".max-steps-log")).to_contain_text(marker)
+        assert not student.problems(), "\n".join(student.problems())
+    finally:
+        screenshot(page, "own-loop-end")
+        page.close()

@@ -79,6 +79,7 @@ def test_the_folders_are_the_map():
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "evaluate", "questions", "scoring",
                                      "oracle", "loopback", "checks", "progress", "progress_report",
                                      "replay_server", "frameworks", "side_by_side")} | CHECKS
+                                     "oracle", "loopback", "checks", "own_agent", "recorder")} | CHECKS
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 
@@ -153,6 +154,7 @@ def test_the_classroom_surface_is_pinned():
         "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
         "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
         "note_start",
+        "load", "build", "real_model", "use_dotenv", "yours",
         "OracleModel", "NaiveModel",
         "refusal", "has_key", "describe", "key_field", "settings", "explain", "local_server",
         "PRICES", "describe_cost", "estimate_cost", "trace_cost",

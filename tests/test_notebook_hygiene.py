@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
-TAGS = {"exercise", "check", "widget", "needs-key", "self-test"}
+TAGS = {"exercise", "check", "widget", "needs-key", "self-test", "optional"}
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
 
 
@@ -60,31 +60,6 @@ def test_every_exercise_is_followed_by_its_check():
                 assert ".check(" in following.source
                 marker = {"de": "# DEIN CODE HIER", "en": "# YOUR CODE HERE"}[path.parent.name]
                 assert marker in cell.source, f"{path.name}: {cell.id}"
-
-
-MINUTES = {"de": re.compile(r"⏱ etwa (\d+) Minuten"), "en": re.compile(r"⏱ about (\d+) minutes")}
-
-
-def minutes(path):
-    title = nbformat.read(path, as_version=4).cells[0].source
-    found = MINUTES[path.parent.name].search(title)
-    assert found, f"{path.name}: the title cell says how many minutes the notebook takes"
-    return int(found.group(1))
-
-
-def optional(path):
-    """An optional notebook says so in its title, e.g. "# 9 · ... (optional)"; its minutes are not core."""
-    return "(optional)" in nbformat.read(path, as_version=4).cells[0].source.splitlines()[0]
-
-
-def test_the_core_path_takes_about_an_hour_and_the_readme_says_the_same_minutes():
-    for language in ("de", "en"):
-        core = [minutes(p) for p in PATHS if p.parent.name == language and not optional(p)]
-        assert 55 <= sum(core) <= 65, core
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| 0(\d) \| `(\w+)` \| `(\w+)` \| (\d+)", readme, re.MULTILINE)
-    assert {(german, int(m)) for _, german, _, m in rows} == {
-        (p.stem, minutes(p)) for p in PATHS if p.parent.name == "de"}
 
 
 def test_each_build_along_check_hands_on_what_it_checked():

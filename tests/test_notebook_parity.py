@@ -21,6 +21,7 @@ PAIRS = [
     ("06_echtes_modell", "06_real_model"),
     ("07_uebungen_und_selbsttest", "07_exercises_and_self_test"),
     ("09_frameworks", "09_frameworks"),
+    ("08_vertiefung", "08_extras"),
 ]
 STRING_PARTS = {"FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END"}  # Python 3.12+ splits f-strings
 

@@ -103,8 +103,12 @@ def no_key_anywhere():
 
 
 @functools.cache
-def workspace():
-    """A temporary copy of notebooks/, so that running them leaves the repository untouched."""
+def workspace(state="untouched"):
+    """A temporary copy of notebooks/ per state, so that running them leaves the repository untouched.
+
+    One per state: a piece passed in the "correct" run is kept in that copy's agent_loop.py, and
+    the untouched notebooks must not find it.
+    """
     folder = Path(tempfile.mkdtemp(prefix="notebooks-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)  # no folder left behind by each run
     shutil.copytree(NOTEBOOKS, folder / "notebooks")
@@ -123,7 +127,7 @@ def client_for(notebook, copy):
 @functools.cache
 def executed(path, state):
     """The notebook at `path` after running every cell; `state` is "untouched", "correct" or "wrong-K"."""
-    copy = workspace() / path.relative_to(NOTEBOOKS)
+    copy = workspace(state) / path.relative_to(NOTEBOOKS)
     notebook = nbformat.read(copy, as_version=4)
     for cell in exercise_cells(notebook):
         texts = versions(CORRECT, cell.id) if state == "correct" else versions(WRONG, cell.id)
@@ -230,7 +234,7 @@ def prerequisites(module, cell_id):
 @pytest.mark.parametrize("path", GERMAN, ids=ids(GERMAN))
 def test_every_cell_runs_right_after_the_set_up_cell_and_twice_in_a_row(path):
     """No bare NameError for a student who starts in the middle; no KeyError for one who runs a cell again."""
-    copy = workspace() / path.relative_to(NOTEBOOKS)
+    copy = workspace("cell by cell") / path.relative_to(NOTEBOOKS)
     notebook = nbformat.read(copy, as_version=4)
     module = source_module(path)
     code_cells = [(index, cell) for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]

@@ -89,12 +89,12 @@ CUT = ('            if len(result) > MAX_OBSERVATION:\n'
 
 WRONG_LOOPS = {
     "forgets the assistant message": (
-        [(ASSISTANT, "")], ["model call 2", "model message", "model_dump"], ["Modellaufruf 2", "Nachricht des Modells"]),
+        [(ASSISTANT, "")], ["model call 2", "model message", "step 4"], ["Modellaufruf 2", "Nachricht des Modells"]),
     "appends the results before the assistant message": (
         [(ASSISTANT, ""), (TOOL_MESSAGE, TOOL_MESSAGE + "        messages.append(message.model_dump(exclude_none=True))\n")],
         ["comes before the model message"], ["vor der Nachricht des Modells"]),
     "appends the model's Message object itself": (
-        [(ASSISTANT, "        messages.append(message)\n")], ["model_dump", "JSON"], ["model_dump", "JSON"]),
+        [(ASSISTANT, "        messages.append(message)\n")], ["as a dict", "JSON"], ["als dict", "JSON"]),
     "sends one tool message for all calls": (
         [(TOOL_MESSAGE, '            if call is message.tool_calls[0]:\n    ' + TOOL_MESSAGE)],
         ["call b2 has no tool message", "exactly one"], ["Aufruf b2 keine eigene tool-Nachricht", "genau eine"]),
@@ -116,7 +116,7 @@ WRONG_LOOPS = {
         ["failing_tool", "error message is missing"], ["failing_tool", "Fehlermeldung"]),
     "reads empty arguments as broken JSON": (
         [('json.loads(arguments or "{}")', "json.loads(arguments)")],
-        ['""', "list_docs", 'arguments or "{}"'], ['""', "list_docs", 'arguments or "{}"']),
+        ['""', "list_docs", "empty dict"], ['""', "list_docs", "leeres dict"]),
     "does not cut": ([(CUT, "")], ["MAX_OBSERVATION (3,000)", "cut"], ["MAX_OBSERVATION (3.000)", "Kürze"]),
     "cuts silently": (
         [(' + f"\\n[cut: {len(result)} characters, ask for less]"', "")], ["cut silently"], ["still gekürzt"]),
@@ -268,7 +268,7 @@ WRONG_MODELS = {
     "pops from the caller's list": (
         [("self.script = list(script)", "self.script = script"), ("self.step == len(self.script):", "not self.script:"),
          ("message = self.script[self.step]", "message = self.script.pop(0)")],
-        ["changes the list it is given", "list(script)"], ["verändert die Liste", "list(script)"]),
+        ["changes the list it is given", "copy"], ["verändert die Liste", "Kopie"]),
     "fails when called": ([("self.step += 1", "self.steps += 1")], ["AttributeError"], ["AttributeError"]),
 }
 
@@ -298,12 +298,17 @@ WRONG_REAL_MODELS = {
         [('os.environ.get("LLM_MODEL", "deepseek-flash")', '"deepseek-flash"')], ["'deepseek-flash'", "LLM_MODEL"],
         ["'deepseek-flash'", "LLM_MODEL"]),
     "ignores tools": ([("messages=messages, tools=tools", "messages=messages")], ["tools=tools"], ["tools=tools"]),
+    "hard-codes the model in create": ([("model=self.name", 'model="deepseek-flash"')], ["create", "'deepseek-flash'"],
+                                       ["create", "'deepseek-flash'"]),
+    "sends a tool-call turn back with content None": ([('message.content = message.content or ""', "pass")],
+                                                      ["content None", "llama-cpp-python"],
+                                                      ["content None", "llama-cpp-python"]),
     "returns the whole completion": (
-        [("return reply.choices[0].message, reply.usage", "return reply, reply.usage")],
-        ["whole reply", "choices[0].message"], ["ganze Antwort", "choices[0].message"]),
+        [("return message, reply.usage", "return reply, reply.usage")],
+        ["whole reply", "first choice"], ["ganze Antwort", "ersten Auswahl"]),
     "returns no usage": (
-        [("return reply.choices[0].message, reply.usage", "return reply.choices[0].message, None")],
-        ["token counts", "reply.usage"], ["Token-Zählung", "reply.usage"]),
+        [("return message, reply.usage", "return message, None")],
+        ["token counts", "usage"], ["Token-Zählung", "usage"]),
 }
 
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from notebook_source.cells import render  # noqa: E402
 
 SOURCES = ["n01_overview", "n02_tools", "n03_doc_tools", "n04_loop", "n05_scripted", "n06_real", "n07_exercises",
-           "n09_frameworks"]
+           "n08_extras", "n09_frameworks"]
 LANGUAGES = ("de", "en")
 METADATA = {
     "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},

@@ -3,6 +3,7 @@
 The notebooks import from here (and from `agentlib`), nowhere else. In reading order:
 show.py (print a function's source), viewer.py (step through a trace), tokens.py (token
 tables), controls.py (the max_steps control), checks/ (the exercise checks: `exercise`),
+own_agent.py (the student's passed pieces, kept in agent_loop.py and handed to later notebooks),
 loopback.py (the tiny chat-completions server the RealModel check talks to), and the
 evaluation: questions.py, scoring.py, oracle.py, evaluate.py; progress.py notes a student's
 progress in their home, progress_report.py shows a class's to the instructor. The providers' helpers a
@@ -21,6 +22,7 @@ from .checks import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED
 from .controls import MaxStepsControl
 from .oracle import NaiveModel, OracleModel
 from .progress import note_start
+from .own_agent import build, load, real_model, use_dotenv, yours
 from .show import show
 from .tokens import compare_runs, token_frame, token_table
 from .viewer import TraceViewer, print_trace, trace_text
@@ -34,6 +36,8 @@ __all__ = [
     "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
     # each set-up cell notes the notebook's start in the student's progress file
     "note_start",
+    # the student's own agent: its pieces for a set-up cell, its models, how many pieces are the student's
+    "load", "build", "real_model", "use_dotenv", "yours",
     # the evaluation's two offline models (evaluate itself is agentlib.evaluate)
     "OracleModel", "NaiveModel",
     # what a notebook needs of the lesson's sandbox and of the providers

@@ -46,14 +46,15 @@ class MaxStepsControl:
     """Step limit (1-10), run button, status line, trace viewer and token table for one question.
 
     Example: MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["de"], value=2)
+    `agent` is the loop to run: agentlib's run_agent unless a notebook hands on the student's.
     `.run()` does what the button does; `.last` holds the last (answer, stats).
     """
 
-    def __init__(self, make_model, question, language="de", value=2):
+    def __init__(self, make_model, question, language="de", value=2, agent=run_agent):
         import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
 
         # labels() refuses an unknown language before anything is built
-        self.make_model, self.language, self.label, self.last = make_model, language, labels(language, "controls"), None
+        self.agent, self.make_model, self.language, self.label, self.last = agent, make_model, language, labels(language, "controls"), None
         self.question = question[language] if isinstance(question, dict) else question
         self.limit = w.BoundedIntText(value=value, min=1, max=10, description="max_steps", continuous_update=True,
                                       style={"description_width": "initial"},
@@ -87,7 +88,7 @@ class MaxStepsControl:
         try:
             model = self.make_model()
             with redirect_stdout(OutputWriter(self.log)):
-                answer, stats = run_agent(model, self.question, max_steps=limit)
+                answer, stats = self.agent(model, self.question, max_steps=limit)
         except Exception as error:  # e.g. no API key: one plain sentence instead of a traceback
             self.status.value = self.line("error", self.label["no_model"].format(message=error))
             return None

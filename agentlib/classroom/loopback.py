@@ -7,11 +7,14 @@
 
 It takes a free port, answers each POST with the next reply (500 once none
 is left), records every request, and stops itself after `lifetime` seconds.
+Like llama-cpp-python's server it refuses (400) a conversation in which a
+tool-call turn carries no text content: null or a missing "content" (see
+`flaw`); the reason goes into `refused`.
 Pointed at as a proxy (http_proxy, https_proxy), it refuses requests meant
 for other hosts and notes their targets in `elsewhere`: the real_model check
 uses that to see an endpoint that ignores LLM_BASE_URL, without going online.
 
-Deliberately left out: the rules a real API enforces (tests/fake_openai_server.py
+Deliberately left out: the other rules a real API enforces (tests/fake_openai_server.py
 has them), streaming, and any check of the key.
 """
 
@@ -36,11 +39,23 @@ def completion(content=None, calls=(), usage=(100, 20)):
     return body
 
 
+def flaw(body):
+    """Why llama-cpp-python's server would refuse this request body, or None.
+
+    Example: {"messages": [..., {"role": "assistant", "tool_calls": [...]}]} -> "messages[2]: ..."
+    """
+    for index, message in enumerate((body or {}).get("messages") or []):
+        if isinstance(message, dict) and message.get("tool_calls") and not isinstance(message.get("content"), str):
+            return (f"messages[{index}]: a tool-call turn needs its content as a string, \"\" when the model "
+                    f"wrote no text (got {json.dumps(message.get('content', 'nothing'))})")
+    return None
+
+
 class Loopback:
     """The server; use it as a context manager. `requests`: {"path", "headers", "body"} per request."""
 
     def __init__(self, replies, lifetime=30.0):
-        self.replies, self.requests, self.elsewhere = list(replies), [], []
+        self.replies, self.requests, self.elsewhere, self.refused = list(replies), [], [], []
         self.lock, self.running = threading.Lock(), False
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler(self))
         self.httpd.daemon_threads = True
@@ -81,9 +96,14 @@ def handler(server):
                 server.elsewhere.append(self.path)
                 return self.reply(502, {"error": {"message": "loopback: not forwarded"}})
             with server.lock:
-                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                                        "body": json.loads(raw or b"null")})
-                body = server.replies.pop(0) if server.replies else None
+                request = {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                           "body": json.loads(raw or b"null")}
+                server.requests.append(request)
+                problem = flaw(request["body"])
+                server.refused += [problem] if problem else []
+                body = server.replies.pop(0) if server.replies and not problem else None
+            if problem:
+                return self.reply(400, {"error": {"message": problem}})
             self.reply(200, body) if body else self.reply(500, {"error": {"message": "loopback: no reply left"}})
 
         def do_CONNECT(self):  # https to another host through us as a proxy: refused, and noted

@@ -11,10 +11,10 @@ Left out on purpose: gettext and .po files; two languages fit in a dict, and a d
 student can read.
 """
 from . import (check, controls, count_lines, decorator, errors_in_script, frameworks, list_schema, loop, oracle,
-               providers, read_doc, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
+               own_agent, providers, read_doc, real_model, scripted_model, step_limit, tokens, unanswerable, viewer)
 
 AREAS = [check, decorator, read_doc, loop, scripted_model, real_model, list_schema, errors_in_script, step_limit,
-         count_lines, unanswerable, viewer, controls, tokens, oracle, providers, frameworks]
+         count_lines, unanswerable, viewer, controls, tokens, oracle, own_agent, providers, frameworks]
 LANGUAGES = ("de", "en")
 
 

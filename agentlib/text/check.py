@@ -82,5 +82,23 @@ TEXT = {
     "check.raised_at": {
         "de": " (in {function}, Zeile {line})",
         "en": " (in {function}, line {line})",
+        "de": "{what} endet nicht innerhalb von {seconds:g} Sekunden. Läuft dort eine Schleife, die nie aufhört?",
+        "en": "{what} does not end within {seconds:g} seconds. Is there a loop in it that never stops?",
+    },
+    "check.replaced": {
+        "de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, "
+              "weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie "
+              "aus und dann diese Zelle.",
+        "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last "
+              "check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, "
+              "then this cell.",
+    },
+    "check.kept": {
+        "de": "Sie steht jetzt auch in {file}.",
+        "en": "It is now in {file} too.",
+    },
+    "check.hint_more": {
+        "de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
+        "en": "Run q.hint() again to see the shape of the code.",
     },
 }

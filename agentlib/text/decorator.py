@@ -47,13 +47,11 @@ TEXT = {
         "de": "Name -> {{\"fn\": die Funktion, \"schema\": was das Modell sieht}}",
         "en": "name -> {{\"fn\": the function, \"schema\": what the model sees}}",
     },
-    "decorator.gap.type": {
-        "de": "\"integer\" für int, sonst \"string\"",
-        "en": "\"integer\" for int, otherwise \"string\"",
-    },
-    "decorator.gap.default": {
-        "de": "hat der Parameter einen Standardwert?",
-        "en": "does the parameter have a default value?",
+    "decorator.note.parameters": {
+        "de": "für jeden Parameter von fn (inspect.signature): sein JSON-Typ (\"integer\" für int, sonst "
+              "\"string\") und seine Beschreibung nach properties; ohne Standardwert auch nach required",
+        "en": "for each parameter of fn (inspect.signature): its JSON type (\"integer\" for int, otherwise "
+              "\"string\") and its description into properties; without a default value into required too",
     },
     "decorator.gap.entry": {
         "de": "Funktion und Schema, als dict",
@@ -89,10 +87,8 @@ TEXT = {
         "en": "{call} fails with {error_type}: {error}",
     },
     "decorator.not_registered": {
-        "de": "Nach {call} gibt es kein TOOLS[{fn_name!r}]. Trage das Werkzeug unter seinem "
-              "Funktionsnamen ein: TOOLS[fn.__name__] = ...",
-        "en": "After {call} there is no TOOLS[{fn_name!r}]. Register the tool under its function's "
-              "name: TOOLS[fn.__name__] = ...",
+        "de": 'Nach {call} gibt es kein TOOLS[{fn_name!r}]. Die Regel: Der Dekorator trägt jedes Werkzeug unter dem Namen seiner Funktion in TOOLS ein.',
+        "en": "After {call} there is no TOOLS[{fn_name!r}]. The rule: the decorator registers every tool in TOOLS under its function's name.",
     },
     "decorator.entry_shape": {
         "de": "TOOLS[{fn_name!r}] ist {entry}. Die Registry hält pro Werkzeug ein dict mit zwei "
@@ -144,5 +140,9 @@ TEXT = {
               "aus tool(..., {name}=...): {params_name!r}.",
         "en": "properties[{name!r}][\"description\"] is {description}; expected the description from "
               "tool(..., {name}=...): {params_name!r}.",
+    },
+    "decorator.rule": {
+        "de": 'Die Regeln: Jeder Parameter der Funktion wird eine Eigenschaft in properties, mit Typ und Beschreibung; int wird "integer", alles andere "string". Wer keinen Standardwert hat, kommt nach required. Die Registry bekommt unter dem Namen der Funktion die Funktion und ihr Schema, und der Dekorator gibt die Funktion unverändert zurück.',
+        "en": 'The rules: every parameter of the function becomes a property in properties, with a type and a description; int becomes "integer", everything else "string". A parameter without a default value goes into required. The registry gets the function and its schema under the function\'s name, and the decorator returns the function unchanged.',
     },
 }

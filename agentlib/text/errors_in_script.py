@@ -11,6 +11,12 @@ TEXT = {
               "read_doc call with {{\"path\": \"advanced/timeouts.md\", \"start\": \"abc\"}}. Each step is one "
               "Message; the last one must be an answer without tool calls.",
     },
+    "errors_in_script.nested_list": {
+        "de": "my_script enthält an Stelle {index} eine Liste statt einer Message: Eine Liste in der Liste ist "
+              "kein Schritt. Die Schritte von lesson_script(...) gehören einzeln hinein – pack die Liste aus.",
+        "en": "my_script holds a list at position {index} instead of a Message: a list inside the list is no "
+              "step. The steps of lesson_script(...) belong in it one by one – unpack that list.",
+    },
     "errors_in_script.not_a_script": {
         "de": "my_script sollte eine Liste von Message-Objekten sein, wie lesson_script(...) sie "
               "liefert.",

@@ -20,10 +20,8 @@ TEXT = {
         "en": "{where}, your loop fails with {error}{at}.",
     },
     "loop.raised_by_tool": {
-        "de": "{where} bricht deine Schleife ab mit {error}{at}. Jeder Fehler eines Werkzeugs muss zur "
-              "Beobachtung werden: Fang ihn mit try/except ab und gib ihn als Text zurück.",
-        "en": "{where}, your loop fails with {error}{at}. Every failure of a tool must become an "
-              "observation: catch it with try/except and hand it back as text.",
+        "de": '{where} bricht deine Schleife ab mit {error}{at}. Die Regel: Jeder Fehler eines Werkzeugs wird zur Beobachtung – abgefangen und als Text an das Modell zurück (Schritt 5).',
+        "en": '{where}, your loop fails with {error}{at}. The rule: every failure of a tool becomes an observation – caught and handed back to the model as text (step 5).',
     },
     "loop.overtime": {
         "de": "{where} endet deine Schleife nicht innerhalb von {seconds:g} Sekunden: Sie braucht "
@@ -60,21 +58,12 @@ TEXT = {
               "stop only when the model answers without a tool call, or at max_steps.",
     },
     "loop.not_json": {
-        "de": "Vor Modellaufruf {step} enthält die Nachrichtenliste etwas anderes als dicts mit einer "
-              "\"role\" ({what}). Die API bekommt JSON: Häng message.model_dump(exclude_none=True) an, "
-              "nicht die Message selbst.",
-        "en": "Before model call {step}, the message list holds something other than dicts with a "
-              "\"role\" ({what}). The API receives JSON: append message.model_dump(exclude_none=True), "
-              "not the Message itself.",
+        "de": 'Vor Modellaufruf {step} enthält die Nachrichtenliste etwas anderes als dicts mit einer "role" ({what}). Die API bekommt JSON: In die Liste gehört die Nachricht als dict (Schritt 4), nicht das Message-Objekt selbst.',
+        "en": 'Before model call {step}, the message list holds something other than dicts with a "role" ({what}). The API receives JSON: the list takes the message as a dict (step 4), not the Message object itself.',
     },
     "loop.no_assistant": {
-        "de": "Vor Modellaufruf {step} steht die tool-Nachricht für {id} ohne die Nachricht des "
-              "Modells mit diesem Aufruf davor. Häng erst die Nachricht des Modells an "
-              "(message.model_dump(exclude_none=True)), dann die Ergebnisse – sonst antwortet die API "
-              "400.",
-        "en": "Before model call {step}, the tool message for {id} has no model message with that call "
-              "before it. Append the model's message first (message.model_dump(exclude_none=True)), "
-              "then the results – otherwise the API answers 400.",
+        "de": 'Vor Modellaufruf {step} steht die tool-Nachricht für {id} ohne die Nachricht des Modells mit diesem Aufruf davor. Die Regel: erst die Nachricht des Modells in die Liste (Schritt 4), dann ihre Ergebnisse – sonst antwortet die API 400.',
+        "en": "Before model call {step}, the tool message for {id} has no model message with that call before it. The rule: the model's message goes into the list first (step 4), then its results – otherwise the API answers 400.",
     },
     "loop.before": {
         "de": "Vor Modellaufruf {step} steht die tool-Nachricht für {id} vor der Nachricht des "
@@ -84,11 +73,8 @@ TEXT = {
               "holds that call. The model's message comes first, then its results.",
     },
     "loop.no_id": {
-        "de": "Vor Modellaufruf {step} fehlt einer tool-Nachricht die tool_call_id. Jedes Ergebnis "
-              "braucht die id seines Aufrufs: {{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": "
-              "...}}.",
-        "en": "Before model call {step}, a tool message lacks its tool_call_id. Every result needs the "
-              "id of its call: {{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": ...}}.",
+        "de": 'Vor Modellaufruf {step} fehlt einer tool-Nachricht die tool_call_id. Die Regel: Jedes Ergebnis trägt die id seines Aufrufs (Schritt 7).',
+        "en": 'Before model call {step}, a tool message lacks its tool_call_id. The rule: every result carries the id of its call (step 7).',
     },
     "loop.wrong_id": {
         "de": "Vor Modellaufruf {step} trägt eine tool-Nachricht die tool_call_id {id!r}, aber kein "
@@ -123,35 +109,24 @@ TEXT = {
               "list.",
     },
     "loop.assistant": {
-        "de": "Vor Modellaufruf {step} weicht die Nachricht des Modells von dem ab, was es geschickt "
-              "hat: {got} statt {expected}. Häng sie unverändert an: "
-              "message.model_dump(exclude_none=True).",
-        "en": "Before model call {step}, the model's message differs from what it sent: {got} instead "
-              "of {expected}. Append it unchanged: message.model_dump(exclude_none=True).",
+        "de": 'Vor Modellaufruf {step} weicht die Nachricht des Modells von dem ab, was es geschickt hat: {got} statt {expected}. Die Regel: Die Nachricht kommt unverändert in die Liste (Schritt 4).',
+        "en": "Before model call {step}, the model's message differs from what it sent: {got} instead of {expected}. The rule: the message goes into the list unchanged (step 4).",
     },
     "loop.schemas": {
-        "de": "Bei Modellaufruf {step} bekommt das Modell nicht die Schemas aller Werkzeuge: "
-              "[t[\"schema\"] for t in TOOLS.values()].",
-        "en": "At model call {step}, the model is not given the schemas of all tools: [t[\"schema\"] for "
-              "t in TOOLS.values()].",
+        "de": 'Bei Modellaufruf {step} bekommt das Modell nicht die Schemas aller Werkzeuge in TOOLS. Die Regel: Bei jedem Schritt sieht es alle Werkzeuge, die registriert sind.',
+        "en": 'At model call {step}, the model is not given the schemas of all tools in TOOLS. The rule: at every step it sees every registered tool.',
     },
     "loop.not_text": {
-        "de": "{where} ist der content der tool-Nachricht kein Text, sondern {what}. Die API nimmt nur "
-              "Text: str(result).",
-        "en": "{where}, the tool message's content is not text but {what}. The API takes only text: "
-              "str(result).",
+        "de": '{where} ist der content der tool-Nachricht kein Text, sondern {what}. Die API nimmt nur Text: Mach aus dem Ergebnis eines Werkzeugs eine Zeichenkette (Schritt 5).',
+        "en": "{where}, the tool message's content is not text but {what}. The API takes only text: turn a tool's result into a string (step 5).",
     },
     "loop.unknown_tool": {
-        "de": "{where} sagt die Beobachtung nicht, welches Werkzeug fehlt: {got!r}. Schreib etwa "
-              "\"Error: no tool called search_web\", damit das Modell sich korrigieren kann.",
-        "en": "{where}, the observation does not say which tool is missing: {got!r}. Write e.g. "
-              "\"Error: no tool called search_web\", so the model can correct itself.",
+        "de": '{where} sagt die Beobachtung nicht, welches Werkzeug fehlt: {got!r}. Die Regel: Der Fehlertext nennt den Namen, den das Modell geschickt hat, damit es sich korrigieren kann (Schritt 5).',
+        "en": '{where}, the observation does not say which tool is missing: {got!r}. The rule: the error text names the name the model sent, so it can correct itself (step 5).',
     },
     "loop.failure": {
-        "de": "{where} steht die Fehlermeldung nicht in der Beobachtung: {got!r}. Gib Typ und Meldung "
-              "zurück, z. B. f\"Error: {{type(error).__name__}}: {{error}}\".",
-        "en": "{where}, the error message is missing from the observation: {got!r}. Hand back type and "
-              "message, e.g. f\"Error: {{type(error).__name__}}: {{error}}\".",
+        "de": '{where} steht die Fehlermeldung nicht in der Beobachtung: {got!r}. Die Regel: Ein Fehler kommt mit seiner Art und seiner Meldung zum Modell zurück (Schritt 5), damit es sich korrigieren kann.',
+        "en": '{where}, the error message is missing from the observation: {got!r}. The rule: a failure goes back to the model with its kind and its message (step 5), so it can correct itself.',
     },
     "loop.not_cut": {
         "de": "{where} bekommt das Modell {got} Zeichen. Kürze jede Beobachtung auf höchstens "
@@ -160,10 +135,8 @@ TEXT = {
               "MAX_OBSERVATION ({limit}) characters and say that it was cut.",
     },
     "loop.no_start": {
-        "de": "{where} fehlt der Anfang des Ergebnisses in der Beobachtung. Behalte die ersten "
-              "MAX_OBSERVATION Zeichen: result[:MAX_OBSERVATION].",
-        "en": "{where}, the beginning of the result is missing from the observation. Keep the first "
-              "MAX_OBSERVATION characters: result[:MAX_OBSERVATION].",
+        "de": '{where} fehlt der Anfang des Ergebnisses in der Beobachtung. Die Regel: Gekürzt wird hinten – die ersten MAX_OBSERVATION Zeichen bleiben (Schritt 6).',
+        "en": '{where}, the beginning of the result is missing from the observation. The rule: the cut is at the end – the first MAX_OBSERVATION characters stay (step 6).',
     },
     "loop.no_note": {
         "de": "{where} wird still gekürzt. Schreib dazu, dass gekürzt wurde (und wie lang es war), "
@@ -172,10 +145,8 @@ TEXT = {
               "model believes it has seen everything.",
     },
     "loop.no_arguments": {
-        "de": "{where} ruft das Modell {name} mit dem leeren Text \"\" als Argumenten auf, und deine "
-              "Schleife antwortet {got!r}. \"\" heißt: keine Argumente – json.loads(arguments or \"{{}}\").",
-        "en": "{where}, the model calls {name} with the empty text \"\" as arguments, and your loop "
-              "answers {got!r}. \"\" means no arguments – json.loads(arguments or \"{{}}\").",
+        "de": '{where} ruft das Modell {name} mit dem leeren Text "" als Argumenten auf, und deine Schleife antwortet {got!r}. Die Regel: "" heißt keine Argumente, also ein leeres dict (Schritt 5).',
+        "en": '{where}, the model calls {name} with the empty text "" as arguments, and your loop answers {got!r}. The rule: "" means no arguments, so an empty dict (step 5).',
     },
     "loop.result": {
         "de": "{where} kommt das Ergebnis von {name} nicht unverändert beim Modell an: {got!r} statt "
@@ -260,37 +231,45 @@ TEXT = {
         "de": " in Zeile {line}",
         "en": " on line {line}",
     },
-    "loop.gap.ask": {
-        "de": "das Modell fragen: mit der Nachrichtenliste und den Schemas",
-        "en": "ask the model, with the message list and the schemas",
+    "loop.note.registry": {
+        "de": 'TOOLS: die Werkzeuge, die du registriert hast',
+        "en": 'TOOLS: the tools you registered',
     },
-    "loop.gap.prompt": {
-        "de": "was usage meldet",
-        "en": "what usage reports",
+    "loop.note.say": {
+        "de": "say(...) druckt nur, wenn verbose gesetzt ist",
+        "en": "say(...) prints only when verbose is set",
     },
-    "loop.gap.stop": {
-        "de": "keine Werkzeugaufrufe? Dann ist das die Antwort",
-        "en": "no tool calls? Then this is the answer",
+    "loop.note.step1": {
+        "de": 'höchstens max_steps-mal: das Modell fragen, mit der Nachrichtenliste und den Schemas; den Schritt zählen',
+        "en": 'at most max_steps times: ask the model, with the message list and the schemas; count the step',
     },
-    "loop.gap.assistant": {
-        "de": "die Nachricht des Modells, als dict – vor den Ergebnissen",
-        "en": "the model's message, as a dict – before the results",
+    "loop.note.step2": {
+        "de": 'die Tokens addieren, wenn das Modell welche meldet (usage)',
+        "en": 'add up the tokens, if the model reported any (usage)',
     },
-    "loop.gap.run": {
-        "de": "das Werkzeug mit den JSON-Argumenten aufrufen (\"\" heißt: keine)",
-        "en": "call the tool with the JSON arguments (\"\" means none)",
+    "loop.note.step3": {
+        "de": 'keine Werkzeugaufrufe: Das ist die Antwort – mit say drucken, mit stats zurückgeben',
+        "en": 'no tool calls: this is the answer – say it, return it with stats',
     },
-    "loop.gap.error": {
-        "de": "der Fehler wird zu Text für das Modell",
-        "en": "the failure becomes text for the model",
+    "loop.note.step4": {
+        "de": 'die Nachricht des Modells an die Liste hängen, vor allen ihren Ergebnissen',
+        "en": "append the model's message to the list, before any of its results",
     },
-    "loop.gap.cut": {
-        "de": "kürzen – und dazuschreiben, dass gekürzt wurde",
-        "en": "cut – and say that it was cut",
+    "loop.note.step5": {
+        "de": 'jeden Aufruf ausführen: sein Werkzeug mit seinen JSON-Argumenten; jeder Fehler wird Text für das Modell',
+        "en": 'run each call: its tool with its JSON arguments; any failure becomes text for the model',
     },
-    "loop.gap.tool": {
-        "de": "genau eine tool-Nachricht je Aufruf, mit call.id",
-        "en": "exactly one tool message per call, with call.id",
+    "loop.note.step6": {
+        "de": 'ein zu langes Ergebnis kürzen und dazuschreiben, dass gekürzt wurde',
+        "en": 'cut a result that is too long, and say that it was cut',
+    },
+    "loop.note.step7": {
+        "de": 'den Aufruf zählen, mit say eine Vorschauzeile zeigen, genau eine tool-Nachricht mit der id des Aufrufs anhängen',
+        "en": "count the call, say a preview line, append exactly one tool message with the call's id",
+    },
+    "loop.note.step8": {
+        "de": 'Schrittlimit erreicht ohne Antwort: das mit say sagen, None mit stats zurückgeben',
+        "en": 'the step limit reached without an answer: say so, return None with stats',
     },
     "loop.not_a_function": {
         "de": "run_agent sollte eine Funktion sein, ist aber {loop_type}.",
@@ -304,5 +283,9 @@ TEXT = {
         "en": "Your loop keeps the protocol (the model's message first, then exactly one result per "
               "call with its id), stops at an answer and at max_steps, turns every failure into text, "
               "cuts with a note, and counts steps, calls and tokens as agentlib's run_agent does.",
+    },
+    "loop.rule": {
+        "de": 'Die Regeln: Bei jedem Schritt bekommt das Modell die ganze Liste. Seine Nachricht kommt vor ihre Ergebnisse, jeder Aufruf bekommt genau ein Ergebnis mit seiner id, jeder Fehler eines Werkzeugs wird Text, zu Langes wird mit Hinweis gekürzt. Schluss ist bei einer Antwort ohne Werkzeugaufruf oder nach max_steps Modellaufrufen.',
+        "en": 'The rules: at every step the model is given the whole list. Its message comes before its results, every call gets exactly one result with its id, every failure of a tool becomes text, anything too long is cut with a note. It ends with an answer without tool calls, or after max_steps model calls.',
     },
 }

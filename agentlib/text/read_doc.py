@@ -34,8 +34,8 @@ TEXT = {
               "last line ({lines}).",
     },
     "read_doc.rule_cap": {
-        "de": "Höchstens 80 Zeilen ab start: die letzte ist min(end, start + 79, Zeilenzahl).",
-        "en": "At most 80 lines from start: the last one is min(end, start + 79, number of lines).",
+        "de": 'Höchstens 80 Zeilen ab start: Die letzte ist die kleinste von end, der 80. Zeile ab start und der letzten Zeile der Datei.',
+        "en": "At most 80 lines from start: the last one is the smallest of end, the 80th line from start, and the file's last line.",
     },
     "read_doc.misspelt": {
         "de": "read_doc('gide.md') (falsch geschrieben) {verb} {text}. Eine Absage sagt dem Modell, "
@@ -103,14 +103,8 @@ TEXT = {
         "en": "as an absolute path that starts at the docs folder and leads out with ../",
     },
     "read_doc.leak": {
-        "de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren "
-              "Inhalt preis. Die Regel: Erst (docs.DOCS / path).resolve(), dann prüfen, ob das "
-              "Ergebnis mit .is_relative_to(base) im Ordner liegt; ein Vergleich der Zeichenketten "
-              "oder ein Blick nur auf '..' reicht nicht.",
-        "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its "
-              "content. The rule: first (docs.DOCS / path).resolve(), then check with "
-              ".is_relative_to(base) that the result lies inside the folder; comparing strings or "
-              "looking only for '..' is not enough.",
+        "de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren Inhalt preis. Die Regel: Erst den ganzen Pfad auflösen, dann prüfen, ob das Ergebnis noch im Ordner liegt; ein Vergleich der Zeichenketten oder ein Blick nur auf '..' reicht nicht. Die Stelle: deine Zeilen mit file und inside.",
+        "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your lines with file and inside.",
     },
     "read_doc.fails": {
         "de": "{call} bricht ab mit {error_type}: {error}{past_end}",
@@ -126,9 +120,13 @@ TEXT = {
         "de": "docs.DOCS ist der Ordner mit der httpx-Doku; lies ihn bei jedem Aufruf",
         "en": "docs.DOCS is the folder with the httpx docs; read it on every call",
     },
+    "read_doc.gap.file": {
+        "de": "die Datei, die path in base meint – mit .., Links und absoluten Pfaden aufgelöst",
+        "en": "the file path names inside base – with .., links and absolute paths resolved",
+    },
     "read_doc.gap.inside": {
-        "de": "liegt file nach resolve() noch in base?",
-        "en": "does file still lie inside base after resolve()?",
+        "de": "liegt file dann noch in base?",
+        "en": "does file then still lie inside base?",
     },
     "read_doc.gap.start": {
         "de": "ein Fehlertext für das Modell: Zeilen zählen ab 1",
@@ -184,14 +182,16 @@ TEXT = {
               "call cannot flood the model's context.",
     },
     "read_doc.start_zero": {
-        "de": "read_doc('guide.md', 0, 3) ergibt {text}. Zeilen zählen ab 1: Weise start < 1 mit einem "
-              "Fehlertext ab (sonst liest lines[start - 1] von hinten).",
-        "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: refuse start < 1 with an "
-              "error text (otherwise lines[start - 1] reads from the end).",
+        "de": "read_doc('guide.md', 0, 3) ergibt {text}. Zeilen zählen ab 1: Ein start unter 1 bekommt einen Fehlertext (sonst liest die Liste der Zeilen von hinten).",
+        "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: a start below 1 gets an error text (otherwise the list of lines is read from its end).",
     },
     "read_doc.not_text": {
         "de": "{call} gibt {text} zurück; ein Werkzeug gibt Text (str) zurück, den das Modell lesen "
               "kann.",
         "en": "{call} returns {text}; a tool returns text (str) the model can read.",
+    },
+    "read_doc.rule": {
+        "de": 'Die Regeln: Erst den Pfad ganz auflösen – .., symbolische Links, absolute Pfade –, dann prüfen, ob das Ergebnis noch im Doku-Ordner liegt; nicht umgekehrt und nicht per Textvergleich. Zeilen zählen ab 1, höchstens 80 pro Aufruf, jede mit ihrer Nummer davor.',
+        "en": 'The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. Lines count from 1, at most 80 per call, each with its number in front.',
     },
 }

@@ -12,16 +12,12 @@ TEXT = {
               "The reply has reply.choices[0].message and reply.usage.",
     },
     "real_model.key_missing": {
-        "de": "Der Schlüssel aus LLM_API_KEY kam nicht an: "
-              "OpenAI(api_key=os.environ.get(\"LLM_API_KEY\"), ...).",
-        "en": "The key from LLM_API_KEY did not arrive: OpenAI(api_key=os.environ.get(\"LLM_API_KEY\"), "
-              "...).",
+        "de": 'Der Schlüssel aus LLM_API_KEY kam nicht an. Die Stelle: __init__, wo der Client seinen Schlüssel bekommt.',
+        "en": 'The key from LLM_API_KEY did not arrive. The place: __init__, where the client gets its key.',
     },
     "real_model.model_name": {
-        "de": "Die Anfrage nennt das Modell {model!r}, LLM_MODEL sagt (während der Prüfung) "
-              "{check_model!r}: os.environ.get(\"LLM_MODEL\", \"deepseek-flash\").",
-        "en": "The request names the model {model!r}, LLM_MODEL says (during the check) "
-              "{check_model!r}: os.environ.get(\"LLM_MODEL\", \"deepseek-flash\").",
+        "de": 'Die Anfrage nennt das Modell {model!r}, LLM_MODEL sagt (während der Prüfung) {check_model!r}. Die Regel: Der Modellname kommt aus LLM_MODEL, "deepseek-flash" nur, wenn dort nichts steht. Die Stelle: self.name in __init__.',
+        "en": 'The request names the model {model!r}, LLM_MODEL says (during the check) {check_model!r}. The rule: the model name comes from LLM_MODEL, "deepseek-flash" only when it is not set. The place: self.name in __init__.',
     },
     "real_model.messages_missing": {
         "de": "Die Anfrage enthält nicht die Nachrichtenliste, die das Modell bekam: messages=messages.",
@@ -45,9 +41,36 @@ TEXT = {
         "de": "LLM_MODEL, sonst \"deepseek-flash\"",
         "en": "LLM_MODEL, else \"deepseek-flash\"",
     },
+    "real_model.gap.create": {
+        "de": "ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice=\"auto\", extra_body",
+        "en": "one call of chat.completions.create: model, messages, tools, tool_choice=\"auto\", extra_body",
+    },
+    "real_model.gap.message": {
+        "de": "die Nachricht der ersten Auswahl",
+        "en": "the first choice's message",
+    },
+    "real_model.gap.content": {
+        "de": "ohne Text (None) bekommt sie den leeren Text \"\": lokale Server lehnen None ab",
+        "en": "without text (None) it gets the empty text \"\": local servers refuse None",
+    },
     "real_model.gap.return": {
-        "de": "(die Nachricht der ersten Auswahl, die Token-Zählung)",
-        "en": "(the first choice's message, the token counts)",
+        "de": "(die Nachricht, die Token-Zählung)",
+        "en": "(the message, the token counts)",
+    },
+    "real_model.content_null": {
+        "de": "Ab dem zweiten Schritt lehnt der Server die Nachrichtenliste ab: Ein Schritt mit "
+              "Werkzeugaufrufen, aber ohne Text, ging mit content None zurück ({problem}). Server wie "
+              "llama-cpp-python verlangen dort Text. Gib einer Nachricht ohne Text den leeren Text, "
+              "bevor RealModel sie zurückgibt.",
+        "en": "From the second step on, the server refuses the message list: a step with tool calls but "
+              "no text went back with content None ({problem}). Servers such as llama-cpp-python insist "
+              "on text there. Give a message without text the empty text before RealModel returns it.",
+    },
+    "real_model.model_in_create": {
+        "de": "self.name liest LLM_MODEL richtig, aber der Aufruf von create nennt ein anderes Modell "
+              "({model!r}). Gib create den Namen, den dein RealModel gelesen hat.",
+        "en": "self.name reads LLM_MODEL correctly, but the call of create names another model "
+              "({model!r}). Give create the name your RealModel read.",
     },
     "real_model.not_a_class": {
         "de": "RealModel sollte eine Klasse sein, ist aber {cls_type}.",
@@ -76,12 +99,8 @@ TEXT = {
         "en": "{what} does not end within 30 seconds.",
     },
     "real_model.elsewhere": {
-        "de": "{what} schickt die Anfrage an {elsewhere} statt an LLM_BASE_URL (während der Prüfung "
-              "{base_url}). Lies den Endpunkt aus der Umgebung: os.environ.get(\"LLM_BASE_URL\", "
-              "\"https://api.deepseek.com\").",
-        "en": "{what} sends the request to {elsewhere} instead of LLM_BASE_URL (during the check "
-              "{base_url}). Read the endpoint from the environment: os.environ.get(\"LLM_BASE_URL\", "
-              "\"https://api.deepseek.com\").",
+        "de": '{what} schickt die Anfrage an {elsewhere} statt an LLM_BASE_URL (während der Prüfung {base_url}). Die Regel: Die Adresse kommt aus LLM_BASE_URL, DeepSeeks nur, wenn dort nichts steht. Die Stelle: base_url in __init__.',
+        "en": "{what} sends the request to {elsewhere} instead of LLM_BASE_URL (during the check {base_url}). The rule: the address comes from LLM_BASE_URL, DeepSeek's only when it is not set. The place: base_url in __init__.",
     },
     "real_model.fails": {
         "de": "{what} bricht ab mit {error_type}: {error}",
@@ -92,10 +111,8 @@ TEXT = {
         "en": "One call of the model should send exactly one request; it sent {requests_count}.",
     },
     "real_model.whole_reply": {
-        "de": "Dein RealModel gibt die ganze Antwort der API zurück. Die Schleife braucht die "
-              "Nachricht: return reply.choices[0].message, reply.usage.",
-        "en": "Your RealModel returns the API's whole reply. The loop needs the message: return "
-              "reply.choices[0].message, reply.usage.",
+        "de": 'Dein RealModel gibt die ganze Antwort der API zurück. Die Schleife braucht die Nachricht der ersten Auswahl und die Token-Zählung, als Paar.',
+        "en": "Your RealModel returns the API's whole reply. The loop needs the first choice's message and the token counts, as a pair.",
     },
     "real_model.not_a_pair": {
         "de": "Dein RealModel gibt {reply} zurück; die Schleife erwartet (message, usage).",
@@ -106,10 +123,14 @@ TEXT = {
         "en": "The message has the tool calls {calls}; the server sent {c1_sent_0}.",
     },
     "real_model.usage": {
-        "de": "Die Token-Zählung fehlt oder stimmt nicht: {usage} statt 120 + 15. Gib reply.usage mit "
-              "zurück, die Schleife zählt damit die Kosten.",
-        "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. Return reply.usage "
-              "too; the loop counts the cost with it.",
+        "de": "Die Token-Zählung fehlt oder stimmt nicht: {usage} statt 120 + 15. Die Regel: Neben der Nachricht "
+              "geht die usage der Antwort zurück, die Schleife zählt damit die Kosten.",
+        "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. The rule: the reply's usage goes "
+              "back beside the message; the loop counts the cost with it.",
+    },
+    "real_model.rule": {
+        "de": 'Die Regeln: Adresse, Schlüssel und Modellname kommen aus LLM_BASE_URL, LLM_API_KEY und LLM_MODEL. Jeder Aufruf schickt genau eine Anfrage mit diesem Modell, den Nachrichten und den Werkzeugen. Zurück gehen die Nachricht der ersten Auswahl – ohne Text mit dem leeren Text – und die Token-Zählung.',
+        "en": "The rules: address, key and model name come from LLM_BASE_URL, LLM_API_KEY and LLM_MODEL. Every call sends exactly one request with that model, the messages and the tools. What goes back is the first choice's message – without text, with the empty text – and the token counts.",
     },
     "real_model.nth_call": {
         "de": "der {n}. Aufruf deines RealModel",

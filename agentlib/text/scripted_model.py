@@ -49,10 +49,8 @@ TEXT = {
               "error (e.g. IndexError), or a script that is too short goes unnoticed.",
     },
     "scripted_model.changes_script": {
-        "de": "Dein ScriptedModel verändert die Liste, die es bekommt. Dasselbe Skript muss sich "
-              "zweimal abspielen lassen: Merk dir eine Kopie (list(script)) und zähle mit.",
-        "en": "Your ScriptedModel changes the list it is given. The same script must replay twice: "
-              "keep a copy (list(script)) and count along.",
+        "de": 'Dein ScriptedModel verändert die Liste, die es bekommt. Die Regel: Dasselbe Skript muss sich zweimal abspielen lassen – das Modell arbeitet mit einer eigenen Kopie und zählt mit, statt Einträge herauszunehmen.',
+        "en": 'Your ScriptedModel changes the list it is given. The rule: the same script must replay twice – the model works on a copy of its own and counts along instead of taking entries out.',
     },
     "scripted_model.lesson_script": {
         "de": "Mit dem Skript der Lektion endet run_agent nach {steps} Schritten: {stop_message}.",
@@ -79,8 +77,11 @@ TEXT = {
               "returns the next one.",
     },
     "scripted_model.usage": {
-        "de": "Der {n}. Aufruf meldet als usage {usage}. Ein Skript verbraucht keine Tokens: None "
-              "(oder Usage(0, 0)).",
-        "en": "Call {n} reports the usage {usage}. A script uses no tokens: None (or Usage(0, 0)).",
+        "de": 'Der {n}. Aufruf meldet als usage {usage}. Die Regel: Ein Skript verbraucht keine Tokens, seine usage ist None.',
+        "en": 'Call {n} reports the usage {usage}. The rule: a script uses no tokens; its usage is None.',
+    },
+    "scripted_model.rule": {
+        "de": 'Die Regeln: Das Modell merkt sich eine eigene Kopie des Skripts und wie weit es schon ist. Jeder Aufruf gibt den nächsten Eintrag zurück, mit None als usage; ist das Skript aufgebraucht, löst er einen Fehler aus.',
+        "en": 'The rules: the model keeps a copy of its own of the script, and how far it has got. Every call returns the next entry, with None as its usage; once the script is spent, a call raises an error.',
     },
 }

@@ -30,6 +30,14 @@ TEXT = {
         "de": "answer2, stats2 = run_agent(...), mit höchstens zwei Schritten",
         "en": "answer2, stats2 = run_agent(...), with two steps at most",
     },
+    "step_limit.unpack": {
+        "de": "answer2 und stats2 sind beide das ganze Paar, das run_agent zurückgibt: Die Kette mit zwei "
+              "Gleichheitszeichen gibt beiden Namen dasselbe. Pack das Paar in zwei Namen aus – durch ein "
+              "Komma getrennt, mit einem einzigen Gleichheitszeichen.",
+        "en": "answer2 and stats2 both hold the whole pair run_agent returns: a chain of two equals signs "
+              "gives both names the same thing. Unpack the pair into two names – separated by a comma, with "
+              "a single equals sign.",
+    },
     "step_limit.not_stats": {
         "de": "stats2 sollte die Statistik sein, die run_agent(...) als Zweites zurückgibt, ist aber "
               "{stats}.",

@@ -33,7 +33,7 @@ def skeleton(name):
     return {language: exercise(name, language).SKELETON[language] for language in ("de", "en")}
 
 
-def check_cell(id, key, work, name="q", pick=False, needs=None):
+def check_cell(id, key, work, name="q", pick=False, needs=None, optional=False):
     """The check cell under an exercise: build the exercise, check `work`, hint and solution commented out.
 
     Example: check_cell("build-loop-check", "loop", "run_agent", pick=True) -> a cell that runs
@@ -42,7 +42,7 @@ def check_cell(id, key, work, name="q", pick=False, needs=None):
     lines = [f"{name} = exercise({json.dumps(key)}, LANGUAGE)", f"{name}.check({work})"]
     lines += [f"{work} = {name}.pick({work})"] if pick else []
     lines += [f"# {name}.hint()", f"# {name}.solution()"]
-    return code(id, "\n".join(lines) + "\n", tags=["check"], needs=needs)
+    return code(id, "\n".join(lines) + "\n", tags=["check", "optional"] if optional else ["check"], needs=needs)
 
 
 def pick(text, language):

@@ -8,39 +8,28 @@ CELLS = [
     md("title", de="""
         # 2 · Werkzeuge per Dekorator
 
-        **Worum es geht:** Ein Dekorator macht aus einer gewöhnlichen Python-Funktion ein Werkzeug, das ein Modell aufrufen kann – die JSON-Beschreibung schreibt er selbst. Du schreibst ihn selbst.
+        **Worum es geht:** Ein Dekorator macht aus einer gewöhnlichen Python-Funktion ein Werkzeug, das ein Modell aufrufen kann, und schreibt dessen JSON-Beschreibung selbst. Du schreibst ihn.
 
         **Danach kannst du**
-        - erklären, was ein Modell von einem Werkzeug zu sehen bekommt (ein JSON-Schema),
-        - den Dekorator `tool` schreiben und mit ihm Werkzeuge registrieren,
-        - vorhersagen, welche Parameter im Schema `required` sind und welchen Typ sie haben.
+        - erklären, was ein Modell von einem Werkzeug sieht (ein JSON-Schema),
+        - vorhersagen, welche Parameter `required` sind und welchen Typ sie bekommen.
 
-        ⏱ etwa 9 Minuten, dazu optional 5 Minuten Bonusübung
+        ⏱ etwa 12 Minuten, dazu optional 9 Minuten
         """, en="""
         # 2 · Tools by decorator
 
-        **What this is about:** a decorator turns an ordinary Python function into a tool a model can call – and writes its JSON description by itself. You write it yourself.
+        **What this is about:** a decorator turns an ordinary Python function into a tool a model can call, and writes its JSON description by itself. You write it.
 
         **Afterwards you can**
-        - explain what a model gets to see of a tool (a JSON Schema),
-        - write the decorator `tool` and register tools with it,
-        - predict which parameters end up `required` in the schema and which type they get.
+        - explain what a model sees of a tool (a JSON Schema),
+        - predict which parameters are `required` and which type they get.
 
-        ⏱ about 9 minutes, plus an optional 5-minute bonus exercise
+        ⏱ about 12 minutes, plus 9 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?
 
-        Ein Modell kann deine Funktionen nicht lesen. Es bekommt zu jedem Werkzeug eine Beschreibung im JSON-Format: Name, wofür das Werkzeug gut ist, und welche Parameter es hat. Von Hand kostet das ein Dutzend Zeilen pro Werkzeug – und sobald du die Funktion änderst, stimmt die Beschreibung nicht mehr.
-
-        Der Dekorator `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut die Beschreibung aus der Funktion selbst:
-        - Er liest die Signatur (`inspect.signature`). Jeder Parameter wird eine Eigenschaft (*property*) eines JSON-Schema-Objekts, mit Typ und Beschreibung.
-        - `int` wird zu `"type": "integer"`, alles andere zu `"string"` – auch ein Parameter ganz ohne Annotation. Mehr Typen braucht diese Lektion nicht.
-        - Parameter ohne Standardwert landen in `required`.
-        - Die Registry `TOOLS` bekommt unter dem Namen der Funktion einen Eintrag `{"fn": funktion, "schema": schema}`.
-        - Die Funktion selbst gibt er unverändert zurück – du kannst sie weiter von Hand aufrufen.
-
-        Das Schema hat die Form, die die Function-Calling-API von OpenAI erwartet:
+        Ein Modell kann deine Funktionen nicht lesen. Es bekommt zu jedem Werkzeug eine Beschreibung im JSON-Format: Name, wofür das Werkzeug gut ist, welche Parameter es hat. Von Hand kostet das ein Dutzend Zeilen pro Werkzeug, und nach jeder Änderung an der Funktion stimmt sie nicht mehr. Der Dekorator `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form, die die Function-Calling-API von OpenAI erwartet:
 
         ```python
         {"type": "function",
@@ -52,16 +41,7 @@ CELLS = [
         """, en="""
         ## Why a decorator?
 
-        A model cannot read your functions. For every tool it gets a description in JSON: the name, what the tool is good for, and which parameters it takes. Written by hand that costs a dozen lines per tool – and as soon as you change the function, the description is out of date.
-
-        The decorator `@tool("description for the model", parameter="what it means", ...)` builds the description from the function itself:
-        - It reads the signature (`inspect.signature`). Every parameter becomes a property of a JSON Schema object, with a type and a description.
-        - `int` becomes `"type": "integer"`, everything else `"string"` – a parameter without any annotation too. This lesson needs no more types.
-        - Parameters without a default value go into `required`.
-        - The registry `TOOLS` gets an entry `{"fn": function, "schema": schema}` under the function's name.
-        - The function itself is returned unchanged – you can still call it by hand.
-
-        The schema has the shape OpenAI's function-calling API expects:
+        A model cannot read your functions. For every tool it gets a description in JSON: the name, what the tool is good for, which parameters it takes. Written by hand that costs a dozen lines per tool, and after every change to the function it is out of date. The decorator `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape OpenAI's function-calling API expects:
 
         ```python
         {"type": "function",
@@ -84,15 +64,25 @@ CELLS = [
     md("build-decorator", de="""
         ## Du bist dran: schreib `tool`
 
-        Fülle die Lücken (`...`) in der nächsten Zelle und führe sie aus. Die Prüfzelle darunter registriert damit ein paar Probewerkzeuge und vergleicht die Schemas mit denen der fertigen Fassung aus `agentlib`. Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg.
+        Fülle die Lücken (`...`) in der nächsten Zelle und führe sie aus, dann die Prüfzelle darunter. Das brauchst du:
+        - `inspect.signature(fn).parameters` liefert zu jedem Parameternamen ein `inspect.Parameter`. Jeder Parameter wird eine Eigenschaft (*property*) des Schemas.
+        - `param.annotation` ist die Annotation: `int` wird zu `"integer"`, alles andere zu `"string"` – auch ein Parameter ohne Annotation.
+        - `param.default` ist der Standardwert; hat ein Parameter keinen, ist es `inspect.Parameter.empty`. Parameter ohne Standardwert kommen in `required`.
+        - `fn.__name__` ist der Name des Werkzeugs; die Registry bekommt darunter `{"fn": fn, "schema": schema}`.
+        - Zurück gibt der Dekorator die Funktion selbst, unverändert – so bleibt sie von Hand aufrufbar.
 
-        Besteht deine Fassung, arbeiten die Zellen danach mit ihr weiter; sonst mit der fertigen – das sagt dir die letzte Zeile der Prüfzelle.
+        Die Prüfzelle registriert mit deinem `tool` ein paar Probewerkzeuge und vergleicht ihre Schemas mit denen der fertigen Fassung. Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg. Besteht deine Fassung, arbeiten die Zellen danach mit ihr.
         """, en="""
         ## Your turn: write `tool`
 
-        Fill in the gaps (`...`) in the next cell and run it. The check cell below uses it to register a few trial tools and compares their schemas with those of the finished version from `agentlib`. If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`.
+        Fill in the gaps (`...`) in the next cell and run it, then the check cell below. This is what you need:
+        - `inspect.signature(fn).parameters` gives an `inspect.Parameter` for every parameter name. Every parameter becomes a property of the schema.
+        - `param.annotation` is the annotation: `int` becomes `"integer"`, everything else `"string"` – a parameter without an annotation too.
+        - `param.default` is the default value; a parameter without one has `inspect.Parameter.empty` there. Parameters without a default go into `required`.
+        - `fn.__name__` is the tool's name; the registry gets `{"fn": fn, "schema": schema}` under it.
+        - The decorator returns the function itself, unchanged – so it stays callable by hand.
 
-        If your version passes, the cells after it carry on with yours; otherwise with the finished one – the last line of the check cell tells you which.
+        The check cell registers a few trial tools with your `tool` and compares their schemas with those of the finished version. If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`. If your version passes, the cells after it carry on with yours.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
     check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),
@@ -113,27 +103,36 @@ CELLS = [
         print(json.dumps(TOOLS["add"]["schema"], indent=2))
         """),
     md("add-observe", de="""
-        Schau genau hin: Beide Parameter sind `integer`, weil sie mit `int` annotiert sind. Nur `a` steht in `required`, denn `b` hat einen Standardwert. Die Beschreibungen sind englisch – sie sind für das Modell geschrieben, nicht für dich.
-
-        Und die Funktion ist noch ganz die alte:
+        Beide Parameter sind `integer`, weil sie mit `int` annotiert sind; nur `a` steht in `required`, denn `b` hat einen Standardwert. Die Beschreibungen sind englisch – sie sind für das Modell geschrieben, nicht für dich.
         """, en="""
-        Look closely: both parameters are `integer`, because they are annotated with `int`. Only `a` is in `required`, since `b` has a default value. The descriptions are written for the model, not for you.
-
-        And the function is still the same old function:
+        Both parameters are `integer`, because they are annotated with `int`; only `a` is in `required`, since `b` has a default value. The descriptions are written for the model, not for you.
         """),
+    md("summary", de="""
+        ## Zusammengefasst
+
+        Ein Werkzeug ist eine Funktion plus eine Beschreibung für das Modell; der Dekorator hält beide zusammen. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
+
+        Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)** – oder erst noch die optionalen Abschnitte unten: wie die Schleife ein Werkzeug aufruft, die Registry, die fertige Fassung und eine Bonusübung.
+        """, en="""
+        ## In short
+
+        A tool is a function plus a description for the model; the decorator keeps the two together. The clearer the descriptions, the less often the model calls a tool the wrong way.
+
+        Next: **[3 · Doc tools](03_doc_tools.ipynb)** – or first the optional sections below: how the loop calls a tool, the registry, the finished version and a bonus exercise.
+        """),
+    md("call-tool-intro", de="""
+        ## So ruft die Schleife ein Werkzeug auf *(optional)*
+
+        Die Funktion ist noch ganz die alte – `add(2, 3)` geht wie immer. Das Modell aber schickt keinen Python-Aufruf, sondern einen Namen und die Argumente als JSON-Text. `call_tool` schlägt den Namen in der Registry nach, prüft die Argumente gegen das Schema und ruft dann `TOOLS[name]["fn"]` auf. Eine Zahl in Anführungszeichen (`"3"`) lässt es durchgehen – Modelle machen das ab und zu. Erfindet das Modell einen Werkzeugnamen oder vergisst es ein Argument, gibt es eine Fehlermeldung, die ihm sagt, was es stattdessen tun soll.
+        """, en="""
+        ## How the loop calls a tool *(optional)*
+
+        The function is still the same old function – `add(2, 3)` works as ever. But the model does not send a Python call; it sends a name and the arguments as JSON text. `call_tool` looks the name up in the registry, checks the arguments against the schema and then calls `TOOLS[name]["fn"]`. A number in quotes (`"3"`) is let through – models do that now and then. When the model makes up a tool name or forgets an argument, there is an error message that tells it what to do instead.
+        """, tags=["optional"]),
     code("add-by-hand", """
         # ⟨braucht das Werkzeug add: führe zuerst die Zelle mit @tool(...) def add aus|needs the tool add: run the cell with @tool(...) def add first⟩
         add(2, 3)
-        """, needs="add-tool"),
-    md("call-tool-intro", de="""
-        ## So ruft die Schleife ein Werkzeug auf
-
-        Das Modell schickt keinen Python-Aufruf, sondern einen Namen und die Argumente als JSON-Text. `call_tool` schlägt den Namen in der Registry nach, prüft die Argumente gegen das Schema und ruft dann `TOOLS[name]["fn"]` auf. Eine Zahl in Anführungszeichen (`"3"`) lässt es durchgehen – Modelle machen das ab und zu, und eine Ablehnung würde nur einen Schritt kosten. Erfindet das Modell einen Werkzeugnamen oder vergisst es ein Argument, gibt es eine Fehlermeldung, die ihm sagt, was es stattdessen tun soll. (Wie die Schleife daraus Text macht, statt abzustürzen, siehst du in Notebook 4.)
-        """, en="""
-        ## How the loop calls a tool
-
-        The model does not send a Python call but a name and the arguments as JSON text. `call_tool` looks the name up in the registry, checks the arguments against the schema and then calls `TOOLS[name]["fn"]`. A number in quotes (`"3"`) is let through – models do that now and then, and refusing it would only cost a step. When the model makes up a tool name or forgets an argument, there is an error message that tells it what to do instead. (Notebook 4 shows how the loop turns it into text instead of crashing.)
-        """),
+        """, needs="add-tool", tags=["optional"]),
     code("call-tool", """
         # ⟨braucht das Werkzeug add: führe zuerst die Zelle mit @tool(...) def add aus|needs the tool add: run the cell with @tool(...) def add first⟩
         print(call_tool("add", '{"a": 2, "b": "3"}', TOOLS))
@@ -143,33 +142,20 @@ CELLS = [
                 call_tool(name, arguments, TOOLS)
             except (ValueError, TypeError) as error:
                 print(f"{name}({arguments}) → {type(error).__name__}: {error}")
-        """, needs="add-tool"),
+        """, needs="add-tool", tags=["optional"]),
     md("registry", de="""
-        ## Die Registry ist ein Dictionary
+        ## Die Registry ist ein Dictionary *(optional)*
 
         `TOOLS` ist ein ganz gewöhnliches Dictionary: Name → `{"fn": ..., "schema": ...}`. Die Schleife bietet dem Modell alles an, was darin steht. Unser Rechenwerkzeug hat bei httpx-Fragen nichts verloren, also nehmen wir es wieder heraus (die Zelle darfst du beliebig oft ausführen):
         """, en="""
-        ## The registry is a dictionary
+        ## The registry is a dictionary *(optional)*
 
         `TOOLS` is a plain dictionary: name → `{"fn": ..., "schema": ...}`. The loop offers the model everything in it. Our calculator has no business in httpx questions, so we take it out again (you may run the cell as often as you like):
-        """),
+        """, tags=["optional"]),
     code("registry-clean", """
         TOOLS.pop("add", None)
         print(list(TOOLS))
-        """),
-    md("summary", de="""
-        ## Zusammengefasst
-
-        Ein Werkzeug ist eine Funktion plus eine Beschreibung für das Modell. Der Dekorator hält beide zusammen, damit sie nicht auseinanderlaufen. Das Modell sieht das ganze Schema – Name, Beschreibung, jeden Parameter mit Typ und Beschreibung, und was Pflicht ist – und später jedes Ergebnis. Je klarer die Beschreibungen sind, desto seltener ruft es ein Werkzeug falsch auf.
-
-        Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)** – oder erst noch die beiden optionalen Abschnitte unten.
-        """, en="""
-        ## In short
-
-        A tool is a function plus a description for the model. The decorator keeps the two together so they cannot drift apart. The model sees the whole schema – name, description, every parameter with its type and description, and which ones are required – and later every result. The clearer the descriptions, the less often it calls a tool the wrong way.
-
-        Next: **[3 · Doc tools](03_doc_tools.ipynb)** – or first the two optional sections below.
-        """),
+        """, tags=["optional"]),
     md("reference-intro", de="""
         ## Die fertige Fassung in `agentlib` *(optional)*
 
@@ -178,7 +164,7 @@ CELLS = [
         ## The finished version in `agentlib` *(optional)*
 
         The version in `agentlib/tools.py` does the same as yours and a little more: it also knows `float` and `bool`, insists on a description for every parameter, and refuses an annotation it cannot describe right when the tool is registered – better now than later in the middle of a run:
-        """),
+        """, tags=["optional"]),
     code("refused", """
         import agentlib
 
@@ -189,7 +175,7 @@ CELLS = [
                 return sum(numbers)
         except TypeError as error:
             print(error)
-        """),
+        """, tags=["optional"]),
     md("exercise-lists", de="""
         ## Bonusübung: Listen als Parameter *(optional)*
 
@@ -224,15 +210,15 @@ CELLS = [
         | `list[int]` | `{"type": "array", "items": {"type": "integer"}}` |
 
         Replace `return ...` with your code, run the cell, then the check cell below. If you get stuck, remove the `#` in front of `q_lists.hint()` or `q_lists.solution()`.
-        """, tags=["exercise"]),
+        """, tags=["exercise", "optional"]),
     code("exercise-lists-code", """
         import typing
 
         def json_schema(annotation):
             # ⟨DEIN CODE HIER|YOUR CODE HERE⟩
             return ...
-        """, tags=["exercise"]),
-    check_cell("exercise-lists-check", "lists", "json_schema", name="q_lists"),
+        """, tags=["exercise", "optional"]),
+    check_cell("exercise-lists-check", "lists", "json_schema", name="q_lists", optional=True),
     md("next", de="""
         Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)**: drei echte Werkzeuge, mit denen der Agent die httpx-Doku durchsucht.
         """, en="""

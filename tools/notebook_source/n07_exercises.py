@@ -1,4 +1,4 @@
-"""Notebook 7: exercises 3 and 4 (real model, or scripted offline), the self-test, and an evaluation set."""
+"""Notebook 7: the student's own agent runs; exercises 3 and 4 (optional); the self-test."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -6,31 +6,17 @@ FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
 CELLS = [
     md("title", de="""
-        # 7 · Übungen und Selbsttest
+        # 7 · Dein Agent, Übungen und Selbsttest
 
-        **Worum es geht:** Du legst noch einmal Hand an – ein eigenes Werkzeug, eine Frage ohne Antwort – und prüfst am Ende, was hängen geblieben ist.
+        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Danach prüfst du im Selbsttest, was hängen geblieben ist; zwei Übungen mit einem echten Modell gibt es obendrauf.
 
-        **Danach kannst du**
-        - ein eigenes Werkzeug schreiben, das so sicher ist wie `read_doc`, und es dem Agenten geben,
-        - an einem Trace ablesen, wie ein Agent mit einer Frage umgeht, die die Doku nicht beantwortet,
-        - die drei Fragen des Selbsttests beantworten und sagen, wie man prüft, ob ein Modell gut entscheidet.
-
-        Die Übungen sind für ein echtes Modell gedacht. Ohne API-Schlüssel spielt das Skriptmodell einen passenden Lauf ab – jede Übung lässt sich so oder so lösen und prüfen. Unter jeder Übung steht eine Prüfzelle: `q.check(...)` sagt dir, ob es passt; nimm das `#` vor `q.hint()` oder `q.solution()` weg, wenn du einen Tipp oder die Lösung sehen willst.
-
-        ⏱ etwa 10 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 4 Minuten, dazu optional 17 Minuten
         """, en="""
-        # 7 · Exercises and self-test
+        # 7 · Your agent, exercises and self-test
 
-        **What this is about:** you get your hands dirty once more – a tool of your own, a question without an answer – and at the end you check what stuck.
+        **What this is about:** your five pieces run together as one agent – yours. Then the self-test checks what stuck; two exercises with a real model come on top.
 
-        **Afterwards you can**
-        - write a tool of your own that is as safe as `read_doc`, and hand it to the agent,
-        - read from a trace how an agent deals with a question the docs do not answer,
-        - answer the three questions of the self-test and say how to check whether a model decides well.
-
-        The exercises are meant for a real model. Without an API key the scripted model plays a fitting run – either way, every exercise can be solved and checked. Below each exercise there is a check cell: `q.check(...)` tells you whether it fits; remove the `#` in front of `q.hint()` or `q.solution()` if you want a hint or the solution.
-
-        ⏱ about 10 minutes, plus an optional 2 minutes
+        ⏱ about 4 minutes, plus 17 optional minutes
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"
@@ -43,77 +29,55 @@ CELLS = [
                                                   longest_file_report)
         from agentlib.classroom import TraceViewer
 
+        import agentlib
+        from agentlib.classroom import build, load, real_model, use_dotenv, yours
+
+        agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
+        tool, TOOLS, run_agent, ScriptedModel, RealModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel, agent.RealModel
+        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch dein RealModel|a key in .env reaches your RealModel too⟩
+
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst das Skriptmodell mit `script`.|The real model when a key is set, otherwise the scripted model playing `script`.⟩\"\"\"
             if has_key():
                 try:
-                    return RealModel(language=LANGUAGE)
+                    return build(RealModel, LANGUAGE)
                 except ModelError as error:
                     print(error)
-            return ScriptedModel(script, estimate_usage=True)
+            return agentlib.ScriptedModel(script, estimate_usage=True)
 
         print("⟨Es antwortet das echte Modell.|The real model answers.⟩" if has_key() else "⟨Es antwortet das Skriptmodell (kein Schlüssel gesetzt).|The scripted model answers (no key set).⟩")
         """),
-    md("exercise-3", de="""
-        ## Übung 3: ein neues Werkzeug `count_lines`
+    md("own-agent-intro", de="""
+        ## Dein Agent
 
-        Schreib ein Werkzeug `count_lines(path)`, das zurückgibt, wie viele Zeilen eine Doku-Datei hat, und registriere es mit `@tool`. Drei Dinge prüft die Prüfzelle:
-        - das Werkzeug ist mit `@tool` registriert und hat genau einen Parameter `path: str`,
-        - es zählt richtig – so viele Zeilen, wie `read_doc` nummeriert,
-        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc`. Das schaffst du, ohne das Rad neu zu erfinden: `from agentlib.docs import refusal` (siehe Notebook 3).
-
-        Danach spielt die Prüfzelle einen Lauf ab, in dem das Skriptmodell dein Werkzeug benutzt. Ersetze die ganze Zeile `count_lines = ...` durch deine Funktion mit dem Dekorator darüber.
+        In den Notebooks 2 bis 6 hast du fünf Teile geschrieben: den Dekorator `tool`, `read_doc`, die Schleife `run_agent`, `ScriptedModel` und `RealModel`. Jeder Teil, der seine Prüfung bestanden hat, steht jetzt in der Datei `agent_loop.py` neben diesem Notebook; zusammen sind sie ein ganzer Agent. Die nächste Zelle lässt ihn die Frage der Lektion beantworten – erst mit dem Skriptmodell, dann mit einem echten Modell: mit deinem Schlüssel oder dem winzigen Modell auf deinem Rechner. Sie sagt dir auch, wie viele der fünf Teile deine sind. Wo einer fehlt, springt die fertige Fassung aus `agentlib` ein.
         """, en="""
-        ## Exercise 3: a new tool `count_lines`
+        ## Your agent
 
-        Write a tool `count_lines(path)` that returns how many lines a doc file has, and register it with `@tool`. The check cell tests three things:
-        - the tool is registered with `@tool` and takes exactly one parameter `path: str`,
-        - it counts right – as many lines as `read_doc` numbers,
-        - it refuses paths outside the docs, just like `read_doc`. No need to reinvent the wheel: `from agentlib.docs import refusal` (see notebook 3).
-
-        After that the check cell plays a run in which the scripted model uses your tool. Replace the whole line `count_lines = ...` with your function, decorator on top.
-        """, tags=["exercise"]),
-    code("exercise-3-code", """
-        count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
-        """, tags=["exercise"]),
-    check_cell("exercise-3-check", 3, "count_lines", name="q3"),
-    md("exercise-3-run", de="""
-        Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es dein neues Werkzeug von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
-        """, en="""
-        And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
+        In notebooks 2 to 6 you wrote five pieces: the decorator `tool`, `read_doc`, the loop `run_agent`, `ScriptedModel` and `RealModel`. Every piece that passed its check is now in the file `agent_loop.py` next to this notebook; together they make a whole agent. The next cell lets it answer the lesson's question – first with the scripted model, then with a real model: with your key, or the tiny model on your own machine. It also tells you how many of the five pieces are yours. Where one is missing, the finished version from `agentlib` steps in.
         """),
-    code("exercise-3-agent", """
-        answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
-                                    "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
-        print()
-        print(longest_file_report(stats3, LANGUAGE))
-        """, tags=["needs-key"]),
-    md("exercise-4", de="""
-        ## Übung 4: eine Frage, die die Doku nicht beantwortet
+    code("own-agent-run", """
+        from IPython.display import display
 
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt das Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
-        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
-        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
+        from agentlib import QUESTION, lesson_script
 
-        Und lies die Antwort: Gibt der Agent ehrlich zu, dass er nichts gefunden hat?
+        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
+        display(TraceViewer(stats, language=LANGUAGE))
+        model = real_model(RealModel, LANGUAGE)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
+        if model is not None:
+            real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3, verbose=False)
+            display(TraceViewer(real_stats, language=LANGUAGE))
+        print(yours(LANGUAGE))
+        """, tags=["widget"]),
+    md("own-agent-after", de="""
+        ## Was du gebaut hast
+
+        Das ist eine Agentenschleife, von Hand geschrieben: Werkzeuge per Dekorator, ein Werkzeug, das seine Grenzen kennt, die Schleife mit zwei Abbruchbedingungen und Fehlern als Beobachtungen, ein Skriptmodell zum Testen und ein echtes Modell zum Entscheiden. `agent_loop.py` ist dein Skript, wie das der Lektion; öffne es – oben steht, welche Teile deine sind und welche noch aus `agentlib` kommen. Im Terminal, in diesem Ordner, läuft `python agent_loop.py` mit dem Skriptmodell, `python agent_loop.py --real` mit dem Modell aus deiner `.env` und `python agent_loop.py --local` mit dem winzigen Modell auf deinem Rechner.
         """, en="""
-        ## Exercise 4: a question the docs do not answer
+        ## What you have built
 
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise the scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
-        - `tool_steps`: in how many steps did the model call a tool?
-        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
-
-        And read the answer: does it admit honestly that it found nothing?
-        """, tags=["exercise"]),
-    code("exercise-4-run", """
-        answer4, stats4 = run_agent(make_model(http3_script(LANGUAGE)), HTTP3_QUESTION[LANGUAGE])
-        """, tags=["needs-key"]),
-    code("exercise-4-viewer", """
-        # ⟨braucht `stats4` aus dem Lauf oben: führe zuerst die Zelle answer4, stats4 = run_agent(...) aus|needs `stats4` from the run above: run the cell answer4, stats4 = run_agent(...) first⟩
-        TraceViewer(stats4, language=LANGUAGE)
-        """, tags=["widget"], needs="exercise-4-run"),
-    code("exercise-4-code", skeleton(4), tags=["exercise"]),
-    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run"),
+        This is an agent loop, written by hand: tools by decorator, a tool that knows its limits, the loop with two stop conditions and failures as observations, a scripted model for testing and a real model for deciding. `agent_loop.py` is your script, like the lesson's; open it – the top says which pieces are yours and which still come from `agentlib`. In a terminal, in this folder, `python agent_loop.py` runs it with the scripted model, `python agent_loop.py --real` with the model from your `.env`, and `python agent_loop.py --local` with the tiny model on your own machine.
+        """),
     md("self-test", de="""
         ## Selbsttest
 
@@ -123,7 +87,7 @@ CELLS = [
 
         <details><summary>Antwort zeigen</summary>
 
-        Die Schleife hört auf, wenn das Modell **kein Werkzeug mehr aufruft** – dann ist seine Nachricht die Antwort –, oder wenn **`max_steps` erreicht** ist. Die erste ist der Normalfall: Das Modell entscheidet, dass es genug weiß. Auf sie allein kannst du dich aber nicht verlassen: Ein Modell kann sich an einem Werkzeug festbeißen und immer weiter suchen, und jeder Schritt kostet Geld – mehr als der vorige, weil er alles Bisherige mitschickt. Das Schrittlimit ist die Sicherung, die immer greift.
+        Die Schleife hört auf, wenn das Modell **kein Werkzeug mehr aufruft** – dann ist seine Nachricht die Antwort –, oder wenn **`max_steps` erreicht** ist. Die erste ist der Normalfall: Das Modell entscheidet, dass es genug weiß. Auf sie allein kannst du dich aber nicht verlassen: Ein Modell kann sich an einem Werkzeug festbeißen und immer weiter suchen (Notebook 4). Das Schrittlimit ist die Sicherung, die immer greift.
 
         </details>
 
@@ -139,7 +103,7 @@ CELLS = [
 
         <details><summary>Antwort zeigen</summary>
 
-        Es testet die Schleife kostenlos, ohne Netz und bei jedem Lauf gleich – tauglich für automatische Tests. Aufdecken kann es Fehler in der **Mechanik**: ob Werkzeuge ausgeführt werden, ob Fehler zu Beobachtungen werden, ob zu lange Ergebnisse gekürzt werden, ob beide Abbruchbedingungen greifen. Nicht zeigen kann es, ob ein Modell **gut entscheidet** – das richtige Stichwort, die richtige Datei, rechtzeitig aufhören –, denn diese Entscheidungen stehen ja fest im Skript. Dafür braucht es ein echtes Modell und eine Sammlung von Testfragen, mit der man es bewertet.
+        Es testet die Schleife kostenlos, ohne Netz und bei jedem Lauf gleich – tauglich für automatische Tests. Aufdecken kann es Fehler in der **Mechanik**: ob Werkzeuge ausgeführt werden, ob Fehler zu Beobachtungen werden, ob zu lange Ergebnisse gekürzt werden, ob beide Abbruchbedingungen greifen. Nicht zeigen kann es, ob ein Modell **gut entscheidet** – das richtige Stichwort, die richtige Datei, rechtzeitig aufhören –, denn diese Entscheidungen stehen ja fest im Skript. Dafür braucht es ein echtes Modell und eine Sammlung von Testfragen, mit der man es bewertet (Notebook 8).
 
         </details>
         """, en="""
@@ -151,7 +115,7 @@ CELLS = [
 
         <details><summary>Show answer</summary>
 
-        The loop stops when the model **calls no more tools** – then its message is the answer – or when **`max_steps` is reached**. The first is the normal case: the model decides it knows enough. But you cannot rely on it alone: a model can get stuck on a tool and keep searching, and every step costs money – more than the one before, since it re-sends everything so far. The step limit is the safeguard that always holds.
+        The loop stops when the model **calls no more tools** – then its message is the answer – or when **`max_steps` is reached**. The first is the normal case: the model decides it knows enough. But you cannot rely on it alone: a model can get stuck on a tool and keep searching (notebook 4). The step limit is the safeguard that always holds.
 
         </details>
 
@@ -167,43 +131,81 @@ CELLS = [
 
         <details><summary>Show answer</summary>
 
-        It tests the loop for free, offline and identically on every run – fit for automated tests. It can reveal bugs in the **mechanics**: whether tools run, whether failures become observations, whether long results are cut, whether both stop conditions fire. It cannot show whether a model **decides well** (the right keyword, the right file, stopping in time), because those decisions are fixed in the script. That takes a real model and a set of test questions to evaluate it with.
+        It tests the loop for free, offline and identically on every run – fit for automated tests. It can reveal bugs in the **mechanics**: whether tools run, whether failures become observations, whether long results are cut, whether both stop conditions fire. It cannot show whether a model **decides well** (the right keyword, the right file, stopping in time), because those decisions are fixed in the script. That takes a real model and a set of test questions to evaluate it with (notebook 8).
 
         </details>
         """, tags=["self-test"]),
-    md("evaluate-intro", de="""
-        ## Eine Sammlung von Testfragen *(optional)*
+    md("exercise-3", de="""
+        ## Übung 3: ein neues Werkzeug `count_lines` *(optional)*
 
-        Die Antwort auf Frage 3 sagt: Ob ein Modell gut entscheidet, prüft man mit einer Sammlung von Testfragen. So eine liegt in `data/questions.json`: 48 Fragen, 40 davon beantwortet die Doku (mit Datei und Zeilen, in denen die Antwort steht), 8 nicht. `evaluate` lässt ein Modell alle Fragen beantworten und prüft jede Antwort mit einfachen Regeln: Nennt sie die richtige Datei? Überschneiden sich die zitierten Zeilen mit den erwarteten? Sagt sie bei den unbeantwortbaren Fragen ehrlich, dass die Doku dazu nichts sagt?
+        Die beiden Übungen sind für ein echtes Modell gedacht; ohne Schlüssel spielt das Skriptmodell einen passenden Lauf ab, lösen und prüfen lässt sich jede so oder so.
 
-        Zwei Skriptmodelle zeigen offline und kostenlos die beiden Enden der Skala: `NaiveModel` sucht nach dem längsten Wort der Frage und zitiert den Anfang der ersten Datei, die es findet; `OracleModel` schlägt nach, wie es die Fragensammlung vorsieht. Mit einem Schlüssel kannst du dasselbe mit `RealModel` machen – dann kostet es Geld, und du erfährst, wo zwischen beiden dein Modell steht.
+        Schreib ein Werkzeug `count_lines(path)`, das zurückgibt, wie viele Zeilen eine Doku-Datei hat, und registriere es mit `@tool`. Die Prüfzelle prüft:
+        - das Werkzeug ist mit `@tool` registriert und hat genau einen Parameter `path: str`,
+        - es zählt so viele Zeilen, wie `read_doc` nummeriert,
+        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.classroom import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
+
+        Danach spielt die Prüfzelle einen Lauf ab, in dem das Skriptmodell dein Werkzeug benutzt. Ersetze die ganze Zeile `count_lines = ...` durch deine Funktion mit dem Dekorator darüber.
         """, en="""
-        ## A set of test questions *(optional)*
+        ## Exercise 3: a new tool `count_lines` *(optional)*
 
-        The answer to question 3 says: whether a model decides well is checked with a set of test questions. There is one in `data/questions.json`: 48 questions, 40 of which the docs answer (with the file and lines that hold the answer), 8 they do not. `evaluate` lets a model answer every question and checks each answer by simple rules: does it name the right file? Do the cited lines overlap the expected ones? For the unanswerable questions, does it say honestly that the docs do not cover them?
+        Both exercises are meant for a real model; without a key the scripted model plays a fitting run, and either way every exercise can be solved and checked.
 
-        Two scripted models show the two ends of the scale, offline and for free: `NaiveModel` searches for the longest word of the question and cites the top of the first file it finds; `OracleModel` looks things up the way the question set intends. With a key you can do the same with `RealModel` – then it costs money, and you learn where your model stands between the two.
-        """),
-    code("evaluate", """
-        from agentlib import evaluate
-        from agentlib.classroom import NaiveModel, OracleModel
+        Write a tool `count_lines(path)` that returns how many lines a doc file has, and register it with `@tool`. The check cell tests:
+        - the tool is registered with `@tool` and takes exactly one parameter `path: str`,
+        - it counts as many lines as `read_doc` numbers,
+        - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.classroom import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
 
-        for model in (NaiveModel(), OracleModel()):
-            table = evaluate(model, language=LANGUAGE, progress=False)
-            shares = table.loc["all", ["cites_file", "lines_overlap", "declined", "correct"]]
-            print(f"{model.name:>6}: " + ", ".join(f"{name} {round(share * 100)}⟨ %|%⟩" for name, share in shares.items()))
-        """),
+        After that the check cell plays a run in which the scripted model uses your tool. Replace the whole line `count_lines = ...` with your function, decorator on top.
+        """, tags=["exercise", "optional"]),
+    code("exercise-3-code", """
+        count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
+        """, tags=["exercise", "optional"]),
+    check_cell("exercise-3-check", 3, "count_lines", name="q3", optional=True),
+    md("exercise-3-run", de="""
+        Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es dein neues Werkzeug von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
+        """, en="""
+        And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
+        """, tags=["optional"]),
+    code("exercise-3-agent", """
+        answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
+                                    "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
+        print()
+        print(longest_file_report(stats3, LANGUAGE))
+        """, tags=["needs-key", "optional"]),
+    md("exercise-4", de="""
+        ## Übung 4: eine Frage, die die Doku nicht beantwortet *(optional)*
+
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt das Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
+        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
+
+        Und lies die Antwort: Gibt der Agent ehrlich zu, dass er nichts gefunden hat?
+        """, en="""
+        ## Exercise 4: a question the docs do not answer *(optional)*
+
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise the scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        - `tool_steps`: in how many steps did the model call a tool?
+        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
+
+        And read the answer: does it admit honestly that it found nothing?
+        """, tags=["exercise", "optional"]),
+    code("exercise-4-run", """
+        answer4, stats4 = run_agent(make_model(http3_script(LANGUAGE)), HTTP3_QUESTION[LANGUAGE])
+        """, tags=["needs-key", "optional"]),
+    code("exercise-4-viewer", """
+        # ⟨braucht `stats4` aus dem Lauf oben: führe zuerst die Zelle answer4, stats4 = run_agent(...) aus|needs `stats4` from the run above: run the cell answer4, stats4 = run_agent(...) first⟩
+        TraceViewer(stats4, language=LANGUAGE)
+        """, tags=["widget", "optional"], needs="exercise-4-run"),
+    code("exercise-4-code", skeleton(4), tags=["exercise", "optional"]),
+    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run", optional=True),
     md("next", de="""
         ## Wie es weitergeht
 
-        Du hast eine Agentenschleife von Hand gebaut: Werkzeuge per Dekorator, drei Doku-Werkzeuge mit Grenzen, die Schleife mit zwei Abbruchbedingungen, Fehler als Beobachtungen, ein Skriptmodell zum Testen und ein echtes Modell zum Entscheiden. Wenn du jetzt in LangGraph oder das OpenAI Agents SDK schaust, erkennst du die Schleife wieder – und alles, was drumherum gebaut ist.
-
-        In den nächsten Lektionen geht es weiter: wie man den Kontext klein hält (Lektion 5), warum Werkzeuge abgeschottet in einer Sandbox laufen sollten (Lektion 8) und wie man Traces strukturiert protokolliert (Modul 06, Lektion 3).
+        Wenn du jetzt in LangGraph oder das OpenAI Agents SDK schaust, erkennst du deine Schleife wieder – und alles, was drumherum gebaut ist. In den nächsten Lektionen geht es weiter: wie man den Kontext klein hält (Lektion 5), warum Werkzeuge abgeschottet in einer Sandbox laufen sollten (Lektion 8) und wie man Traces strukturiert protokolliert (Modul 06, Lektion 3). Wer mehr will: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
         """, en="""
         ## Where to go from here
 
-        You have built an agent loop by hand: tools by decorator, three doc tools with limits, the loop with two stop conditions, failures as observations, a scripted model for testing and a real model for deciding. When you now look into LangGraph or the OpenAI Agents SDK, you will recognise the loop – and everything built around it.
-
-        The coming lessons go on from here: how to keep the context small (lesson 5), why sandboxes for tools matter so much (lesson 8), and how to log traces in a structured way (module 06, lesson 3).
+        When you now look into LangGraph or the OpenAI Agents SDK, you will recognise your loop – and everything built around it. The coming lessons go on from here: how to keep the context small (lesson 5), why sandboxes for tools matter so much (lesson 8), and how to log traces in a structured way (module 06, lesson 3). If you want more: **[8 · Extras](08_extras.ipynb)** *(optional)*.
         """),
 ]

@@ -19,6 +19,7 @@ from pathlib import Path
 from ...models import Message
 from ...text import say
 from ..progress import note_check
+from .. import own_agent
 from ..show import in_kernel
 from .sandbox import OverTime, time_limit
 from .skeleton import code_gaps, same_code, skeleton_objects
@@ -88,6 +89,8 @@ def student_frame(error):
         return not any(path.is_relative_to(folder) for folder in LIBRARY | {AGENTLIB})
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if theirs(frame)]
     return frames[-1] if frames else None
+REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
+HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
 
 
 class Exercise:
@@ -104,6 +107,7 @@ class Exercise:
         self.outcome = None  # the last check's status, for whoever wants to read it
         self.checked = ()  # the work that check last judged, so pick hands on only what was judged
         self.running = None
+        self.message = ""
 
     def say(self, key, /, **facts):
         """The catalogue's text for `key` in the student's language; a key without a dot is this area's."""
@@ -117,10 +121,16 @@ class Exercise:
 
     def judge(self, *work):
         """(status, message) for `work`, without showing anything."""
+        if work and getattr(work[0], "stands_in", False):  # a set-up cell's wrapper (own_agent): judge what it wraps
+            work = (work[0].__wrapped__, *work[1:])
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.not_attempted().message
         if work and any(work[0] is reference for reference in self.REFERENCE):
+            if (type(self), self.language) in REPLACED:  # the check cell run again after q.pick replaced a failed piece
+                return INCORRECT, self.say("check.replaced", name=self.name(),
+                                           reason=REPLACED[type(self), self.language])
             return NOT_ATTEMPTED, self.say("check.still_reference", name=self.name())
+        REPLACED.pop((type(self), self.language), None)
         if work and self.untouched(work[0]):
             return NOT_ATTEMPTED, self.say("check.untouched")
         gaps = code_gaps(work[0]) if work and hasattr(self, "SKELETON") else 0  # a build-along cell, half filled
@@ -143,7 +153,7 @@ class Exercise:
 
     def check(self, *work):
         self.outcome, message = self.judge(*work)
-        self.checked = work
+        self.checked, self.message = work, message
         report(self.outcome, HEADINGS[self.language][self.outcome], message)
         note_check(self.AREA, self.outcome, self.language)  # one line in the student's progress file; never raises
 
@@ -166,11 +176,23 @@ class Exercise:
         own = (self.outcome == CORRECT and len(work) == len(self.checked)
                and all(a is b for a, b in zip(work, self.checked)))
         chosen = work if own else self.REFERENCE[:len(work)]
-        print(self.say("check.pick_own" if own else "check.pick_reference", name=self.name()))
+        if self.outcome == INCORRECT and not own:  # remembered, so a second check of the reference is not "not attempted"
+            REPLACED[type(self), self.language] = self.message
+        kept = own and own_agent.keep(self.AREA, work[0], self.language)
+        print(self.say("check.pick_own" if own else "check.pick_reference", name=self.name())
+              + (" " + self.say("check.kept", file=kept.name) if kept else ""))
         return chosen[0] if len(work) == 1 else tuple(chosen)
 
+    RULE = None  # a build-along exercise's first hint: the rule, in words; HINT then shows the code's shape
+
     def hint(self):
-        report("hint", HEADINGS[self.language]["hint"], self.HINT[self.language])
+        """The next hint: first the rule (RULE), when there is one, then the shape of the code (HINT)."""
+        levels = [level for level in (self.RULE, self.HINT) if level]
+        shown = HINTS_SHOWN.get((type(self), self.language), 0)
+        HINTS_SHOWN[type(self), self.language] = shown + 1
+        text = levels[min(shown, len(levels) - 1)][self.language]
+        more = " " + self.say("check.hint_more") if shown < len(levels) - 1 else ""
+        report("hint", HEADINGS[self.language]["hint"], text + more)
 
     def solution(self):
         report("solution", HEADINGS[self.language]["solution"], self.SOLUTION[self.language], code=True)

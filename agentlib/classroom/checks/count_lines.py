@@ -30,7 +30,9 @@ class CountLines(Exercise):
     def evaluate(self, count_lines):
         if not callable(count_lines):
             raise self.wrong("not_a_function", count_lines_type=type(count_lines).__name__)
-        registered = TOOLS.get("count_lines")
+        tools = getattr(count_lines, "__globals__", {}).get("TOOLS")
+        self.tools = tools if isinstance(tools, dict) else TOOLS  # the registry the notebook's @tool writes to
+        registered = self.tools.get("count_lines")
         if registered is None or registered["fn"] is not count_lines:
             raise self.wrong("not_registered")
         parameters = registered["schema"]["function"]["parameters"]
@@ -38,7 +40,7 @@ class CountLines(Exercise):
             raise self.wrong("one_parameter", properties=json.dumps(parameters['properties']))
         for path in sample_files():
             expected = len(read_text(path)[0].splitlines())
-            got = run_tool("count_lines", relative(path))
+            got = run_tool("count_lines", relative(path), self.tools)
             found = numbers(got, relative(path))
             if found == [str(expected)]:
                 continue
@@ -48,12 +50,12 @@ class CountLines(Exercise):
             off_by_one = self.say("off_by_one") if found == [str(expected + 1)] else ""
             raise self.wrong("wrong_count", said=said, expected=expected, off_by_one=off_by_one)
         for path, outside in real_escapes():
-            got = run_tool("count_lines", path)
+            got = run_tool("count_lines", path, self.tools)
             if leaked(got, path, outside):
                 raise self.wrong("leak", path=path, got=short(got))
         self.judge_sandbox()
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
-                                  "Which httpx documentation file is the longest?", verbose=False)
+                                  "Which httpx documentation file is the longest?", verbose=False, tools=self.tools)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
         failed = next((c for c in used if c.error), None)
         if failed:
@@ -113,10 +115,10 @@ def leaked(text, path, outside):
     return str(len(content.splitlines())) in numbers(text, path) or any(line in text for line in lines)
 
 
-def run_tool(name, path):
+def run_tool(name, path, tools=TOOLS):
     """Call the tool as the loop would and return its observation as text, errors included."""
     try:
-        return str(call_tool(name, json.dumps({"path": path})))
+        return str(call_tool(name, json.dumps({"path": path}), tools))
     except Exception as error:
         return f"Error: {type(error).__name__}: {error}"
 

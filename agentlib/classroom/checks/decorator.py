@@ -38,6 +38,7 @@ class Decorator(Exercise):
 
     AREA = "decorator"
     REFERENCE = (tool, TOOLS)
+    SECONDS = 3  # a correct decorator needs milliseconds; a hung one is named within seconds
 
     def evaluate(self, tool, TOOLS):
         if not callable(tool):
@@ -45,6 +46,7 @@ class Decorator(Exercise):
         if not isinstance(TOOLS, dict):
             raise self.wrong("registry_not_a_dict", TOOLS_type=type(TOOLS).__name__)
         saved = {fn.__name__: TOOLS.get(fn.__name__) for fn, *_ in SAMPLES}
+        self.running = "@tool(...)"  # named by the check's time limit if a sample never returns
         try:
             for sample in SAMPLES:
                 self.judge_sample(tool, TOOLS, *sample)
@@ -106,8 +108,9 @@ class Decorator(Exercise):
                              extra=self.say("required_extra", names=", ".join(extra)) if extra else "",
                              missing=self.say("required_missing", names=", ".join(missing)) if missing else "")
 
+    RULE = both("decorator.rule")
     HINT = both("decorator.hint")
-    TEMPLATE = '''
+    HEAD = '''
 import inspect
 
 TOOLS = {}  # <registry>
@@ -116,13 +119,16 @@ TOOLS = {}  # <registry>
 def tool(description, **params):
     def register(fn):
         properties, required = {}, []
-        for name, param in inspect.signature(fn).parameters.items():
-            json_type = <<type>>
+        # <parameters>
+'''
+    # The loop over the parameters is the student's: a gap in the skeleton, its code in the solution.
+    PARAMETERS = '''        for name, param in inspect.signature(fn).parameters.items():
+            json_type = "integer" if param.annotation is int else "string"
             properties[name] = {"type": json_type, "description": params[name]}
-            has_default = <<default>>
-            if not has_default:
+            if param.default is inspect.Parameter.empty:
                 required.append(name)
-        schema = {"type": "function",
+'''
+    TAIL = '''        schema = {"type": "function",
                   "function": {"name": fn.__name__, "description": <<description>>,
                                "parameters": {"type": "object", "properties": properties,
                                               "required": required}}}
@@ -130,11 +136,9 @@ def tool(description, **params):
         return <<return>>
     return register
 '''
-    CODE = {"type": '"integer" if param.annotation is int else "string"',
-            "default": "param.default is not inspect.Parameter.empty", "description": "description",
-            "entry": '{"fn": fn, "schema": schema}', "return": "fn"}
-    SKELETON = cells("decorator", TEMPLATE)
-    SOLUTION = cells("decorator", TEMPLATE, CODE, solved=True)
+    CODE = {"description": "description", "entry": '{"fn": fn, "schema": schema}', "return": "fn"}
+    SKELETON = cells("decorator", HEAD + "        ...\n" + TAIL)
+    SOLUTION = cells("decorator", HEAD + PARAMETERS + TAIL, CODE, solved=True)
 
 
 def signature(fn):

@@ -180,56 +180,59 @@ class OwnLoop(Exercise):
             if got != reference[key]:
                 raise self.rule(key, where=where, got=got, expected=reference[key])
 
+    RULE = both("loop.rule")
     HINT = both("loop.hint")
-    TEMPLATE = '''
+    # The cell gives the signature and the set-up; the body is written from its numbered steps.
+    HEAD = '''
 import json
 
-from agentlib import MAX_OBSERVATION, SYSTEM_PROMPT, TOOLS
+from agentlib import MAX_OBSERVATION, SYSTEM_PROMPT
 
 
 def run_agent(model, question, max_steps=8, verbose=True):
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": question}]
-    schemas = [t["schema"] for t in TOOLS.values()]
+    schemas = [t["schema"] for t in TOOLS.values()]  # <registry>
     stats = {"steps": 0, "tool_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
-    for step in range(1, max_steps + 1):
-        message, usage = <<ask>>
+    say = print if verbose else (lambda *_: None)  # <say>
+'''
+    STEPS = "".join(f"    # {n}. <step{n}>\n" for n in range(1, 9)) + "    ...\n"
+    BODY = '''    for step in range(1, max_steps + 1):
+        # 1. <step1>
+        message, usage = model(messages, schemas)
         stats["steps"] += 1
+        # 2. <step2>
         if usage:
-            stats["prompt_tokens"] += <<prompt>>
-            stats["completion_tokens"] += <<completion>>
-        if <<stop>>:
-            if verbose:
-                print(f"\\nAnswer:\\n{message.content}\\n{stats}")
+            stats["prompt_tokens"] += usage.prompt_tokens
+            stats["completion_tokens"] += usage.completion_tokens
+        # 3. <step3>
+        if not message.tool_calls:
+            say(f"\\nAnswer:\\n{message.content}\\n{stats}")
             return message.content, stats
-        messages.append(<<assistant>>)
+        # 4. <step4>
+        messages.append(message.model_dump(exclude_none=True))
         for call in message.tool_calls:
+            # 5. <step5>
             name, arguments = call.function.name, call.function.arguments
             try:
                 if name not in TOOLS:
                     raise ValueError(f"no tool called {name}")
-                result = <<run>>
+                result = str(TOOLS[name]["fn"](**json.loads(arguments or "{}")))
             except Exception as error:
-                result = <<error>>
+                result = f"Error: {type(error).__name__}: {error}"
+            # 6. <step6>
             if len(result) > MAX_OBSERVATION:
-                result = <<cut>>
+                result = result[:MAX_OBSERVATION] + f"\\n[cut: {len(result)} characters, ask for less]"
+            # 7. <step7>
             stats["tool_calls"] += 1
-            if verbose:
-                print(f"[step {step}] {name}({arguments}) → {result[:90]}".replace("\\n", " | "))
-            messages.append(<<tool>>)
-    if verbose:
-        print(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
+            say(f"[step {step}] {name}({arguments}) → {result[:90]}".replace("\\n", " | "))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+    # 8. <step8>
+    say(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
     return None, stats
 '''
-    CODE = {"ask": "model(messages, schemas)", "prompt": "usage.prompt_tokens",
-            "completion": "usage.completion_tokens", "stop": "not message.tool_calls",
-            "assistant": "message.model_dump(exclude_none=True)",
-            "run": 'str(TOOLS[name]["fn"](**json.loads(arguments or "{}")))',
-            "error": 'f"Error: {type(error).__name__}: {error}"',
-            "cut": 'result[:MAX_OBSERVATION] + f"\\n[cut: {len(result)} characters, ask for less]"',
-            "tool": '{"role": "tool", "tool_call_id": call.id, "content": result}'}
-    SKELETON = cells("loop", TEMPLATE)
-    SOLUTION = cells("loop", TEMPLATE, CODE, solved=True)
+    SKELETON = cells("loop", HEAD + STEPS)
+    SOLUTION = cells("loop", HEAD + BODY, solved=True)
 
     def at(self, error, loop):
         """Where in the student's cell `error` came from, e.g. " in Zeile 24: result = ..."; "" when not there."""

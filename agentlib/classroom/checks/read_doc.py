@@ -27,6 +27,7 @@ class ReadDoc(Exercise):
 
     AREA = "read_doc"
     REFERENCE = (read_doc,)
+    SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
 
     def evaluate(self, read_doc):
         if not callable(read_doc):
@@ -35,6 +36,7 @@ class ReadDoc(Exercise):
         with tempfile.TemporaryDirectory() as folder:
             base = test_folder(Path(folder))
             docs.DOCS = base  # the skeleton reads docs.DOCS on every call, so the check can point it here
+            self.running = "read_doc(...)"  # named by the check's time limit if a call never returns
             try:
                 raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
             finally:
@@ -119,14 +121,15 @@ class ReadDoc(Exercise):
             error = outcome.__context__
             return f"{type(error).__name__}: {error}", 1
 
+    RULE = both("read_doc.rule")
     HINT = both("read_doc.hint")
     TEMPLATE = '''
 from agentlib import docs  # <folder>
 
 
-def read_doc(path, start=1, end=80):
+def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     base = docs.DOCS.resolve()
-    file = (base / path).resolve()
+    file = <<file>>
     inside = <<inside>>
     if not inside or not file.is_file():
         return f"Error: no such file {path!r}; call list_docs to see which files exist."
@@ -136,7 +139,7 @@ def read_doc(path, start=1, end=80):
     last = min(end, <<cap>>, len(lines))
     return "\\n".join(<<numbered>> for number in range(start, last + 1))
 '''
-    CODE = {"inside": "file.is_relative_to(base)",
+    CODE = {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
             "start": 'f"Error: start={start}, but lines count from 1; ask for start=1 or more."',
             "cap": "start + 79", "numbered": 'f"{number}: {lines[number - 1]}"'}
     SKELETON = cells("read_doc", TEMPLATE)

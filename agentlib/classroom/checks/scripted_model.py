@@ -69,6 +69,7 @@ class OwnScriptedModel(Exercise):
         if usage is not None and (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (0, 0):
             raise self.wrong("usage", n=n, usage=short(usage))
 
+    RULE = both("scripted_model.rule")
     HINT = both("scripted_model.hint")
     TEMPLATE = '''
 class ScriptedModel:
