@@ -78,8 +78,7 @@ def test_the_folders_are_the_map():
     assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "evaluate", "questions", "scoring",
                                      "oracle", "loopback", "checks", "progress", "progress_report",
-                                     "replay_server", "frameworks", "side_by_side")} | CHECKS
-                                     "oracle", "loopback", "checks", "own_agent", "recorder")} | CHECKS
+                                     "replay_server", "frameworks", "side_by_side", "own_agent", "recorder")} | CHECKS
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
     assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
 

@@ -82,8 +82,6 @@ TEXT = {
     "check.raised_at": {
         "de": " (in {function}, Zeile {line})",
         "en": " (in {function}, line {line})",
-        "de": "{what} endet nicht innerhalb von {seconds:g} Sekunden. Läuft dort eine Schleife, die nie aufhört?",
-        "en": "{what} does not end within {seconds:g} seconds. Is there a loop in it that never stops?",
     },
     "check.replaced": {
         "de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, "

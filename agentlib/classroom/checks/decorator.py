@@ -46,7 +46,6 @@ class Decorator(Exercise):
         if not isinstance(TOOLS, dict):
             raise self.wrong("registry_not_a_dict", TOOLS_type=type(TOOLS).__name__)
         saved = {fn.__name__: TOOLS.get(fn.__name__) for fn, *_ in SAMPLES}
-        self.running = "@tool(...)"  # named by the check's time limit if a sample never returns
         try:
             for sample in SAMPLES:
                 self.judge_sample(tool, TOOLS, *sample)
