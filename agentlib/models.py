@@ -10,7 +10,7 @@ so the loop cannot tell a scripted reply from a real one.
 - ReplayModel answers with a recorded run of a real model, offline and free.
 
 Deliberately left out: streaming and images. Settings, retries and the
-sentences that explain a failing API live in providers/ (config.py, errors.py).
+sentences that explain a failing API live in providers/ (settings.py, http.py, errors.py).
 """
 
 import json
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # DEEPSEEK: the default endpoint, importable from here too
-from .providers.config import DEEPSEEK, client, sendable, settings
+from .providers.http import client, sendable
+from .providers.settings import DEEPSEEK, settings
 from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained
 from .trace import Trace
 
@@ -158,7 +159,7 @@ class RealModel:
     """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
 
     Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL
-    and LLM_MODEL in the environment or the file .env (see providers/config.py). Every
+    and LLM_MODEL in the environment or the file .env (see providers/settings.py). Every
     failure of the API is raised as a ModelError: one sentence in `language`
     that names the fix (see providers/errors.py).
     """

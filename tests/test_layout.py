@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agentlib"
 LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.files", "agentlib.loop", "agentlib.models",
           "agentlib.trace", "agentlib.lesson"}
 # RealModel needs the endpoint's settings and the sentences that explain a failure; nothing else may.
-LESSON_MAY_USE = {"agentlib.providers.config", "agentlib.providers.errors"}
+LESSON_MAY_USE = {"agentlib.providers.settings", "agentlib.providers.http", "agentlib.providers.errors"}
 
 
 def module_name(path):
@@ -56,7 +56,8 @@ def test_the_folders_are_the_map():
         f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "exercises", "evaluate",
                                      "own_tools", "own_loop", "loopback")}
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
-    assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
+    assert {"settings", "http", "errors", "pricing"} <= providers <= {"config", "settings", "http", "errors", "pricing",
+                                                                     "local"}
 
 def test_the_lesson_imports_only_the_lesson_and_what_realmodel_needs():
     for name in LESSON:
@@ -90,5 +91,5 @@ def test_there_is_no_import_cycle():
 def test_the_graph_reader_sees_real_imports():
     # Guards the reader above: if it found nothing, every rule would pass vacuously.
     assert GRAPH["agentlib.loop"] == {"agentlib.tools", "agentlib.trace"}
-    assert GRAPH["agentlib.models"] >= {"agentlib.providers.config", "agentlib.providers.errors", "agentlib.trace"}
+    assert GRAPH["agentlib.models"] >= {"agentlib.providers.settings", "agentlib.providers.errors", "agentlib.trace"}
     assert "agentlib.loop" in GRAPH["agentlib.classroom.controls"]
