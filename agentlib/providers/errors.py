@@ -228,12 +228,19 @@ def looks_like_key(word):
 
 
 def on_this_machine(base_url):
-    """True for localhost and loopback addresses. Example: on_this_machine("http://127.0.0.1:8080/v1") -> True"""
-    host = urlsplit(base_url).hostname or ""
+    """True for localhost and loopback addresses. Example: on_this_machine("http://127.0.0.1:8080/v1") -> True
+
+    All of 127.0.0.0/8, ::1, ::ffff:127.x.x.x, "localhost" and its subdomains (RFC 6761), a trailing dot too.
+    """
     try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
+        host = (urlsplit(base_url).hostname or "").rstrip(".")
+    except ValueError:  # "http://[::1": no address at all
         return False
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])  # fe80::1%eth0: the zone is no part of the address
+    except ValueError:
+        return host == "localhost" or host.endswith(".localhost")
+    return address.is_loopback or bool(getattr(address, "ipv4_mapped", None) and address.ipv4_mapped.is_loopback)
 
 
 def status_kind(status, code, detail):

@@ -5,7 +5,8 @@ web address) with one sentence, and otherwise returns an openai client whose
 every reply is bounded in time and size (`bounded_http_client`). `sendable`
 makes a message list fit for a UTF-8 request body.
 
-Deliberately left out: streaming, connection pools of our own, proxies of our own.
+A proxy set in the environment (HTTP_PROXY, HTTPS_PROXY) is used for every endpoint but one on this
+machine. Deliberately left out: streaming, connection pools of our own, proxy settings of our own.
 """
 
 import json
@@ -34,7 +35,8 @@ def client(current, timeout, max_retries, language="en"):
         raise explain("malformed_key", language)
     # A local server ignores the key, but the client will not start without one.
     return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
-                  timeout=timeout, max_retries=max_retries, http_client=bounded_http_client(timeout))
+                  timeout=timeout, max_retries=max_retries,
+                  http_client=bounded_http_client(timeout, proxy=not is_local(current.base_url)))
 
 
 def sendable(messages):
@@ -55,8 +57,11 @@ def sendable(messages):
 MAX_REPLY_BYTES = 10_000_000  # a chat completion is a few kilobytes; ten megabytes is a broken server
 
 
-def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
+def bounded_http_client(timeout, limit=MAX_REPLY_BYTES, proxy=True):
     """An httpx client whose every reply ends within `timeout` seconds in total and `limit` bytes unpacked.
+
+    `proxy=False` ignores HTTP_PROXY and friends: a proxy cannot reach this machine's loopback
+    (it would ask its own), and university networks set one without a no_proxy for 127.0.0.1.
 
     httpx's own timeouts bound each read, not the whole reply: a server that sends a
     blank line every second (DeepSeek does while a request waits in its queue) would
@@ -139,7 +144,7 @@ def bounded_http_client(timeout, limit=MAX_REPLY_BYTES):
             raise httpx2.DecodingError(f"the reply is packed as {encoding[:20]!r}, which was not asked for")
         response.stream = Bounded(response.stream, encoding != "identity", response.request.extensions["deadline"])
 
-    http = DefaultHttpxClient(event_hooks={"request": [start], "response": [bound]})
+    http = DefaultHttpxClient(event_hooks={"request": [start], "response": [bound]}, trust_env=proxy)
     # Headers that trickle in are read before `bound` runs; only the connection itself can stop them.
     # httpcore keeps its network backend in a private field: used when it is there, else Bounded alone.
     pool = getattr(getattr(http, "_transport", None), "_pool", None)

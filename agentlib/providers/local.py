@@ -116,13 +116,17 @@ def start(path):
     return process, log, port
 
 
+# Straight to 127.0.0.1: a proxy from the environment (HTTP_PROXY) would ask its own machine.
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def wait_until_answering(process, log, base_url, seconds, language):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise explain("exited", language, SENTENCES, code=process.returncode, log=tail(log))
         try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+            with DIRECT.open(f"{base_url}/models", timeout=2):
                 return
         except OSError:
             time.sleep(0.2)

@@ -15,14 +15,13 @@ field, add a line to `PARAMETERS`, set LLM_EXTRA_BODY to a JSON object, or pass
 Deliberately left out: several profiles, a key store, proxies.
 """
 
-import ipaddress
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import shown_url
+from .errors import on_this_machine, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
@@ -129,13 +128,7 @@ def is_local(base_url):
 
     Example: is_local("http://localhost:11434/v1") -> True
     """
-    host = urlsplit(base_url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return on_this_machine(base_url)
 
 
 def has_key(**overrides):
