@@ -20,7 +20,8 @@ from pathlib import Path
 # DEEPSEEK: the default endpoint, importable from here too
 from .providers.http import client, sendable
 from .providers.settings import DEEPSEEK, settings
-from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained
+from .providers.errors import (REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained,
+                               looks_like_key)
 from .trace import Trace
 
 
@@ -227,7 +228,9 @@ class ReplayModel:
         if not self.traces:
             raise ValueError("ReplayModel needs at least one recorded trace")
         self.language = language
-        self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
+        # A recording made before RealModel refused a key as the model's name may hold one there.
+        self.name = ", ".join(sorted({"[hidden]" if looks_like_key(str(trace.model)) else trace.model or "unknown model"
+                                      for trace in self.traces}))
 
     @classmethod
     def load(cls, path, language="en"):

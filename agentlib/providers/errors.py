@@ -18,6 +18,7 @@ beyond the few that change what a student should do.
 
 import base64
 import ipaddress
+import re
 from urllib.parse import urlsplit
 
 SENTENCES = {
@@ -33,6 +34,11 @@ SENTENCES = {
               "website into LLM_API_KEY, without quotes or line breaks.",
         "de": "Der API-Schlüssel enthält Leerzeichen oder Zeichen, die in keinem Schlüssel vorkommen: Kopier ihn "
               "noch einmal von der Website des Anbieters nach LLM_API_KEY, ohne Anführungszeichen und Zeilenumbruch."},
+    "key_in_model": {
+        "en": "LLM_MODEL holds what looks like an API key, not a model's name: put the key into LLM_API_KEY and "
+              "the model's name, such as deepseek-flash, into LLM_MODEL.",
+        "de": "LLM_MODEL enthält etwas, das wie ein API-Schlüssel aussieht, keinen Modellnamen: Trag den Schlüssel "
+              "in LLM_API_KEY ein und den Namen des Modells, etwa deepseek-flash, in LLM_MODEL."},
     "bad_url": {
         "en": "LLM_BASE_URL must be a web address starting with http:// or https://, such as "
               "https://api.deepseek.com, not {url!r}.",
@@ -218,13 +224,19 @@ def shown_url(base_url, key=""):
     return redact(parts._replace(netloc=host, path=path, query="", fragment="").geturl(), key, limit=10_000)
 
 
-def looks_like_key(word):
-    """True for "sk-...", "key-..." and long runs of letters and digits, which URL paths seldom hold.
+KEY_PREFIXES = ("sk-", "sk_", "key-", "gsk_", "xai-", "hf_", "pplx-", "nvapi-", "aiza")  # keys that say what they are
 
-    Example: looks_like_key("v1") -> False; looks_like_key("sk-proj-4f9a") -> True
+
+def looks_like_key(word):
+    """True for a word that holds "sk-...", "key-..." or a long run of mixed letters and digits.
+
+    Names (models, hosts, paths) are words of ordinary length joined by - . / : _, so a run of
+    20 or more letters and digits with both kinds in it is a key, or a hash, in the wrong place.
+    Example: looks_like_key("v1") -> False; looks_like_key('{"k":"sk-proj-4f9a"}') -> True;
+             looks_like_key("SmolLM2-135M-Instruct") -> False
     """
-    return word.lower().startswith(("sk-", "key-")) or (
-        len(word) >= 20 and any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+    return any(token.lower().startswith(KEY_PREFIXES) for token in re.split(r"[^\w-]+", word)) or any(
+        len(run) >= 20 and not run.isalpha() and not run.isdigit() for run in re.split(r"[^A-Za-z0-9]+", word))
 
 
 def on_this_machine(base_url):
@@ -268,17 +280,23 @@ def redact(text, key, limit=200):
     """`text` cut to `limit` characters, with every word that could hold part of `key` hidden.
 
     A word is hidden when it looks like a key ("sk-...", "***"), or when it holds 6 characters of
-    `key` in a row (the whole key if it is shorter), raw or base64-encoded, also across words:
-    servers echo keys in pieces, masked, split or inside "Basic"/"Bearer" headers.
+    `key` in a row (the whole key if it is shorter), raw, base64, hex or \\u-escaped, also across
+    words and separators: servers echo keys in pieces, masked, split, in chunks joined by "-" or "|",
+    or inside "Basic"/"Bearer" headers. Only letters and digits are compared, so a separator between
+    the pieces hides nothing.
     Example: redact("Incorrect API key provided: sk-ab***yz.", "sk-abcdefyz")
              -> "Incorrect API key provided: [hidden]"
     """
     words = text.split()
-    hidden = {i for i, word in enumerate(words) if "*" in word or word.lower().startswith(("sk-", "key-", "bearer"))}
-    joined, owner = "", []  # the words without spaces, and which word each character came from
+    hidden = {i for i, word in enumerate(words) if "*" in word or word.lower().startswith("bearer")
+              or looks_like_key(word)}
+    joined, owner = [], []  # the letters and digits of all words, and which word each one came from
     for i, word in enumerate(words):
-        joined += word
-        owner += [i] * len(word)
+        for character in word:
+            if character.isascii() and character.isalnum():
+                joined.append(character)
+                owner.append(i)
+    joined = "".join(joined)
     for fragment in key_fragments(key):
         start = joined.find(fragment)
         while start != -1:
@@ -289,16 +307,24 @@ def redact(text, key, limit=200):
 
 
 def key_fragments(key, size=6):
-    """Every run of `size` characters of `key`, raw and in the three alignments of base64.
+    """Every run of `size` characters of `key`, as its letters and digits, raw and in four encodings.
 
-    Example: key_fragments("abcdefg") -> {"abcdef", "bcdefg", "YWJjZG", ...}
+    The encodings: base64 (standard and URL-safe, in the three alignments of a 3-byte group),
+    hex (either case) and \\u-escapes; a run is as long as `size` characters of the key encoded.
+    Example: key_fragments("abcdefg") -> {"abcdef", "bcdefg", "YWJjZG", "616263646566", ...}
     """
     if not key:
         return set()
-    encoded = [key]
+    raw = key.encode("utf-8", "replace")
+    encoded = [(key, size)]
     for offset in range(3):  # where the key starts within a 3-byte group decides its base64 letters
         for encode in (base64.b64encode, base64.urlsafe_b64encode):
-            text = encode(b"\0" * offset + key.encode()).decode().rstrip("=")
-            encoded.append(text[4 if offset else 0:len(text) - 3])  # the letters that depend on the key alone
-    short = {key} if len(key) < size else set()  # a short key is hidden whole
-    return short | {text[i:i + size] for text in encoded for i in range(len(text) - size + 1)}
+            text = encode(b"\0" * offset + raw).decode().rstrip("=")
+            encoded.append((text[4 if offset else 0:len(text) - 3], size))  # the letters that depend on the key alone
+    for hexed in (raw.hex(), raw.hex().upper()):
+        encoded.append((hexed, 2 * size))
+        encoded.append(("".join(f"u{ord(c):04{'x' if hexed.islower() else 'X'}}" for c in key), 5 * size))
+    letters = ["".join(c for c in text if c.isascii() and c.isalnum()) for text, _ in encoded]
+    short = {letters[0]} if 0 < len(letters[0]) < size else set()  # a short key is hidden whole
+    return short | {text[i:i + width] for text, (_, width) in zip(letters, encoded)
+                    for i in range(len(text) - width + 1)}

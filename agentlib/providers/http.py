@@ -13,7 +13,7 @@ import json
 import re
 
 from .errors import explain, shown_url
-from .settings import is_local
+from .settings import is_local, key_in_model
 
 
 def client(current, timeout, max_retries, language="en"):
@@ -30,6 +30,8 @@ def client(current, timeout, max_retries, language="en"):
         raise explain("malformed_key", language)
     if not current.api_key and not is_local(current.base_url):
         raise explain("missing_key", language, url=shown_url(current.base_url))
+    if key_in_model(current):
+        raise explain("key_in_model", language)
     if current.api_key and not (current.api_key.isascii() and current.api_key.isprintable()
                                 and " " not in current.api_key):
         raise explain("malformed_key", language)

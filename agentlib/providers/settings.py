@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import on_this_machine, shown_url
+from .errors import explain, looks_like_key, on_this_machine, redact, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
@@ -59,11 +59,11 @@ def settings(model=None, base_url=None, api_key=None, extra_body=None):
         return "", ""
     key, key_source = look_up("LLM_API_KEY", api_key)
     base_url = look_up("LLM_BASE_URL", base_url)[0] or DEEPSEEK
+    model = look_up("LLM_MODEL", model)[0] or DEFAULT_MODEL
     if extra_body is None:
         text = look_up("LLM_EXTRA_BODY", None)[0]
-        extra_body = parse_extra_body(text) if text else provider_parameters(base_url)
-    return Settings(look_up("LLM_MODEL", model)[0] or DEFAULT_MODEL, base_url.strip(), key.strip(),
-                    extra_body, key_source)
+        extra_body = parse_extra_body(text, key) if text else provider_parameters(base_url)
+    return Settings(model, base_url.strip(), key.strip(), extra_body, key_source)
 
 
 def env_file():
@@ -101,15 +101,18 @@ def dotenv():
     return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value is not None}
 
 
-def parse_extra_body(text):
-    """LLM_EXTRA_BODY as a dict. Example: '{"seed": 1}' -> {"seed": 1}"""
+def parse_extra_body(text, key=""):
+    """LLM_EXTRA_BODY as a dict; the ValueError quotes its start with anything like a key hidden.
+
+    Example: '{"seed": 1}' -> {"seed": 1}
+    """
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, dict):
         raise ValueError(f"LLM_EXTRA_BODY must be a JSON object such as "
-                         f'{{"thinking": {{"type": "disabled"}}}}, not {text[:40]!r}')
+                         f'{{"thinking": {{"type": "disabled"}}}}, not {redact(text, key, limit=40)!r}')
     return value
 
 
@@ -131,9 +134,24 @@ def is_local(base_url):
     return on_this_machine(base_url)
 
 
+def key_in_model(current):
+    """True when the model's name looks like a key, or holds the key: a key pasted into LLM_MODEL.
+
+    Such a name would be sent to the provider, quoted back in its "no such model", printed and
+    saved in every trace; `client` and `describe` refuse it instead.
+    Example: key_in_model(settings(model="sk-proj-4f9a")) -> True
+    """
+    key = current.api_key
+    return looks_like_key(str(current.model)) or (len(key) >= 8 and key in str(current.model))
+
+
 def has_key(**overrides):
-    """True when a real model can be asked: a key is set, or the endpoint is local."""
-    current = settings(**overrides)
+    """True when a real model can be asked: a key is set, or the endpoint is local.
+
+    LLM_EXTRA_BODY is not read: whether it is valid JSON says nothing about the key, and
+    RealModel() names the fix when it is not.
+    """
+    current = settings(**{"extra_body": {}, **overrides})
     return bool(current.api_key) or is_local(current.base_url)
 
 
@@ -143,6 +161,8 @@ def describe(language="en", **overrides):
         current = settings(**overrides)
     except ValueError as problem:  # e.g. LLM_EXTRA_BODY is no JSON object: that is the one thing to say
         return str(problem)
+    if key_in_model(current):
+        return str(explain("key_in_model", language))
     url, model = shown_url(current.base_url, current.api_key), current.model
     if language == "de":
         key = (f"ein API-Schlüssel ist gesetzt (aus {SOURCES_DE[current.key_source]})" if current.api_key
