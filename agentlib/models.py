@@ -22,7 +22,7 @@ from .providers.http import client, sendable
 from .providers.settings import DEEPSEEK, settings
 from .providers.errors import (REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained,
                                looks_like_key)
-from .trace import Trace
+from .trace import Trace, text_of
 
 
 class Function:
@@ -66,6 +66,9 @@ class Message:
     tool_calls: list[Call] | None = None
     finish_reason: str = "stop"  # sits on the SDK's `choice`; "length" means the reply was cut off
     extra: dict = field(default_factory=dict)  # fields a provider wants back, e.g. reasoning_content
+
+    def __post_init__(self):
+        self.content = text_of(self.content)  # some servers send a list of parts, or a number
 
     def model_dump(self, exclude_none=False, **_):
         """The message as it goes back into the conversation.
@@ -289,5 +292,6 @@ def reply(trace, step):
     calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"])
              for c in recorded.get("tool_calls", [])]
     extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}
-    usage = record["usage"] and Usage(**record["usage"])
+    counts = record.get("usage")  # only the fields Usage knows: a recording may hold more
+    usage = counts and Usage(**{k: v for k, v in counts.items() if k in Usage.__dataclass_fields__})
     return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage
