@@ -44,7 +44,7 @@ def grep_docs(keyword: str) -> str:
     needle, hits, base = keyword.lower(), [], root()
     for path in doc_paths():
         numbers = hit_lines(path, needle, MAX_HITS + 1 - len(hits), base)  # one more than we show: any more?
-        lines = (read_lines(path, set(numbers), base, MAX_CHARS)[0] or {}) if numbers else {}
+        lines = (read_lines(path, set(numbers), base, MAX_CHARS, "replace")[0] or {}) if numbers else {}
         for number in numbers:
             if len(hits) == MAX_HITS:  # stop at the first hit we would not show
                 return "\n".join(hits) + (f"\n[more than {MAX_HITS} hits; only the first {MAX_HITS} "
