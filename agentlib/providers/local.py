@@ -7,9 +7,12 @@ at it:
 
     model = RealModel(**local_server())
 
-A second call reuses the running server. The server ends with this process,
-even with a killed one (a restarted kernel): it watches its stdin, a pipe
-this process holds open (see `serve`, the server's side of this module).
+A second call reuses the running server, also when two threads call at once.
+The server ends with this process, even with a killed one (a restarted
+kernel) and even when a child forked from it lives on: it watches its stdin,
+a pipe that only this process holds open (see `serve`, the server's side of
+this module). The port is bound here and the bound socket handed to the
+server, so no other program can take it in between.
 `make local-model` installs both packages.
 
 A 135-million-parameter model picks its tools poorly; that is part of the
@@ -25,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -65,6 +69,8 @@ SENTENCES = {
 }
 
 running = None  # (process, log file, settings) of the server this process started
+starting = threading.Lock()  # one start at a time: a second thread waits, then reuses the server
+SERVER = ["-m", __name__]  # how the server's process is started (`serve`); tests put a stand-in here
 
 
 def local_server(language="en", timeout=120):
@@ -73,6 +79,11 @@ def local_server(language="en", timeout=120):
     Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
                                 "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
+    with starting:
+        return start_or_reuse(language, timeout)
+
+
+def start_or_reuse(language, timeout):
     global running
     if running and running[0].poll() is None:
         return dict(running[2])
@@ -105,14 +116,19 @@ def model_file(language):
 
 
 def start(path):
-    """The server's process on a free loopback port, the file its log goes to, and the port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    """The server's process on a free loopback port, the file its log goes to, and the port.
+
+    The port is bound here and the bound socket passed on (--fd): a port that is only probed could
+    be taken by another program before the server binds it, and its URL handed back as ours.
+    """
     log = tempfile.TemporaryFile()
-    command = [sys.executable, "-m", __name__, "--model", str(path), *OPTIONS,
-               "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        command = [sys.executable, *SERVER, "--model", str(path), *OPTIONS,
+                   "--host", "127.0.0.1", "--port", str(port), "--fd", str(listener.fileno())]
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                                   pass_fds=(listener.fileno(),))
     return process, log, port
 
 
@@ -155,7 +171,21 @@ def stop():
     log.close()
 
 
+def forget():
+    """In a child forked from this process: let go of the parent's server, which is not the child's.
+
+    The child's copy of the pipe would keep the server alive after the parent is killed; and a
+    lock held by another thread at the fork would never be released in the child.
+    """
+    global running, starting
+    if running:
+        running[0].stdin.close()
+    running, starting = None, threading.Lock()
+
+
 atexit.register(stop)  # a gentle stop at a normal exit; the watchdog covers the rest
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=forget)
 
 
 def serve():
@@ -166,13 +196,16 @@ def serve():
     that pipe closes. Also fit for a shared server, e.g. a hub service:
     `python -m agentlib.providers.local --model FILE.gguf [llama-cpp-python's server options]`.
     """
-    import stat
-    import threading
-
     import llama_cpp
+    import uvicorn
 
-    if stat.S_ISFIFO(os.fstat(0).st_mode):
-        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    watch_owner()
+    if "--fd" in sys.argv:  # serve on the socket local_server bound, not on a port bound anew
+        at = sys.argv.index("--fd")
+        fd = int(sys.argv[at + 1])
+        del sys.argv[at:at + 2]
+        run = uvicorn.run
+        uvicorn.run = lambda app, host=None, port=None, **options: run(app, fd=fd, **options)
     complete = llama_cpp.Llama.create_completion
 
     def capped(self, *args, **options):
@@ -182,6 +215,14 @@ def serve():
 
     llama_cpp.Llama.create_completion = capped
     runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+
+
+def watch_owner():
+    """When stdin is a pipe (local_server holds the other end), exit as soon as that pipe closes."""
+    import stat
+
+    if stat.S_ISFIFO(os.fstat(0).st_mode):
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
 
 
 if __name__ == "__main__":
