@@ -18,6 +18,7 @@ from shlex import quote
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
 from .classroom.viewer import trace_text
+from .text import say
 
 FAILED, USAGE = 1, 2  # argparse's convention: 2 for a command line that cannot be run
 EXIT_CODES = "exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage"
@@ -64,7 +65,7 @@ def main(argv=None):
     if kind not in ("script", "local") and stats.trace.records:  # none for a run that never reached a paid model
         from .providers.pricing import describe_cost, trace_cost
 
-        shown = out(f"\n{'Kosten' if args.language == 'de' else 'Cost'}: "
+        shown = out(f"\n{say('providers.cost_label', args.language)}: "
                     f"{describe_cost(trace_cost(stats.trace), args.language)}") and shown
     if save:
         from .classroom.evaluate import save_trace

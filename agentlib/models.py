@@ -20,8 +20,8 @@ from pathlib import Path
 # DEEPSEEK: the default endpoint, importable from here too
 from .providers.http import client, sendable
 from .providers.settings import DEEPSEEK, settings
-from .providers.errors import (REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained,
-                               looks_like_key)
+from .providers.errors import ModelError, ProviderError, explain, explained, looks_like_key
+from .text import say
 from .trace import Trace, text_of
 
 
@@ -249,16 +249,16 @@ class ReplayModel:
         question = next(m["content"] for m in given if m["role"] == "user")
         candidates = [t for t in self.traces if t.question == question]
         if not candidates:
-            raise explain("unknown_question", self.language, REPLAY_SENTENCES, question=question[:80])
+            raise explain("unknown_question", self.language, question=question[:80])
         step = sum(m["role"] == "assistant" for m in given)
         problems = [divergence(t, step, given, tools, self.language) for t in candidates]
         if all(problems):
-            raise explain("diverged", self.language, REPLAY_SENTENCES, **problems[0])
+            raise explain("diverged", self.language, **problems[0])
         trace = candidates[problems.index(None)]
         if step == len(trace.records):  # the recorded run stopped before this step
             if trace.stop_reason == "error":
                 raise ModelError(trace.stop_message, "replayed_error")
-            raise explain("ended", self.language, REPLAY_SENTENCES, steps=step,
+            raise explain("ended", self.language, steps=step,
                           why=trace.stop_message or trace.stop_reason)
         return reply(trace, step)
 
@@ -268,20 +268,20 @@ def divergence(trace, step, given, tools, language):
 
     Example: the recording had system prompt A, now it is B -> {"index": 1, "what": "another system prompt"}
     """
-    what = REPLAY_WHAT.get(language, REPLAY_WHAT["en"])
     recorded_tools = getattr(trace, "tools", None)  # only traces that saved their tools can check them
     if recorded_tools and json.loads(json.dumps(tools)) != recorded_tools:
-        return {"index": 0, "what": what["tools"]}
+        return {"index": 0, "what": say("providers.departed_tools", language)}
     at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
     expected = trace.messages[:at]
     for index, (old, new) in enumerate(zip(expected, given), 1):
         if old != new:
             name = next((c["function"]["name"] for m in expected for c in m.get("tool_calls", [])
                          if c["id"] == old.get("tool_call_id")), "a tool")
-            return {"index": index, "what": what.get(old["role"], what["assistant"]).format(name=name)}
+            role = old["role"] if old["role"] in ("system", "user", "tool") else "assistant"
+            return {"index": index, "what": say(f"providers.departed_{role}", language, name=name)}
     if len(expected) != len(given):
         return {"index": min(len(expected), len(given)) + 1,
-                "what": what["length"].format(got=len(given), expected=len(expected))}
+                "what": say("providers.departed_length", language, got=len(given), expected=len(expected))}
     return None
 
 

