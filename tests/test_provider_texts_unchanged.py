@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from agentlib import config
-from agentlib.models import ReplayModel, divergence
-from agentlib.providers import errors, local
+from agentlib.models import divergence
+from agentlib.providers import errors
 from agentlib.providers.pricing import describe_cost
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "provider_texts.json"
@@ -24,32 +24,14 @@ FACTS = {"url": "https://api.example.org/v1", "model": "gpt-5-mini", "status": 4
          "limit": 10_000_000, "detail": "Unknown parameter: 'thinking'", "question": "Which timeouts?", "index": 3,
          "what": "another question", "steps": 2, "why": "the model answered", "missing": "llama-cpp-python",
          "code": 1, "log": "(nothing)", "seconds": 120}
-API_KINDS = ["missing_key", "malformed_key", "bad_url", "rejected_key", "no_credit", "forbidden", "unknown_model",
-             "quota", "rate_limit", "server", "local_server", "timeout", "too_large", "connection", "refused",
-             "bad_reply", "key_in_model"]
+API_KINDS = list(errors.KINDS)
 REPLAY_KINDS = ["unknown_question", "diverged", "ended"]
 LOCAL_KINDS = ["not_installed", "exited", "silent"]
 
 
 def explained(kind, language):
-    """The sentence of ModelError `kind` as the code raises it, through the public paths."""
-    if kind in REPLAY_KINDS:
-        return str(replay_failure(kind, language))
-    if kind in LOCAL_KINDS:
-        return str(local_failure(kind, language))
+    """The sentence of ModelError `kind` as the code raises it."""
     return str(errors.explain(kind, language, **FACTS))
-
-
-def replay_failure(kind, language):
-    import agentlib.providers.errors as module
-
-    sentences = getattr(module, "REPLAY_SENTENCES", None)
-    return module.explain(kind, language, sentences, **FACTS) if sentences else module.explain(kind, language, **FACTS)
-
-
-def local_failure(kind, language):
-    sentences = getattr(local, "SENTENCES", None)
-    return errors.explain(kind, language, sentences, **FACTS) if sentences else errors.explain(kind, language, **FACTS)
 
 
 def departures(language):

@@ -23,6 +23,12 @@ from urllib.parse import urlsplit
 
 from ..text import say
 
+# Every kind of API failure, each worded by the text "providers.<kind>" (agentlib/text/providers.py).
+KINDS = ("missing_key", "malformed_key", "key_in_model", "bad_url", "rejected_key", "no_credit", "forbidden",
+         "unknown_model", "quota", "rate_limit", "server", "local_server", "timeout", "too_large", "connection",
+         "refused", "bad_reply")
+
+
 class ModelError(RuntimeError):
     """A failure a person must fix; str() is one sentence in the student's language."""
 
