@@ -96,7 +96,8 @@ def evaluate_command(argv):
     refuse_empty(parser, args, save="runs", recording="runs", questions="data/questions.json")
     if args.model == "replay" and not args.recording:
         parser.error("--model replay needs --recording FOLDER")
-    from .classroom.evaluate import evaluate, load_questions, report, writable_folder
+    from .classroom.evaluate import evaluate, report, writable_folder
+    from .classroom.questions import load_questions
     from .providers.errors import ModelError
 
     questions = usage_check(load_questions, args.questions)
@@ -247,7 +248,7 @@ def why(error):
 
     Example: KeyError("records") -> "the field 'records' is missing"
     """
-    from .classroom.evaluate import reason
+    from .classroom.questions import reason
 
     if isinstance(error, KeyError):
         return f"the field {error.args[0]!r} is missing"
@@ -301,7 +302,7 @@ def choose_model(kind, language="en", questions=None):
 
             return RealModel(**local_server(language), language=language)
         if kind in ("oracle", "naive"):
-            from .classroom.evaluate import NaiveModel, OracleModel
+            from .classroom.oracle import NaiveModel, OracleModel
 
             return OracleModel(questions) if kind == "oracle" else NaiveModel()
         return ScriptedModel(lesson_script(language))

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # DEEPSEEK: the default endpoint, importable from here too
+from .providers.errors import ModelError, ProviderError, explain, explained, looks_like_key
 from .providers.http import client, sendable
 from .providers.settings import DEEPSEEK, settings
-from .providers.errors import ModelError, ProviderError, explain, explained, looks_like_key
 from .text import say
 from .trace import Trace, text_of
 

@@ -9,7 +9,6 @@ child forked from the owner kept the 365 MB server alive after the owner was SIG
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
