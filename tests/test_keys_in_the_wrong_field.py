@@ -42,7 +42,8 @@ def assert_hidden(shown, key):
 # ---- a key as the model's name -------------------------------------------------------------------
 
 @pytest.mark.parametrize("model, key", [(KEY, ""), (KEY, KEY), (HEX_KEY, HEX_KEY), (HEX_KEY, "sk-other-123456"),
-                                        (f"gpt-5-mini-{HEX_KEY}", HEX_KEY), ("key-0123456789abcdefghij", "")])
+                                        (f"gpt-5-mini-{HEX_KEY}", HEX_KEY), ("key-0123456789abcdefghij", ""),
+                                        ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "")])  # a UUID, as some issue
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_key_in_llm_model_is_refused_with_a_sentence_that_does_not_show_it(monkeypatch, model, key, language):
     monkeypatch.setenv("LLM_MODEL", model)
@@ -107,6 +108,7 @@ def test_real_model_names_are_not_taken_for_keys(name, monkeypatch):
 KEYS = st.one_of(
     st.from_regex(r"\A(sk-|sk-proj-|sk-ant-api03-|key-|gsk_|xai-|hf_)[A-Za-z0-9_-]{20,60}\Z"),
     st.text("0123456789abcdef", min_size=32, max_size=64).filter(lambda k: not k.isdigit() and not k.isalpha()),
+    st.uuids().map(str).filter(lambda k: not k.replace("-", "").isdigit()),
     st.binary(min_size=24, max_size=40).map(lambda b: base64.b64encode(b).decode().rstrip("=")).filter(
         lambda k: any(c.isdigit() for c in k) and any(c.isalpha() for c in k) and k.isalnum()),
 )

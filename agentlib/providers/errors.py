@@ -104,7 +104,11 @@ def shown_url(base_url, key=""):
         host += f":{parts.port}" if parts.port else ""
     except ValueError:  # a port that is no number
         host = parts.hostname or ""
-    path = "/".join("[hidden]" if looks_like_key(part) else part for part in parts.path.split("/"))
+    # A path part of 20 characters or more, mixing letters and digits, is hidden whatever joins them: URL paths
+    # hold short words ("v1", "openai"), and a key is better hidden once too often than shown once.
+    path = "/".join("[hidden]" if looks_like_key(part) or (len(part) >= 20 and any(c.isdigit() for c in part)
+                                                            and any(c.isalpha() for c in part)) else part
+                    for part in parts.path.split("/"))
     return redact(parts._replace(netloc=host, path=path, query="", fragment="").geturl(), key, limit=10_000)
 
 
@@ -115,12 +119,16 @@ def looks_like_key(word):
     """True for a word that holds "sk-...", "key-..." or a long run of mixed letters and digits.
 
     Names (models, hosts, paths) are words of ordinary length joined by - . / : _, so a run of
-    20 or more letters and digits with both kinds in it is a key, or a hash, in the wrong place.
+    20 or more letters and digits with both kinds in it is a key, or a hash, in the wrong place;
+    so are 32 hex digits split by dashes, the shape of a UUID, which some providers issue as keys.
     Example: looks_like_key("v1") -> False; looks_like_key('{"k":"sk-proj-4f9a"}') -> True;
              looks_like_key("SmolLM2-135M-Instruct") -> False
     """
-    return any(token.lower().startswith(KEY_PREFIXES) for token in re.split(r"[^\w-]+", word)) or any(
-        len(run) >= 20 and not run.isalpha() and not run.isdigit() for run in re.split(r"[^A-Za-z0-9]+", word))
+    tokens = re.split(r"[^\w-]+", word)
+    return any(token.lower().startswith(KEY_PREFIXES) for token in tokens) or any(
+        len(run) >= 20 and not run.isalpha() and not run.isdigit() for run in re.split(r"[^A-Za-z0-9]+", word)) or any(
+        re.fullmatch(r"[0-9a-f]{32,}", token.lower().replace("-", "")) and not token.replace("-", "").isdigit()
+        for token in tokens)
 
 
 def on_this_machine(base_url):
