@@ -12,7 +12,7 @@ from .docs import grep_docs, list_docs, read_doc
 from .lesson import QUESTION, lesson_script
 from .loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
 from .models import Call, Message, RealModel, ReplayModel, ScriptedModel, Usage
-from .providers import config
+from .providers import settings as config  # agentlib.config: the name notebooks know
 from .providers.errors import ModelError
 from .tools import TOOLS, call_tool, tool
 from .trace import Trace

@@ -19,6 +19,7 @@ from shlex import quote
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
 from .classroom.viewer import trace_text
+from .text import say
 
 FAILED, USAGE = 1, 2  # argparse's convention: 2 for a command line that cannot be run
 EXIT_CODES = "exit status: 0 the model answered, 1 the run failed (an error, the step limit), 2 bad usage"
@@ -47,13 +48,14 @@ def main(argv=None):
                         help="language of the lesson's question and of the printed trace (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON, e.g. for --replay")
     args = parser.parse_args(argv)
+    refuse_empty(parser, args, save="run.json", replay="run.json")
     kind = "real" if args.real else "local" if args.local else "replay" if args.replay else "script"
     if args.question is not None and kind == "script":
         parser.error("--question needs --real or --replay (or --local): the scripted demo knows only the lesson's "
                      "question")
     if args.question is not None and not args.question.strip():
         parser.error("--question is empty: put the question in quotes, e.g. --question \"What is a Client?\"")
-    save = args.save and usage_check(writable_file, args.save)
+    save = args.save is not None and usage_check(writable_file, args.save)
     if kind == "replay":
         model = usage_check(load_recording, args.replay, args.language)
         question = usage_check(recorded_question, model, args.replay, args.question, args.language)
@@ -63,20 +65,20 @@ def main(argv=None):
     if kind not in ("script", "replay"):
         print(f"asking {model.name} (each step can take a few seconds) ...", file=sys.stderr)
     answer, stats = run_agent(model, question, max_steps=args.max_steps, verbose=False)
-    print(trace_text(stats.trace, language=args.language))
+    shown = out(trace_text(stats.trace, language=args.language))
     if kind not in ("script", "local") and stats.trace.records:  # none for a run that never reached a paid model
         from .providers.pricing import describe_cost, trace_cost
 
-        print(f"\n{'Kosten' if args.language == 'de' else 'Cost'}: "
-              f"{describe_cost(trace_cost(stats.trace), args.language)}")
+        shown = out(f"\n{say('providers.cost_label', args.language)}: "
+                    f"{describe_cost(trace_cost(stats.trace), args.language)}") and shown
     if save:
         from .classroom.evaluate import save_trace
 
         written = save_trace(stats.trace, save)
         if written != save:
             return FAILED
-        print(f"saved: {save}")
-    return 0 if answer is not None else FAILED
+        shown = out(f"saved: {save}") and shown
+    return 0 if answer is not None and shown else FAILED
 
 
 def evaluate_command(argv):
@@ -95,13 +97,15 @@ def evaluate_command(argv):
                         help="stop a question after N model calls (default: 8)")
     parser.add_argument("--save", metavar="FOLDER", help="save every run's trace there, for --model replay")
     args = parser.parse_args(argv)
+    refuse_empty(parser, args, save="runs", recording="runs", questions="data/questions.json")
     if args.model == "replay" and not args.recording:
         parser.error("--model replay needs --recording FOLDER")
-    from .classroom.evaluate import evaluate, load_questions, report, writable_folder
+    from .classroom.evaluate import evaluate, report, writable_folder
+    from .classroom.questions import load_questions
     from .providers.errors import ModelError
 
     questions = usage_check(load_questions, args.questions)
-    save = args.save and usage_check(writable_folder, args.save)
+    save = args.save is not None and usage_check(writable_folder, args.save)
     if args.model == "replay":
         model = usage_check(load_recording, args.recording, args.language, True)
     else:
@@ -117,8 +121,57 @@ def evaluate_command(argv):
         return FAILED
     except ImportError as error:
         return missing_package(error)
-    print(report(table))
-    return 0
+    return 0 if out(report(table)) else FAILED
+
+
+def refuse_empty(parser, args, **examples):
+    """Exit 2 when a file option is given as "": an empty name must not quietly mean "no file"."""
+    for name, example in examples.items():
+        value = getattr(args, name)
+        if value is not None and not value.strip():
+            parser.error(f"--{name} is empty: give it a name, e.g. --{name} {example}")
+
+
+def out(text):
+    """Print `text`; False when the output cannot take it (a full disk), True when it did or a reader left.
+
+    A reader that closes the pipe (`| head`) has all it wanted; the run goes on (a --save still happens)
+    with the rest of its output sent nowhere. Either way, no traceback.
+    """
+    try:
+        print(text, flush=True)
+        return True
+    except BrokenPipeError:
+        discard_output()
+        return True
+    except OSError as error:  # ENOSPC from >/dev/full, EIO from a terminal that went away
+        discard_output()
+        print(f"error: cannot write the output ({error.strerror or error})", file=sys.stderr)
+        return False
+
+
+def discard_output():
+    """Send the rest of stdout nowhere, so that Python's own flush at exit fails no more."""
+    import os
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def entry():
+    """main() as the shell runs it: help or usage text that cannot be written is one line, not a traceback."""
+    try:
+        status = main()
+    except SystemExit as done:  # argparse: --help, or a command line that cannot be run
+        status = done.code
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        discard_output()
+    except OSError as error:
+        discard_output()
+        print(f"error: cannot write the output ({error.strerror or error})", file=sys.stderr)
+        status = status or FAILED
+    return status
 
 
 def positive(text):
@@ -199,7 +252,7 @@ def why(error):
 
     Example: KeyError("records") -> "the field 'records' is missing"
     """
-    from .classroom.evaluate import reason
+    from .classroom.questions import reason
 
     if isinstance(error, KeyError):
         return f"the field {error.args[0]!r} is missing"
@@ -216,15 +269,29 @@ def recorded_question(model, path, question, language):
     """The question to replay: the one asked if it was recorded, else the recorded one, or the lesson's."""
     questions = list(dict.fromkeys(trace.question for trace in model.traces))
     if question is not None and question not in questions:
-        raise ValueError(f"{path} holds no recording of the question {question!r}: leave out --question to "
-                         f"replay what it recorded, or record this one with "
-                         f"`python -m agentlib --real --question {quote(question)} --save run.json`")
+        raise ValueError(f"{path} holds no recording of the question {shortened(question)}: leave out --question "
+                         f"to replay what it recorded, or record this one with "
+                         f"`python -m agentlib --real --question {as_argument(question)} --save run.json`")
     if question is not None or len(questions) == 1:
         return question or questions[0]
     if QUESTION[language] in questions:
         return QUESTION[language]
     raise ValueError(f"{path} holds recordings of {len(questions)} questions: say which one to replay with "
-                     f"--question, e.g. --question {quote(questions[0])}")
+                     f"--question, e.g. --question {as_argument(questions[0])}")
+
+
+# A question is shown cut to 500 characters: a pasted 100 KB question must not come back in full, twice.
+def shortened(text, limit=500):
+    """`text` quoted, cut to `limit` characters. Example: shortened("a" * 600) -> "'aaa…'" (500 a's, then …)"""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def as_argument(question, limit=500):
+    """`question` as the shell takes it, or a placeholder when it is too long to repeat.
+
+    Example: as_argument("What is a Client?") -> "'What is a Client?'"
+    """
+    return quote(question) if len(question) <= limit else "'<the question>'"
 
 
 def choose_model(kind, language="en", questions=None):
@@ -239,7 +306,7 @@ def choose_model(kind, language="en", questions=None):
 
             return RealModel(**local_server(language), language=language)
         if kind in ("oracle", "naive"):
-            from .classroom.evaluate import NaiveModel, OracleModel
+            from .classroom.oracle import NaiveModel, OracleModel
 
             return OracleModel(questions) if kind == "oracle" else NaiveModel()
         return ScriptedModel(lesson_script(language))
@@ -259,4 +326,4 @@ def missing_package(error):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

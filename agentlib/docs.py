@@ -31,8 +31,8 @@ MAX_HIT_CHARS = 100
 
 @tool("List every documentation file, one path per line.")
 def list_docs() -> str:
-    base = root()
-    return "\n".join(path.relative_to(base).as_posix() for path in doc_paths())
+    base = root()  # once per call: a folder re-pointed meanwhile must not mix two folders' paths
+    return "\n".join(relative(path, base) for path in doc_paths(base))
 
 
 @tool("Search all documentation files for a keyword (case-insensitive). "
@@ -42,14 +42,14 @@ def grep_docs(keyword: str) -> str:
     if not keyword.strip():
         return "Error: the keyword is empty; search for a word such as 'timeout'."
     needle, hits, base = keyword.lower(), [], root()
-    for path in doc_paths():
+    for path in doc_paths(base):
         numbers = hit_lines(path, needle, MAX_HITS + 1 - len(hits), base)  # one more than we show: any more?
-        lines = (read_lines(path, set(numbers), base, MAX_CHARS)[0] or {}) if numbers else {}
+        lines = (read_lines(path, set(numbers), base, MAX_CHARS, "replace")[0] or {}) if numbers else {}
         for number in numbers:
             if len(hits) == MAX_HITS:  # stop at the first hit we would not show
                 return "\n".join(hits) + (f"\n[more than {MAX_HITS} hits; only the first {MAX_HITS} "
                                           f"are shown. Search for a more specific keyword.]")
-            hits.append(f"{relative(path)}:{number}: {lines.get(number, '').strip()[:MAX_HIT_CHARS]}")
+            hits.append(f"{relative(path, base)}:{number}: {lines.get(number, '').strip()[:MAX_HIT_CHARS]}")
     return "\n".join(hits) or f"No line contains {quote(keyword)}. Try a shorter or a different keyword."
 
 
@@ -59,7 +59,8 @@ def grep_docs(keyword: str) -> str:
       start="first line to read, counting from 1",
       end="last line to read (inclusive)")
 def read_doc(path: str, start: int = 1, end: int = 80) -> str:
-    problem = refusal(path)
+    base = root()
+    problem = refusal(path, base)
     if problem:
         return f"Error: {problem}"
     if start < 1:
@@ -67,7 +68,7 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     if end < start:
         return (f"Error: end={quote(end)} lies before start={quote(start)}; ask for end >= start, "
                 f"e.g. end={quote(start + MAX_LINES - 1)}.")
-    base, wanted = root(), range(start, min(end, start + MAX_LINES - 1) + 1)
+    wanted = range(start, min(end, start + MAX_LINES - 1) + 1)
     lines, count = read_lines(base / path, wanted, base, MAX_CHARS)
     if lines is None:
         return f"Error: {quote(path)} is not readable UTF-8 text; pick another file."
@@ -94,18 +95,19 @@ def root():
     return base
 
 
-def relative(path):
-    return path.relative_to(root()).as_posix()
+def relative(path, base=None):
+    """`path` as list_docs prints it. Example: relative(DOCS / "advanced/timeouts.md") -> "advanced/timeouts.md" """
+    return path.relative_to(base or root()).as_posix()
 
 
-def doc_paths():
+def doc_paths(base=None):
     """Every Markdown file inside the docs folder, sorted; links that lead outside, or nowhere, are dropped.
 
     os.scandir knows each entry's type from the folder listing itself; asking
     every path instead (rglob, is_file, resolve) made more system calls on
     10,000 files than reading their text did.
     """
-    base = root()
+    base = base or root()
     found, folders = [], [str(base)]
     while folders:
         try:
@@ -134,7 +136,7 @@ def as_path(name):
     return Path(name)
 
 
-def refusal(path):
+def refusal(path, base=None):
     """Why `path` may not be read, or "" when it names a file inside the docs folder.
 
     Example: refusal("../../../etc/passwd") -> "paths may not contain '..'; ..."
@@ -147,7 +149,7 @@ def refusal(path):
         return f"{quote(path)} is an absolute path; pass a path relative to the docs folder, as list_docs prints it."
     if ".." in Path(path).parts:
         return "paths may not contain '..'; pass a path as list_docs prints it."
-    base = root()
+    base = base or root()
     try:
         file = (base / path).resolve()
         outside, folder, missing = not file.is_relative_to(base), file.is_dir(), not file.is_file()
@@ -159,7 +161,7 @@ def refusal(path):
     if folder:
         return f"{quote(path)} is a folder, not a file; call list_docs to see the files in it."
     if missing:
-        close = difflib.get_close_matches(path, list_docs().splitlines(), n=1)
+        close = difflib.get_close_matches(path, [relative(p, base) for p in doc_paths(base)], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"no such file {quote(path)}{hint}; call list_docs to see which files exist."
     return ""

@@ -4,8 +4,9 @@ docs.py decides *which* file may be read (the path check); this module
 makes sure that what is opened is that file: every folder on the way is
 opened without following links, the file without waiting on a FIFO, and
 only a regular file is read. Files are read a block at a time, so an
-80-line read of a 200 MB file costs one block, and grep keeps a lower-case
-copy of the folder in a cache of bounded size.
+80-line read of a 200 MB file costs one block, a grep through a 400 MB line
+costs one block too, and grep keeps a lower-case copy of the folder's
+smaller files in a cache of bounded size.
 
 Deliberately left out: file locking, and watching the folder for changes
 (a file is read anew when its size, times or inode change).
@@ -68,11 +69,11 @@ def open_inside(base, parts, walk):
     return os.fdopen(fd, "rb")
 
 
-def read_lines(path, wanted, base, max_chars):
+def read_lines(path, wanted, base, max_chars, errors="strict"):
     """The lines of `path` whose numbers are in `wanted`, each cut to `max_chars`, and how many lines it has.
 
     Reads block by block and keeps only the wanted lines. (None, 0) when the
-    file cannot be opened or a wanted line is not UTF-8.
+    file cannot be opened or a wanted line is not UTF-8 (with errors="replace": "\ufffd" for such a byte).
     Example: read_lines(docs / "index.md", range(2, 3), docs, 2900) -> ({2: "The Timeout class."}, 3)
     """
     file = open_doc(path, base)
@@ -98,7 +99,7 @@ def read_lines(path, wanted, base, max_chars):
             kept[number] = line
         number += 1
     try:
-        return {n: codecs.getincrementaldecoder("utf-8")().decode(raw).rstrip("\r")[:max_chars]
+        return {n: codecs.getincrementaldecoder("utf-8")(errors).decode(raw).rstrip("\r")[:max_chars]
                 for n, raw in kept.items()}, number - 1
     except UnicodeDecodeError:
         return None, 0
@@ -107,22 +108,28 @@ def read_lines(path, wanted, base, max_chars):
 def hit_lines(path, needle, limit, base):
     """The numbers of the first `limit` lines of `path` that contain `needle` (lower case).
 
+    The text comes in pieces that may end inside a line (a line can be larger than any piece), so
+    the last len(needle) - 1 characters of a piece are searched again in front of the next one: a
+    hit across the cut is found, and a line with hits in two pieces counts once.
     Example: hit_lines(docs / "index.md", "timeout", 5, docs) -> [2]
     """
-    numbers = []
+    numbers, tail = [], ""
     if "\n" in needle:  # no line holds a line break
         return numbers
     for first, text in lowered_blocks(path, base):
-        at, line, counted = text.find(needle), first, 0
+        window, line, counted = tail + text, first - tail.count("\n"), 0
+        at = window.find(needle)
         while at != -1 and len(numbers) < limit:
-            line += text.count("\n", counted, at)
-            numbers.append(line)
-            counted = text.find("\n", at)
+            line += window.count("\n", counted, at)
+            if not numbers or numbers[-1] != line:
+                numbers.append(line)
+            counted = window.find("\n", at)
             if counted == -1:
                 break
-            at = text.find(needle, counted)
+            at = window.find(needle, counted)
         if len(numbers) == limit:
             break
+        tail = window[max(len(window) - len(needle) + 1, 0):]  # too short to hold a hit of its own
     return numbers
 
 
@@ -154,48 +161,49 @@ class Cache:
 
 
 CACHE = Cache(budget=300_000_000)  # characters; a little more than the 100 MB benchmark folder
+LARGEST = 32_000_000  # bytes; a larger file is read again at every search, a block at a time, never kept whole
 
 
 def lowered_blocks(path, base):
-    """The lower-case text of `path` as (number of its first line, text of whole lines) blocks; [] when unreadable."""
+    """The lower-case text of `path` as (number of its first line, text) pieces; none when it cannot be read.
+
+    A file up to LARGEST bytes comes from the cache (read and kept when it is not there); a
+    larger one is read anew, one block in memory at a time.
+    """
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         CACHE.drop(path)
         return []
+    if info.st_size > LARGEST:
+        return read_lowered(path, base)
     key = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
     blocks = CACHE.get(path, key)
     if blocks is None:
-        blocks = read_lowered(path, base)
+        blocks = list(read_lowered(path, base))
         CACHE.put(path, key, blocks)
     return blocks
 
 
 def read_lowered(path, base):
-    """Read `path` block by block into (first line number, lower-case text) pairs; [] when not UTF-8."""
+    """`path`, one block at a time, as (number of its first line, lower-case text) pieces.
+
+    A piece may end inside a line (hit_lines looks across the cut). A byte that is not UTF-8 becomes
+    "\ufffd": one broken byte must not hide every other line of the file from grep.
+    """
     file = open_doc(path, base)
     if file is None:
-        return []
-    blocks, rest, decoder = [], "", codecs.getincrementaldecoder("utf-8")()
-    try:
-        with file:
-            for raw in iter(lambda: file.read(BLOCK), b""):
-                text = rest + decoder.decode(raw)
-                cut = text.rfind("\n") + 1  # blocks end at a line break, so no hit is split between two
-                if cut:
-                    add(blocks, text[:cut].lower())
-                rest = text[cut:]
-            rest += decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return []
-    return add(blocks, rest.lower()) if rest else blocks
-
-
-def add(blocks, text):
-    """Append `text` to `blocks` with the number of its first line; most files are one block, never counted."""
-    first = blocks[-1][0] + blocks[-1][1].count("\n") if blocks else 1
-    blocks.append((first, text))
-    return blocks
+        return
+    decoder, line = codecs.getincrementaldecoder("utf-8")("replace"), 1
+    with file:
+        for raw in iter(lambda: file.read(BLOCK), b""):
+            text = decoder.decode(raw).lower()
+            if text:
+                yield line, text
+                line += text.count("\n")
+    rest = decoder.decode(b"", final=True).lower()
+    if rest:
+        yield line, rest
 
 
 def read_text(path):

@@ -10,7 +10,7 @@ so the loop cannot tell a scripted reply from a real one.
 - ReplayModel answers with a recorded run of a real model, offline and free.
 
 Deliberately left out: streaming and images. Settings, retries and the
-sentences that explain a failing API live in providers/ (config.py, errors.py).
+sentences that explain a failing API live in providers/ (settings.py, http.py, errors.py).
 """
 
 import json
@@ -18,9 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # DEEPSEEK: the default endpoint, importable from here too
-from .providers.config import DEEPSEEK, client, sendable, settings
-from .providers.errors import REPLAY_SENTENCES, REPLAY_WHAT, ModelError, ProviderError, explain, explained
-from .trace import Trace
+from .providers.errors import ModelError, ProviderError, explain, explained, looks_like_key
+from .providers.http import client, sendable
+from .providers.settings import DEEPSEEK, settings
+from .text import say
+from .trace import Trace, text_of
 
 
 class Function:
@@ -64,6 +66,9 @@ class Message:
     tool_calls: list[Call] | None = None
     finish_reason: str = "stop"  # sits on the SDK's `choice`; "length" means the reply was cut off
     extra: dict = field(default_factory=dict)  # fields a provider wants back, e.g. reasoning_content
+
+    def __post_init__(self):
+        self.content = text_of(self.content)  # some servers send a list of parts, or a number
 
     def model_dump(self, exclude_none=False, **_):
         """The message as it goes back into the conversation.
@@ -158,7 +163,7 @@ class RealModel:
     """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
 
     Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL
-    and LLM_MODEL in the environment or the file .env (see providers/config.py). Every
+    and LLM_MODEL in the environment or the file .env (see providers/settings.py). Every
     failure of the API is raised as a ModelError: one sentence in `language`
     that names the fix (see providers/errors.py).
     """
@@ -226,7 +231,9 @@ class ReplayModel:
         if not self.traces:
             raise ValueError("ReplayModel needs at least one recorded trace")
         self.language = language
-        self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
+        # A recording made before RealModel refused a key as the model's name may hold one there.
+        self.name = ", ".join(sorted({"[hidden]" if looks_like_key(str(trace.model)) else trace.model or "unknown model"
+                                      for trace in self.traces}))
 
     @classmethod
     def load(cls, path, language="en"):
@@ -242,16 +249,16 @@ class ReplayModel:
         question = next(m["content"] for m in given if m["role"] == "user")
         candidates = [t for t in self.traces if t.question == question]
         if not candidates:
-            raise explain("unknown_question", self.language, REPLAY_SENTENCES, question=question[:80])
+            raise explain("unknown_question", self.language, question=question[:80])
         step = sum(m["role"] == "assistant" for m in given)
         problems = [divergence(t, step, given, tools, self.language) for t in candidates]
         if all(problems):
-            raise explain("diverged", self.language, REPLAY_SENTENCES, **problems[0])
+            raise explain("diverged", self.language, **problems[0])
         trace = candidates[problems.index(None)]
         if step == len(trace.records):  # the recorded run stopped before this step
             if trace.stop_reason == "error":
                 raise ModelError(trace.stop_message, "replayed_error")
-            raise explain("ended", self.language, REPLAY_SENTENCES, steps=step,
+            raise explain("ended", self.language, steps=step,
                           why=trace.stop_message or trace.stop_reason)
         return reply(trace, step)
 
@@ -261,20 +268,20 @@ def divergence(trace, step, given, tools, language):
 
     Example: the recording had system prompt A, now it is B -> {"index": 1, "what": "another system prompt"}
     """
-    what = REPLAY_WHAT.get(language, REPLAY_WHAT["en"])
     recorded_tools = getattr(trace, "tools", None)  # only traces that saved their tools can check them
     if recorded_tools and json.loads(json.dumps(tools)) != recorded_tools:
-        return {"index": 0, "what": what["tools"]}
+        return {"index": 0, "what": say("providers.departed_tools", language)}
     at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
     expected = trace.messages[:at]
     for index, (old, new) in enumerate(zip(expected, given), 1):
         if old != new:
             name = next((c["function"]["name"] for m in expected for c in m.get("tool_calls", [])
                          if c["id"] == old.get("tool_call_id")), "a tool")
-            return {"index": index, "what": what.get(old["role"], what["assistant"]).format(name=name)}
+            role = old["role"] if old["role"] in ("system", "user", "tool") else "assistant"
+            return {"index": index, "what": say(f"providers.departed_{role}", language, name=name)}
     if len(expected) != len(given):
         return {"index": min(len(expected), len(given)) + 1,
-                "what": what["length"].format(got=len(given), expected=len(expected))}
+                "what": say("providers.departed_length", language, got=len(given), expected=len(expected))}
     return None
 
 
@@ -285,5 +292,6 @@ def reply(trace, step):
     calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"])
              for c in recorded.get("tool_calls", [])]
     extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}
-    usage = record["usage"] and Usage(**record["usage"])
+    counts = record.get("usage")  # only the fields Usage knows: a recording may hold more
+    usage = counts and Usage(**{k: v for k, v in counts.items() if k in Usage.__dataclass_fields__})
     return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage

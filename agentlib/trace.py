@@ -58,8 +58,9 @@ class Trace:
         """Note what the newest assistant message in `messages` does not say itself."""
         counts = usage and (asdict(usage) if is_dataclass(usage) else  # agentlib's Usage, or the openai SDK's
                             {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens})
-        self.records.append({"at": len(self.messages) - 1, "usage": counts,
-                             "seconds": round(seconds, 4), "finish_reason": finish_reason})
+        self.records.append({"at": len(self.messages) - 1, "usage": counts, "seconds": round(seconds, 4),
+                             # servers may send null, which a trace keeps as "unknown"
+                             "finish_reason": finish_reason if isinstance(finish_reason, str) else "unknown"})
 
     def stop(self, reason, message):
         self.stop_reason, self.stop_message = reason, message
@@ -86,7 +87,7 @@ class Trace:
             # pair them by position, since ids may repeat or be empty (servers send what they like).
             results = list(takewhile(lambda m: m["role"] == "tool", self.messages[record["at"] + 1:]))
             calls = [CallRecord(c["id"], c["function"]["name"], c["function"]["arguments"],
-                                results[i]["content"] if i < len(results) else None)
+                                results[i].get("content") if i < len(results) else None)
                      for i, c in enumerate(reply.get("tool_calls", []))]
             steps.append(Step(number, reply.get("content"), calls, record["usage"], record["seconds"],
                               record["finish_reason"], self.messages[:record["at"]]))
@@ -94,16 +95,17 @@ class Trace:
 
     def to_dict(self):
         return {"format": FORMAT, "model": self.model, "stop_reason": self.stop_reason,
-                "stop_message": self.stop_message, "messages": self.messages, "records": self.records,
+                "stop_message": self.stop_message, "messages": as_text(self.messages), "records": self.records,
                 "tools": self.tools}
 
     @classmethod
     def from_dict(cls, data):
         """The trace `data` describes; ValueError naming the field when it was not written by to_dict."""
-        problem = flaw(data)
+        problem = flaw(mended(data))
         if problem:
             raise ValueError(f"not a trace saved by agentlib: {problem}; save one with stats.trace.save(path)")
-        return cls(data["messages"], data["records"], data["stop_reason"], data["stop_message"],
+        data = mended(data)
+        return cls(data["messages"], data["records"], data.get("stop_reason"), data["stop_message"],
                    data.get("model", ""), data.get("tools", ()))
 
     def save(self, path):
@@ -115,7 +117,45 @@ class Trace:
     def load(cls, path):
         if not Path(path).is_file():  # a FIFO or a device would make read_text wait forever
             raise ValueError(f"{path} is not a regular file; save a trace with stats.trace.save(path)")
-        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except RecursionError:  # brackets nested thousands deep: no trace looks like that
+            raise ValueError("not a trace saved by agentlib: its JSON is nested too deeply; "
+                             "save one with stats.trace.save(path)") from None
+        return cls.from_dict(data)
+
+
+def text_of(content):
+    """A message's content as the text a trace keeps: None stays None, parts are joined, other values become JSON.
+
+    Servers send content as a string, as a list of parts, or (broken ones) as a number.
+    Example: [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}] -> "ab"; 42 -> "42"
+    """
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):  # OpenAI's content parts; an image or refusal part has no "text"
+        return "".join(part if isinstance(part, str) else text_of(part.get("text")) or "" if isinstance(part, dict)
+                       else json.dumps(part, ensure_ascii=False, default=str) for part in content)
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def mended(data):
+    """`data` with what older versions saved as it is now written: content as text, "unknown" for a null finish reason."""
+    if not isinstance(data, dict):
+        return data
+    if isinstance(data.get("messages"), list):
+        data = data | {"messages": as_text(data["messages"])}
+    if isinstance(data.get("records"), list):
+        data = data | {"records": [r | {"finish_reason": "unknown"} if isinstance(r, dict) and "finish_reason" in r
+                                   and r["finish_reason"] is None else r for r in data["records"]]}
+    return data
+
+
+def as_text(messages):
+    """`messages` with every content as text (see `text_of`); the list itself when it already is."""
+    if all(not isinstance(m, dict) or isinstance(m.get("content"), (str, type(None))) for m in messages):
+        return messages
+    return [m | {"content": text_of(m["content"])} if isinstance(m, dict) and "content" in m else m for m in messages]
 
 
 STOP_REASONS = {"answer", "max_steps", "interrupted", "error", None}
@@ -136,7 +176,7 @@ def flaw(data):
             return f"the field {key!r} is missing"
         if not isinstance(data.get(key, default), kind):
             return f"the field {key!r} is not a {kind.__name__}"
-    if data.get("stop_reason") not in STOP_REASONS:
+    if not isinstance(data.get("stop_reason"), (str, type(None))) or data.get("stop_reason") not in STOP_REASONS:
         return f"stop_reason must be one of {sorted(r for r in STOP_REASONS if r)} or null"
     messages = data["messages"]
     for i, message in enumerate(messages):
@@ -156,6 +196,7 @@ def flaw(data):
         if not (isinstance(record, dict) and type(record.get("at")) is int and 0 <= record["at"] < len(messages)
                 and messages[record["at"]]["role"] == "assistant"
                 and isinstance(record.get("seconds"), (int, float)) and isinstance(record.get("finish_reason"), str)
+                and "usage" in record
                 and (usage is None or (isinstance(usage, dict) and all(
                     type(usage.get(k)) is int and usage[k] >= 0 for k in ("prompt_tokens", "completion_tokens"))))):
             return (f"records[{i}] must hold 'at' (the index of an assistant message), 'seconds', "

@@ -125,10 +125,11 @@ def test_symlinked_folder_that_leads_outside_is_not_searched(tmp_docs, tmp_path)
     assert read_doc("linked/leak.md").startswith("Error: ")
 
 
-def test_file_that_is_not_utf8_is_refused_by_read_and_skipped_by_grep(tmp_docs):
-    (tmp_docs / "latin1.md").write_bytes("Größe timeout\n".encode("latin-1"))
-    assert "not readable UTF-8" in read_doc("latin1.md")
-    assert "latin1" not in grep_docs("timeout")
+def test_a_line_that_is_not_utf8_is_refused_by_read_but_found_by_grep_with_the_rest_of_its_file(tmp_docs):
+    (tmp_docs / "latin1.md").write_bytes("Größe timeout\n".encode("latin-1") + b"valid timeout line\n")
+    assert "not readable UTF-8" in read_doc("latin1.md", 1, 1)
+    assert read_doc("latin1.md", 2, 2) == "2: valid timeout line"
+    assert "latin1.md:1: Gr\ufffd\ufffde timeout\nlatin1.md:2: valid timeout line" in grep_docs("timeout")
 
 
 def test_empty_file_reports_zero_lines(tmp_docs):

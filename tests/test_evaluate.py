@@ -12,7 +12,7 @@ from agentlib.classroom.oracle import NaiveModel, OracleModel
 from agentlib.classroom.questions import load_questions
 from agentlib.classroom.scoring import cited_ranges, cites_file, declined
 from agentlib.models import Message, RealModel, ScriptedModel
-from agentlib.providers.errors import SENTENCES, ModelError
+from agentlib.providers.errors import KINDS, ModelError
 from agentlib.models import ReplayModel
 from fake_openai_server import FakeServer, completion
 
@@ -142,7 +142,7 @@ def test_a_duplicate_id_is_refused_before_it_could_overwrite_a_saved_run(docs, t
     assert model.calls == []
 
 
-@pytest.mark.parametrize("kind", sorted(set(SENTENCES) - PER_QUESTION))
+@pytest.mark.parametrize("kind", sorted(set(KINDS) - PER_QUESTION))
 def test_an_error_a_person_must_fix_stops_the_evaluation_at_once(docs, kind):
     failure = ModelError(f"the {kind} sentence", kind)
     model = ScriptedModel([failure, failure, failure])

@@ -129,8 +129,8 @@ def test_a_file_swapped_for_a_fifo_after_the_checks_is_skipped_not_waited_for(tm
     os.remove(tmp_docs / "index.md")
     os.mkfifo(tmp_docs / "index.md")
     # The swap happens after list_docs and after read_doc's path check, right before the read:
-    monkeypatch.setattr(agentlib.docs, "doc_paths", lambda: listed)
-    monkeypatch.setattr(agentlib.docs, "refusal", lambda path: "")
+    monkeypatch.setattr(agentlib.docs, "doc_paths", lambda base=None: listed)
+    monkeypatch.setattr(agentlib.docs, "refusal", lambda path, base=None: "")
     done = []
     worker = threading.Thread(target=lambda: done.append((read_doc("index.md"), grep_docs("timeout here"))),
                               daemon=True)

@@ -31,6 +31,7 @@ import pytest
 from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
+from agentlib.text import say
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
 from solutions import CORRECT as SOLUTIONS, WRONG
@@ -267,8 +268,8 @@ def type_a_key(pages, hub, seen):
     key = f"sk-hubtest-{secrets.token_hex(16)}"
     field = add_cell(pages[ada], 'from agentlib.providers.config import key_field\nkey_field("de")')
     field.locator("input[type=password]").fill(key)
-    field.locator("button", has_text=config.FIELD_TEXT["de"]["button"]).click()
-    seen[ada]["key field"] = settle(field.locator(".jp-OutputArea-output"), config.FIELD_TEXT["de"]["after"])
+    field.locator("button", has_text=say("providers.field_button", "de")).click()
+    seen[ada]["key field"] = settle(field.locator(".jp-OutputArea-output"), say("providers.field_after", "de"))
     ask = 'from agentlib.providers.config import describe\nprint(describe("de"))'
     for name in STUDENTS:
         seen[name]["describe"] = add_cell(pages[name], ask).locator(".jp-OutputArea-output").inner_text()
@@ -451,7 +452,7 @@ def test_one_student_solves_exercise_1_and_the_other_students_files_stay_as_pull
 @hub_only
 def test_a_key_typed_by_one_student_reaches_neither_the_other_nor_any_file_nor_the_hub_log(lesson):
     ada, bo = STUDENTS
-    assert config.FIELD_TEXT["de"]["after"] in lesson[ada]["key field"]
+    assert say("providers.field_after", "de") in lesson[ada]["key field"]
     assert "ein API-Schlüssel ist gesetzt (aus der Umgebung)" in lesson[ada]["describe"]
     assert "es ist kein API-Schlüssel gesetzt" in lesson[bo]["describe"]
     assert lesson["key in files"] == []

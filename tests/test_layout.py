@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agentlib"
 LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.files", "agentlib.loop", "agentlib.models",
           "agentlib.trace", "agentlib.lesson"}
 # RealModel needs the endpoint's settings and the sentences that explain a failure; nothing else may.
-LESSON_MAY_USE = {"agentlib.providers.config", "agentlib.providers.errors"}
+LESSON_MAY_USE = {"agentlib.providers.settings", "agentlib.providers.http", "agentlib.providers.errors"}
 # The text catalogue is a leaf: it imports nothing else from agentlib, so every layer may import it.
 TEXT = "agentlib.text"
 
@@ -80,7 +80,8 @@ def test_the_folders_are_the_map():
                                      "oracle", "loopback", "checks", "progress", "progress_report",
                                      "replay_server", "frameworks", "side_by_side", "own_agent", "recorder")} | CHECKS
     providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
-    assert {"config", "errors", "pricing"} <= providers <= {"config", "errors", "pricing", "local"}
+    assert {"settings", "http", "errors", "pricing"} <= providers <= {"config", "settings", "http", "errors", "pricing",
+                                                                     "local"}
 
 CHECKS = {f"agentlib.classroom.checks.{m}" for m in (
     "base", "skeleton", "sandbox", "decorator", "list_schema", "read_doc", "loop", "scripted_model",
@@ -137,7 +138,7 @@ def test_there_is_no_import_cycle():
 def test_the_graph_reader_sees_real_imports():
     # Guards the reader above: if it found nothing, every rule would pass vacuously.
     assert GRAPH["agentlib.loop"] == {"agentlib.tools", "agentlib.trace"}
-    assert GRAPH["agentlib.models"] >= {"agentlib.providers.config", "agentlib.providers.errors", "agentlib.trace"}
+    assert GRAPH["agentlib.models"] >= {"agentlib.providers.settings", "agentlib.providers.errors", "agentlib.trace"}
     assert "agentlib.loop" in GRAPH["agentlib.classroom.controls"]
     assert "agentlib.classroom.checks.base" in GRAPH["agentlib.classroom.checks.loop"]
     hidden = ast.parse("import importlib\nimportlib.import_module('.own_loop', __package__)").body[1].value

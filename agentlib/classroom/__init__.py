@@ -12,7 +12,7 @@ imports them. ipywidgets, pandas and IPython are imported only where they are us
 """
 
 from ..docs import refusal
-from ..providers.config import describe, has_key, key_field, settings
+from ..providers.settings import describe, has_key, key_field, settings
 from ..providers.errors import explain
 from ..providers.local import local_server
 from ..providers.pricing import PRICES, describe_cost, estimate_cost, trace_cost

@@ -33,6 +33,8 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
     """
     import pandas as pd
 
+    if language not in ("de", "en"):  # the question set holds each question in these two only
+        raise ValueError(f"evaluate asks the questions in 'de' or 'en', not {language!r}: pass language='de' or 'en'")
     if questions is None or isinstance(questions, (str, Path)):
         questions = load_questions(questions)
     check_questions(questions)

