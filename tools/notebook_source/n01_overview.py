@@ -88,6 +88,11 @@ CELLS = [
         Run the cells in order (Shift + Enter). The first one loads what we need and shows the question:
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets"])
+
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
 
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent

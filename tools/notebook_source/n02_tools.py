@@ -72,6 +72,11 @@ CELLS = [
         ```
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets"])
+
         LANGUAGE = "⟨de|en⟩"
 
         import json

@@ -44,6 +44,11 @@ CELLS = [
         The documentation lives in `data/httpx-docs/`, with subfolders such as `advanced/`. The first tool lists every file (it leaves out the folder's licence file, which is no documentation):
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets"])
+
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import grep_docs, list_docs, read_doc  # ⟨read_doc: die fertige Fassung, bis deine die Prüfung besteht|read_doc: the finished version, until yours passes the check⟩

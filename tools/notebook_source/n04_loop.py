@@ -40,6 +40,11 @@ CELLS = [
         The first message of every run. It tells the model who it is, that it should first find evidence with the tools and then answer, that it should cite file and lines, and that it should say honestly when it found nothing. It asks the model to answer in the language of the question.
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets"])
+
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,

@@ -44,6 +44,11 @@ CELLS = [
         A `ScriptedModel(script)` calls no API. On every call it simply returns the next prepared message, with no token counts (`usage` is `None`). That makes runs free, identical every time – and fit for automated tests: after any change to the loop, you replay the script first.
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
 
         import agentlib

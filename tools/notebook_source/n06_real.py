@@ -60,6 +60,11 @@ CELLS = [
         The next cell tells you how things are set up right now:
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
 
         from pathlib import Path

@@ -33,6 +33,11 @@ CELLS = [
         ⏱ about 10 minutes, plus an optional 2 minutes
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import RealModel, ScriptedModel, run_agent, tool

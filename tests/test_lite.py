@@ -1,0 +1,240 @@
+"""The course as a JupyterLite site, in a browser that can reach no other host.
+
+`make lite` builds the site into site/. These tests serve that folder on 127.0.0.1, open it in
+the distribution's Chromium with every other host blocked twice over (the browser resolves no
+other name, and every request is routed through the test) and use it like a student, in German
+and in English: notebook 04's build-along (the untouched check, a wrong loop, a correct loop)
+and notebook 05's trace viewer and max_steps control. A request for any other host fails the
+test, whether or not the page coped without it.
+
+Without a built site, Chromium or Playwright the tests skip with the reason, except in CI (CI
+set), where they fail.
+"""
+
+import importlib.util
+import json
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from agentlib.classroom.controls import TEXT as CONTROL_TEXT
+from agentlib.classroom.viewer import labels
+from browser_support import CHROMIUM_ARGS, find_chromium
+from solutions import CORRECT, WRONG
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+SITE = REPO / "site"
+NOTEBOOKS = {"de": {"04": "04_die_schleife", "05": "05_skriptmodell"},
+             "en": {"04": "04_the_loop", "05": "05_scripted_model"}}
+SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
+SECONDS = 300  # a cold Pyodide kernel on two busy cores takes about a minute to become idle
+IDLE = re.compile(r"^(?!No Kernel).+ \| Idle$")
+OUTCOME = re.compile(r'data-outcome="([a-z ]+)"')
+# The one thing the test changes in what the site serves: JupyterLab hands its application object to
+# the page (window.jupyterapp), so the test can find a cell by its id and put a solution into it.
+EXPOSE_APP = "exposeAppInBrowser"
+
+
+def must_run(reason):
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set, so the JupyterLite test must run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The built site, served on a free port of 127.0.0.1 until the module is done; yields its address."""
+    if not (SITE / "index.html").is_file():
+        must_run("build the JupyterLite site first: make lite")
+    spec = importlib.util.spec_from_file_location("lite_serve", REPO / "tools" / "lite" / "serve.py")
+    serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve)
+    httpd = serve.server(SITE)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        must_run("install playwright (pip install -r requirements-dev.txt)")
+    executable = find_chromium()
+    if executable is None:
+        must_run("install Debian's chromium to run the JupyterLite test (apt-get install chromium)")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=60_000)  # Python runs in the page: a click's answer takes seconds on a busy machine
+    with sync_playwright() as playwright:
+        # No name but 127.0.0.1 resolves: a request to another host cannot leave the machine.
+        offline = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+        browser = playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, offline])
+        yield browser
+        browser.close()
+
+
+class Student:
+    """A student's tab on the site: open a notebook, run cells, read what they show."""
+
+    def __init__(self, browser, site):
+        self.site, self.elsewhere = site, []
+        self.context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        self.context.route("**/*", self.route)
+        self.context.on("request", self.note)  # requests of workers too, routed or not
+        self.page = self.context.new_page()
+
+    def note(self, request):
+        if not request.url.startswith((self.site + "/", "data:", "blob:")) and request.url not in self.elsewhere:
+            self.elsewhere.append(request.url)
+
+    def route(self, route):
+        url = route.request.url
+        if not url.startswith(self.site + "/"):
+            self.note(route.request)
+            return route.abort()
+        if url.split("?")[0] == f"{self.site}/jupyter-lite.json":
+            response = route.fetch()
+            config = response.json()
+            config["jupyter-config-data"][EXPOSE_APP] = True
+            return route.fulfill(response=response, body=json.dumps(config))
+        return route.continue_()
+
+    def open(self, path):
+        """Open the notebook at `path` by its link and wait until its kernel is idle; the seconds it took."""
+        started = time.monotonic()
+        self.page.goto(f"{self.site}/lab/index.html?path={path}")
+        self.page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=SECONDS * 1000)
+        self.wait_until_idle()
+        return time.monotonic() - started
+
+    def wait_until_idle(self):
+        self.page.locator(".jp-StatusBar-TextItem", has_text=IDLE).wait_for(timeout=SECONDS * 1000)
+
+    def cell(self, id):
+        """The index of the cell with nbformat id `id` in the open notebook."""
+        index = self.page.evaluate("""id => window.jupyterapp.shell.currentWidget.content.widgets
+                                        .findIndex(cell => cell.model.id === id)""", id)
+        assert index >= 0, f"no cell {id!r} in the open notebook"
+        return index
+
+    def write(self, id, source):
+        self.page.evaluate("""([index, source]) => window.jupyterapp.shell.currentWidget.content
+                                .widgets[index].model.sharedModel.setSource(source)""", [self.cell(id), source])
+
+    def run(self, *ids):
+        """Run each cell as Shift+Enter would, one after the other, each until its kernel is idle again."""
+        for id in ids:
+            index = self.cell(id)
+            prompt = self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(index).locator(
+                ".jp-InputArea-prompt")
+            before = prompt.inner_text()
+            self.page.evaluate("""index => { const panel = window.jupyterapp.shell.currentWidget;
+                                    panel.content.activeCellIndex = index;
+                                    return window.jupyterapp.commands.execute('notebook:run-cell'); }""", index)
+            self.page.wait_for_function("""([index, before]) => {
+                const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
+                const prompt = cell.node.querySelector('.jp-InputArea-prompt').textContent.trim();
+                return prompt !== before.trim() && /^\\[\\d+\\]:$/.test(prompt); }""", arg=[index, before],
+                                        timeout=SECONDS * 1000)
+        self.wait_until_idle()
+
+    def run_all(self):
+        """Run > Run All Cells; wait until every code cell has run. The seconds it took."""
+        started = time.monotonic()
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).first.click()
+        self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
+                          has_text=re.compile("^Run All Cells$")).click()
+        self.page.wait_for_function("""() => {
+            const prompts = [...document.querySelectorAll(
+                '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+            return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim())); }""",
+                                    timeout=SECONDS * 1000)
+        self.wait_until_idle()
+        return time.monotonic() - started
+
+    def output(self, id):
+        """The HTML of cell `id`'s outputs."""
+        return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(self.cell(id)).locator(
+            ".jp-OutputArea").inner_html()
+
+    def tracebacks(self):
+        return [text for text in self.page.locator(".jp-OutputArea-output").all_inner_texts()
+                if "Traceback" in text or "Error" in text.split("\n")[0]]
+
+
+@pytest.fixture
+def student(browser, site):
+    student = Student(browser, site)
+    yield student
+    student.context.close()
+    assert not student.elsewhere, f"the site asked for another host: {student.elsewhere}"
+
+
+def outcome(html):
+    found = OUTCOME.findall(html)
+    assert len(found) == 1, f"expected one verdict, found {found}: {html[:500]}"
+    return found[0]
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, language):
+    student.open(f"notebooks/{language}/{NOTEBOOKS[language]['04']}.ipynb")
+    student.run("setup", "build-loop-check")
+    assert outcome(student.output("build-loop-check")) == "not attempted"
+
+    student.write("build-loop-code", WRONG["build-loop-code"])
+    student.run("build-loop-code", "build-loop-check")
+    assert outcome(student.output("build-loop-check")) == "incorrect"
+
+    student.write("build-loop-code", CORRECT["build-loop-code"])
+    student.run("build-loop-code", "build-loop-check", "own-run")
+    assert outcome(student.output("build-loop-check")) == "correct"
+    assert "steps=4, tool_calls=3" in student.output("own-run")  # the student's loop ran the lesson's script
+    assert not student.tracebacks(), student.tracebacks()
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language):
+    from playwright.sync_api import expect
+
+    viewer_text, control_text = labels(language), CONTROL_TEXT[language]
+    student.open(f"notebooks/{language}/{NOTEBOOKS[language]['05']}.ipynb")
+    student.run_all()
+    page = student.page
+    assert not student.tracebacks(), student.tracebacks()
+
+    # The lesson's run in the trace viewer: "next" moves from step 1 to step 2, the misspelt file's error.
+    viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
+    expect(viewer).to_have_count(1)
+    viewer.locator(".trace-slider input").fill("1")
+    expect(viewer.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=1, total=SCRIPT_STEPS))
+    viewer.locator(".trace-next").click()
+    expect(viewer.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=2, total=SCRIPT_STEPS))
+    expect(viewer.locator(".trace-body")).to_contain_text(viewer_text["error"])
+
+    # The token table of that run: one row per step and a totals row, without pandas.
+    table = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(stats"))
+    expect(table.locator(".jp-OutputArea-output table tbody tr")).to_have_count(SCRIPT_STEPS + 1)
+
+    # The max_steps control: the limit bites at 3; at 4 the script's last step answers.
+    control = page.locator(".max-steps-control")
+    steps = control_text["steps"][1]
+    for limit, status in ((3, control_text["max_steps"].format(limit=3)),
+                          (SCRIPT_STEPS, control_text["answer"].format(steps=f"{SCRIPT_STEPS} {steps}"))):
+        control.locator(".max-steps-limit input").fill(str(limit))
+        control.locator(".max-steps-run").click()
+        expect(control.locator(".max-steps-status")).to_have_text(status)
+        expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=1, total=limit))
+        expect(control.locator(".token-table table tbody tr")).to_have_count(limit + 1)
+    for step in range(2, SCRIPT_STEPS + 1):
+        control.locator(".trace-next").click()
+        expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=step, total=SCRIPT_STEPS))
