@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom.controls import TEXT as CONTROL_TEXT
 from agentlib.classroom.viewer import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
 from solutions import CORRECT, WRONG
@@ -36,9 +35,12 @@ SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
 SECONDS = 300  # a cold Pyodide kernel on two busy cores takes about a minute to become idle
 IDLE = re.compile(r"^(?!No Kernel).+ \| Idle$")
 OUTCOME = re.compile(r'data-outcome="([a-z ]+)"')
-# The one thing the test changes in what the site serves: JupyterLab hands its application object to
+# What the test changes in what the site serves: JupyterLab hands its application object to
 # the page (window.jupyterapp), so the test can find a cell by its id and put a solution into it.
 EXPOSE_APP = "exposeAppInBrowser"
+# And, as tests/browser_support.py does for JupyterLab: every cell stays drawn, so a widget far down
+# is as clickable as one at the top.
+SETTINGS = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
 
 
 def must_run(reason):
@@ -104,7 +106,9 @@ class Student:
         if url.split("?")[0] == f"{self.site}/jupyter-lite.json":
             response = route.fetch()
             config = response.json()
-            config["jupyter-config-data"][EXPOSE_APP] = True
+            data = config["jupyter-config-data"]
+            data[EXPOSE_APP] = True
+            data["settingsOverrides"] = {**data.get("settingsOverrides", {}), **SETTINGS}
             return route.fulfill(response=response, body=json.dumps(config))
         return route.continue_()
 
@@ -206,7 +210,7 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
 def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language):
     from playwright.sync_api import expect
 
-    viewer_text, control_text = labels(language), CONTROL_TEXT[language]
+    viewer_text, control_text = labels(language), labels(language, "controls")
     student.open(f"notebooks/{language}/{NOTEBOOKS[language]['05']}.ipynb")
     student.run_all()
     page = student.page
