@@ -4,13 +4,16 @@
 the distribution's Chromium with every other host blocked twice over (the browser resolves no
 other name, and every request is routed through the test) and use it like a student, in German
 and in English: notebook 04's build-along (the untouched check, a wrong loop, a correct loop)
-and notebook 05's trace viewer and max_steps control. A request for any other host fails the
-test, whether or not the page coped without it.
+and notebook 05's trace viewer and max_steps control; in notebook 06, a key in the key field and
+two stand-in providers on 127.0.0.1, one that allows requests from web pages (CORS) and one that
+does not. A request for any other host fails the test, whether or not the page coped without it.
 
 Without a built site, Chromium or Playwright the tests skip with the reason, except in CI (CI
 set), where they fail.
 """
 
+import base64
+import http.server
 import importlib.util
 import json
 import os
@@ -87,20 +90,20 @@ def browser():
 class Student:
     """A student's tab on the site: open a notebook, run cells, read what they show."""
 
-    def __init__(self, browser, site):
-        self.site, self.elsewhere = site, []
+    def __init__(self, browser, site, providers=()):
+        self.site, self.elsewhere, self.allowed = site, [], (site + "/", *providers, "data:", "blob:")
         self.context = browser.new_context(viewport={"width": 1280, "height": 1000})
         self.context.route("**/*", self.route)
         self.context.on("request", self.note)  # requests of workers too, routed or not
         self.page = self.context.new_page()
 
     def note(self, request):
-        if not request.url.startswith((self.site + "/", "data:", "blob:")) and request.url not in self.elsewhere:
+        if not request.url.startswith(self.allowed) and request.url not in self.elsewhere:
             self.elsewhere.append(request.url)
 
     def route(self, route):
         url = route.request.url
-        if not url.startswith(self.site + "/"):
+        if not url.startswith(self.allowed):
             self.note(route.request)
             return route.abort()
         if url.split("?")[0] == f"{self.site}/jupyter-lite.json":
@@ -169,6 +172,15 @@ class Student:
         """The HTML of cell `id`'s outputs."""
         return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(self.cell(id)).locator(
             ".jp-OutputArea").inner_html()
+
+    def kernel(self, code):
+        """Run `code` in the open notebook's kernel, as a cell of the student's own would; its printed text."""
+        return self.page.evaluate("""async code => {
+            const future = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute({code});
+            const out = [];
+            future.onIOPub = msg => out.push(msg.content.text || msg.content.evalue || '');
+            await future.done;
+            return out.join(''); }""", code)
 
     def tracebacks(self):
         return [text for text in self.page.locator(".jp-OutputArea-output").all_inner_texts()
@@ -242,3 +254,77 @@ def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language)
     for step in range(2, SCRIPT_STEPS + 1):
         control.locator(".trace-next").click()
         expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=step, total=SCRIPT_STEPS))
+
+
+ANSWER = "httpx has four timeouts: connect, read, write and pool."
+
+
+def provider(cors):
+    """A chat-completions server on a free port of 127.0.0.1 that always answers ANSWER; with `cors`, it
+    allows requests from web pages, as a provider that serves browsers does. Returns (url, server)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def headers_for_pages(self):
+            if cors:
+                for name, value in (("Origin", "*"), ("Headers", "*"), ("Methods", "POST, OPTIONS")):
+                    self.send_header(f"Access-Control-Allow-{name}", value)
+
+        def do_OPTIONS(self):
+            self.send_response(204)
+            self.headers_for_pages()
+            self.end_headers()
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "m",
+                               "choices": [{"index": 0, "finish_reason": "stop",
+                                            "message": {"role": "assistant", "content": ANSWER}}],
+                               "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}).encode()
+            self.send_response(200)
+            self.headers_for_pages()
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never_saves_the_key(browser, site):
+    open_provider, open_server = provider(cors=True)
+    closed_provider, closed_server = provider(cors=False)
+    student = Student(browser, site, providers=(open_provider + "/", closed_provider + "/"))
+    key = "sk-lite-test-" + os.urandom(6).hex()
+    try:
+        student.open("notebooks/en/06_real_model.ipynb")
+        student.run("setup", "key-field")
+        field = student.page.locator(".jp-Cell").nth(student.cell("key-field"))
+        field.locator("input[type=password]").fill(key)
+        field.locator("button", has_text="Use key").click()
+        field.get_by_text("Key set for this session").wait_for(timeout=SECONDS * 1000)
+        for url, shown in ((open_provider, ANSWER), (closed_provider, "The browser could not reach")):
+            student.kernel(f"import os; os.environ.update(LLM_BASE_URL={url + '/v1'!r}, LLM_MODEL='m')")
+            student.run("choose-model", "real-run")
+            assert shown in student.output("real-run"), student.output("real-run")
+        student.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+        student.page.wait_for_timeout(2000)
+        saved = student.page.evaluate("""async () => { const contents = window.jupyterapp.serviceManager.contents;
+            const files = [];
+            for (const path of ['notebooks/en/06_real_model.ipynb', 'notebooks/en/real-run-en.json'])
+                files.push(JSON.stringify((await contents.get(path, {content: true})).content));
+            return files; }""")
+        recording = json.loads(saved[1])
+        if isinstance(recording, str):  # JupyterLite may keep a file as base64
+            recording = base64.b64decode(recording).decode()
+        assert ANSWER in str(recording)  # the recording of the run that got the answer
+        assert not [text for text in (saved[0], str(recording)) if key in text], "the key landed in a saved file"
+    finally:
+        student.context.close()
+        open_server.shutdown()
+        closed_server.shutdown()
+    assert not student.elsewhere, f"the site asked for another host: {student.elsewhere}"

@@ -18,6 +18,7 @@ beyond the few that change what a student should do.
 
 import base64
 import ipaddress
+import sys
 from urllib.parse import urlsplit
 
 SENTENCES = {
@@ -95,6 +96,13 @@ SENTENCES = {
               "Ollama, check that it is running.",
         "de": "{url} ist nicht erreichbar: Prüf die Netzwerkverbindung und LLM_BASE_URL; bei einem lokalen Server "
               "wie Ollama, ob er läuft."},
+    "browser": {  # JupyterLite: a web page may call only a provider that allows it (CORS)
+        "en": "The browser could not reach {url}: either the network is down, or this provider does not accept "
+              "requests from web pages. Then use the course in JupyterLab on your computer (make lab), or a "
+              "provider that allows it.",
+        "de": "Der Browser kommt nicht an {url} heran: Entweder ist das Netz weg, oder dieser Anbieter nimmt "
+              "keine Anfragen von Webseiten an. Dann nimm den Kurs in JupyterLab auf deinem Rechner (make lab) "
+              "oder einen Anbieter, der das erlaubt."},
     "refused": {
         "en": "{url} refused the request ({status}: {detail}): check LLM_MODEL and LLM_EXTRA_BODY, and whether "
               "this server supports tool calls.",
@@ -170,7 +178,7 @@ def explained(model, ask):
     except openai.APITimeoutError:  # before APIConnectionError, its parent
         kind = "timeout"
     except openai.APIConnectionError:
-        kind = "connection"
+        kind = "browser" if sys.platform == "emscripten" else "connection"
     except openai.APIStatusError as error:
         facts.update(status=error.status_code, detail=redact(provider_message(error), model.settings.api_key))
         kind = status_kind(error.status_code, error.code, facts["detail"])
