@@ -6,7 +6,8 @@ other name, and every request is routed through the test) and use it like a stud
 and in English: notebook 04's build-along (the untouched check, a wrong loop, a correct loop)
 and notebook 05's trace viewer and max_steps control; in notebook 06, a key in the key field and
 two stand-in providers on 127.0.0.1, one that allows requests from web pages (CORS) and one that
-does not. A request for any other host fails the test, whether or not the page coped without it.
+does not; and a saved notebook that is still there when the link is opened again. A request for
+any other host fails the test, whether or not the page coped without it.
 
 Without a built site, Chromium or Playwright the tests skip with the reason, except in CI (CI
 set), where they fail.
@@ -328,3 +329,17 @@ def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never
         open_server.shutdown()
         closed_server.shutdown()
     assert not student.elsewhere, f"the site asked for another host: {student.elsewhere}"
+
+
+def test_student_work_survives_a_reload(student):
+    """JupyterLite keeps a saved notebook in the browser's storage for the site."""
+    path = f"notebooks/en/{NOTEBOOKS['en']['04']}.ipynb"
+    student.open(path)
+    student.write("build-loop-code", CORRECT["build-loop-code"])
+    student.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    student.page.wait_for_function("""() => !window.jupyterapp.shell.currentWidget.context.model.dirty""",
+                                   timeout=SECONDS * 1000)
+    student.open(path)  # the same link again, as after closing the tab
+    source = student.page.evaluate("""index => window.jupyterapp.shell.currentWidget.content.widgets[index]
+                                        .model.sharedModel.getSource()""", student.cell("build-loop-code"))
+    assert source == CORRECT["build-loop-code"]
