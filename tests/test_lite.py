@@ -3,7 +3,8 @@
 `make lite` builds the site into site/. These tests serve that folder on 127.0.0.1, open it in
 the distribution's Chromium with every other host blocked twice over (the browser resolves no
 other name, and every request is routed through the test) and use it like a student, in German
-and in English: notebook 04's build-along (the untouched check, a wrong loop, a correct loop)
+and in English: notebook 04's build-along (the untouched check, a wrong loop, an endless loop
+that the check's time limit must stop without SIGALRM, which Pyodide lacks, a correct loop)
 and notebook 05's trace viewer and max_steps control; in notebook 06, a key in the key field and
 two stand-in providers on 127.0.0.1, one that allows requests from web pages (CORS) and one that
 does not; and a saved notebook that is still there when the link is opened again. A request for
@@ -196,6 +197,13 @@ def student(browser, site):
     assert not student.elsewhere, f"the site asked for another host: {student.elsewhere}"
 
 
+ENDLESS_LOOP = """
+def run_agent(model, question, max_steps=8, verbose=True):
+    while True:
+        pass
+"""
+
+
 def outcome(html):
     found = OUTCOME.findall(html)
     assert len(found) == 1, f"expected one verdict, found {found}: {html[:500]}"
@@ -209,6 +217,11 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
     assert outcome(student.output("build-loop-check")) == "not attempted"
 
     student.write("build-loop-code", WRONG["build-loop-code"])
+    student.run("build-loop-code", "build-loop-check")
+    assert outcome(student.output("build-loop-check")) == "incorrect"
+
+    # Pyodide has no SIGALRM: the check's time limit falls back to a trace function, and still holds.
+    student.write("build-loop-code", ENDLESS_LOOP)
     student.run("build-loop-code", "build-loop-check")
     assert outcome(student.output("build-loop-check")) == "incorrect"
 
