@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers frameworks mutation setup lock local-model clean
+.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers frameworks mutation setup lock local-model lite lite-serve clean
 
 help:
 	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
@@ -21,6 +21,8 @@ help:
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
 	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
 	@echo "make local-model  the tiny local model for notebook 06 and --local (builds llama-cpp-python, minutes)"
+	@echo "make lite       the course as a JupyterLite site in site/: runs in any browser, nothing to install"
+	@echo "make lite-serve serve site/ on 127.0.0.1:8000 (builds it first if needed)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
 	@echo "make clean      remove .venv and test artifacts"
@@ -149,5 +151,24 @@ $(VENV)/.frameworks: requirements-frameworks.txt $(VENV)/.course
 	$(PIP_INSTALL) -r requirements-frameworks.txt
 	touch $@
 
+# The course as a JupyterLite site: one folder, site/, that any static web server can publish; it
+# runs in the student's browser (Pyodide), with nothing installed. Built in a venv of its own from
+# requirements-lite.txt, with the Pyodide core from npm; rebuilt in full every time (under a minute).
+LITE_VENV := .lite/venv
+
+lite: $(LITE_VENV)/.installed
+	@command -v npm >/dev/null || { echo "make lite needs npm to fetch the Pyodide core:" \
+	    "install it (Debian/Ubuntu: apt-get install nodejs npm)."; exit 1; }
+	$(LITE_VENV)/bin/python tools/lite/build.py
+
+lite-serve:
+	@[ -f site/index.html ] || $(MAKE) lite
+	$(PYTHON) tools/lite/serve.py
+
+$(LITE_VENV)/.installed: requirements-lite.txt requirements.lock
+	[ -d $(LITE_VENV) ] || $(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip install --quiet -r requirements-lite.txt
+	touch $@
+
 clean:
-	rm -rf $(VENV) $(PEERS) test-artifacts
+	rm -rf $(VENV) $(PEERS) .lite site test-artifacts

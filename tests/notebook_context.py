@@ -4,6 +4,9 @@ Checks are judged on work made in that context, so a solution that needs a name 
 notebook never imports (json, say) fails here as it would in the notebook.
 """
 
+import ast
+import asyncio
+import inspect
 import json
 from pathlib import Path
 
@@ -21,5 +24,8 @@ def kernel(number, language, *sources):
     """A namespace after notebook `number`'s set-up cell, then each of `sources` (a cell id or code)."""
     notebook, namespace = cells(number, language), {}
     for source in [next(iter(notebook.values())), *sources]:
-        exec(compile(notebook.get(source, source), "<cell>", "exec"), namespace)
+        # A kernel allows `await` at the top of a cell (the set-up cell's JupyterLite lines use it).
+        code = compile(notebook.get(source, source), "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        if inspect.iscoroutine(result := eval(code, namespace)):
+            asyncio.run(result)
     return namespace

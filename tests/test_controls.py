@@ -75,7 +75,7 @@ def test_loop_printing_goes_to_the_log_not_the_cell(capsys):
     control = MaxStepsControl(Factory(), QUESTION["de"], value=2)
     assert control.log.layout.display == "none" and control.show_log.description == "Ausgabe der Schleife zeigen"
     control.show_log.value = True
-    assert control.log.layout.display is None and control.show_log.description == "Ausgabe der Schleife ausblenden"
+    assert control.log.layout.display != "none" and control.show_log.description == "Ausgabe der Schleife ausblenden"
     control.run()
     assert capsys.readouterr().out == ""
     log = "".join(entry["text"] for entry in control.log.outputs)

@@ -77,7 +77,7 @@ class MaxStepsControl:
         self.widget.add_class("max-steps-control")
 
     def toggle_log(self):
-        self.log.layout.display = None if self.show_log.value else "none"
+        self.log.layout.display = "" if self.show_log.value else "none"  # "", not None: JupyterLite drops None
         self.show_log.description = self.show_log.tooltip = self.label["hide_log" if self.show_log.value else "log"]
 
     def run(self):

@@ -12,6 +12,7 @@ another model); the rules only check the citation.
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 from ..loop import run_agent
@@ -29,10 +30,8 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
     ready for ReplayModel.load(folder). The questions and the folder are checked
     before the first model call. An error a person must fix (a rejected key, an
     unreachable server, an unknown model, no quota, ...) stops the evaluation
-    with its ModelError; what the model did wrong stays a row.
+    with its ModelError; what the model did wrong stays a row. Without pandas (JupyterLite), `Rows`.
     """
-    import pandas as pd
-
     if language not in ("de", "en"):  # the question set holds each question in these two only
         raise ValueError(f"evaluate asks the questions in 'de' or 'en', not {language!r}: pass language='de' or 'en'")
     if questions is None or isinstance(questions, (str, Path)):
@@ -61,6 +60,10 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
                      "cached_tokens": sum(c or 0 for c in cached) if any(c is not None for c in cached) else None,
                      "cost_usd": trace_cost(stats.trace), **score(entry, answer)})
     tick(None)
+    try:
+        import pandas as pd
+    except ImportError:  # JupyterLite has no pandas
+        return Rows(rows)
     table = pd.DataFrame(rows).set_index("id")
     checks = ["answerable", "cites_file", "lines_overlap", "declined", "correct"]
     table = table.astype({column: object for column in checks})  # the row "all" holds shares there
@@ -132,6 +135,36 @@ def summary(table):
         applicable = table[column].dropna()
         row[column] = round(float(applicable.astype(bool).mean()), 2) if len(applicable) else None
     return [row[column] for column in table.columns]
+
+
+class Rows:
+    """`evaluate`'s table where pandas is missing: the rows by id and the row "all", read as the
+    notebook reads the DataFrame. Example: table.loc["all", ["correct"]] -> {"correct": 0.9}
+    """
+
+    def __init__(self, rows):
+        self.rows = {row["id"]: row for row in rows} | {"all": plain_summary(rows)}
+        self.loc = self
+
+    def __getitem__(self, key):
+        row, columns = key
+        return {column: self.rows[row][column] for column in columns}
+
+
+def plain_summary(rows):
+    """The row "all" of `rows` (dicts), as `summary` makes it with pandas."""
+    total = lambda column: sum(row[column] for row in rows)
+    row = {column: total(column) for column in ("steps", "tool_calls", "prompt_tokens", "completion_tokens")}
+    cached = [r["cached_tokens"] for r in rows if not pd_missing(r["cached_tokens"])]
+    row["cached_tokens"] = sum(cached) if cached else None
+    row["cost_usd"] = None if any(pd_missing(r["cost_usd"]) for r in rows) else total("cost_usd")
+    row["answerable"] = f"{sum(bool(r['answerable']) for r in rows)} of {len(rows)}"
+    reasons = Counter(r["stop_reason"] for r in rows).most_common()
+    row["stop_reason"] = ", ".join(f"{n} {reason}" for reason, n in reasons)
+    for column in ("cites_file", "lines_overlap", "declined", "correct"):
+        applicable = [bool(r[column]) for r in rows if not pd_missing(r[column])]
+        row[column] = round(sum(applicable) / len(applicable), 2) if applicable else None
+    return row
 
 
 def report(table):

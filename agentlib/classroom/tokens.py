@@ -10,6 +10,9 @@ Deliberately left out: prices (they change too often) and charts (they
 would need matplotlib; the bars are plain HTML).
 """
 
+from html import escape
+from itertools import count
+
 from ..text import TEXT, say
 from .viewer import as_trace, labels
 
@@ -69,7 +72,10 @@ def token_table(trace, language="de"):
     """`token_frame` with a totals row, bars that show the growth and a caption that says
     whether the numbers are estimated. A pandas Styler; `.data` holds the numbers.
     """
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError:  # JupyterLite has no pandas: the same table, written out by hand
+        return plain_token_table(trace, language)
 
     labels(language)  # refuses a language we have no words for
     trace, heading = as_trace(trace), HEADINGS[language]
@@ -133,3 +139,69 @@ def filled(frame, columns):
 
 def thousands(language):
     return "." if language == "de" else ","
+
+
+# Without pandas (the course in JupyterLite): the same table, written out by hand.
+BARRED = ("prompt_tokens", "cumulative_prompt_tokens", "observation_chars")
+PLAIN_IDS = count(1)  # one id per table, so that a table's styles reach no other table on the page
+
+
+class PlainTable:
+    """A table a notebook shows through `_repr_html_`; `.html` is that HTML."""
+
+    def __init__(self, html):
+        self.html = html
+
+    def _repr_html_(self):
+        return self.html
+
+
+def plain_columns(trace):
+    """{column: [value per step]}; None where a model reported no count.
+
+    Example: prompt tokens 409, None, 486 -> cumulative_prompt_tokens 409, None, 895
+    """
+    steps = trace.steps
+    counts = lambda key: [(s.usage or {}).get(key) for s in steps]
+    running, so_far = [], 0
+    for value in counts("prompt_tokens"):  # pandas' cumsum: a gap stays a gap, the sum goes on past it
+        so_far += value or 0
+        running.append(None if value is None else so_far)
+    found = {"tool_calls": [len(s.calls) for s in steps], "prompt_tokens": counts("prompt_tokens"),
+             "completion_tokens": counts("completion_tokens"), "cumulative_prompt_tokens": running,
+             "observation_chars": [sum(len(c.observation or "") for c in s.calls) for s in steps]}
+    if any(value is not None for value in counts("cached_tokens")):
+        found["cached_tokens"] = counts("cached_tokens")
+    return found
+
+
+def plain_token_table(trace, language="de"):
+    """What `token_table` shows, without pandas (JupyterLite has none): a PlainTable whose headings
+    carry `scope`, so a screen reader names each figure's step and column."""
+    labels(language)  # refuses a language we have no words for
+    trace, heading = as_trace(trace), HEADINGS[language]
+    table, numbers = f"T_plain_{next(PLAIN_IDS)}", plain_columns(trace)
+    shown = lambda value: "–" if value is None else f"{value:,}".replace(",", thousands(language))
+    total = {name: sum(v for v in values if v is not None) if any(v is not None for v in values) else None
+             for name, values in numbers.items()}
+    total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
+    widest = {name: max((v for v in numbers[name] if v is not None), default=0) for name in BARRED}
+
+    def cell(name, value):
+        style = ""
+        if name in BARRED and value:  # pandas draws no bar for a gap or a zero
+            share = 100 * value / widest[name]
+            style = f' style="{BAR_WIDTH} background: linear-gradient(90deg, {BAR} {share:.1f}%, transparent {share:.1f}%)"'
+        return f"<td{style}>{shown(value)}</td>"
+
+    head = "".join(f'<th scope="col">{escape(heading[name])}</th>' for name in numbers)
+    rows = [f'<tr><th scope="row">{step.number}</th>' + "".join(cell(n, numbers[n][i]) for n in numbers) + "</tr>"
+            for i, step in enumerate(trace.steps)]
+    rows.append(f'<tr style="font-weight: bold"><th scope="row">{escape(heading["total"])}</th>'
+                + "".join(f"<td>{shown(total[n])}</td>" for n in numbers) + "</tr>")
+    styles = "\n".join(", ".join(f"#{table} {part.strip()}".strip() for part in rule["selector"].split(","))
+                       + f" {{ {rule['props']} }}" for rule in TABLE_STYLES)
+    caption = escape(f"{heading['per_step']}: {SOURCES[language][origin(trace)]}")
+    return PlainTable(f'<style>\n{styles}\n</style>\n<table id="{table}"><caption>{caption}</caption>'
+                      f'<thead><tr><th scope="col">{escape(heading["step"])}</th>{head}</tr></thead>'
+                      f'<tbody>{"".join(rows)}</tbody></table>')

@@ -301,7 +301,8 @@ class TraceViewer:
 
     def render(self):
         n, total = self.step, len(self.steps)
-        self.nav.layout.display = self.context.layout.display = None if total else "none"  # no dead Tab stops
+        # No dead Tab stops. "" shows, like None, but also in JupyterLite, whose kernel drops a None on its way.
+        self.nav.layout.display = self.context.layout.display = "" if total else "none"
         self.next.description = self.next.tooltip = self.label["restart" if total and n == total else "next"]
         self.context.description = self.context.tooltip = self.label["hide_context" if self.context.value
                                                                      else "context"]

@@ -19,6 +19,7 @@ beyond the few that change what a student should do.
 import base64
 import ipaddress
 import re
+import sys
 from urllib.parse import urlsplit
 
 from ..text import say
@@ -26,7 +27,7 @@ from ..text import say
 # Every kind of API failure, each worded by the text "providers.<kind>" (agentlib/text/providers.py).
 KINDS = ("missing_key", "malformed_key", "key_in_model", "bad_url", "rejected_key", "no_credit", "forbidden",
          "unknown_model", "quota", "rate_limit", "server", "local_server", "timeout", "too_large", "connection",
-         "refused", "bad_reply")
+         "browser", "refused", "bad_reply")
 
 
 class ModelError(RuntimeError):
@@ -60,7 +61,7 @@ def explained(model, ask):
     except openai.APITimeoutError:  # before APIConnectionError, its parent
         kind = "timeout"
     except openai.APIConnectionError:
-        kind = "connection"
+        kind = "browser" if sys.platform == "emscripten" else "connection"
     except openai.APIStatusError as error:
         facts.update(status=error.status_code, detail=redact(provider_message(error), model.settings.api_key))
         kind = status_kind(error.status_code, error.code, facts["detail"])

@@ -75,8 +75,11 @@ def bounded_http_client(timeout, limit=MAX_REPLY_BYTES, proxy=True):
     import time
     import zlib
 
-    import httpcore2
     import httpx2
+    try:
+        import httpcore2
+    except ImportError:  # in a browser (JupyterLite) httpx2 sends through fetch: no connection to bound
+        httpcore2 = None
     from openai import DefaultHttpxClient  # the SDK's connection limits and redirects
 
     from .errors import ReplyTooLarge

@@ -98,6 +98,14 @@ TEXT = {
         "en": "Cannot reach {url}: check your network connection and LLM_BASE_URL; for a local server such as "
               "Ollama, check that it is running.",
     },
+    "providers.browser": {  # JupyterLite: a web page may call only a provider that allows it (CORS)
+        "de": "Der Browser kommt nicht an {url} heran: Entweder ist das Netz weg, oder dieser Anbieter nimmt "
+              "keine Anfragen von Webseiten an. Dann nimm den Kurs in JupyterLab auf deinem Rechner (make lab) "
+              "oder einen Anbieter, der das erlaubt.",
+        "en": "The browser could not reach {url}: either the network is down, or this provider does not accept "
+              "requests from web pages. Then use the course in JupyterLab on your computer (make lab), or a "
+              "provider that allows it.",
+    },
     "providers.refused": {
         "de": "{url} hat die Anfrage abgewiesen ({status}: {detail}): Prüf LLM_MODEL und LLM_EXTRA_BODY und ob "
               "dieser Server Tool-Aufrufe unterstützt.",

@@ -1,6 +1,14 @@
 """Learner-facing text: the check of the student's own RealModel (notebook 06)."""
 
 TEXT = {
+    "real_model.browser": {
+        "de": "Im Browser lässt sich diese Prüfung nicht ausführen: Sie braucht einen kleinen Server auf deinem "
+              "Rechner, und den kann eine Webseite nicht starten. Hier geht es mit agentlibs RealModel weiter; "
+              "prüfen kannst du deins in JupyterLab auf deinem Rechner (make lab).",
+        "en": "This check cannot run in the browser: it needs a small server on your computer, which a web page "
+              "cannot start. Here the course carries on with agentlib's RealModel; you can check yours in "
+              "JupyterLab on your computer (make lab).",
+    },
     "real_model.hint": {
         "de": "os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\") liest eine Variable mit "
               "Standardwert. Der Client: OpenAI(api_key=..., base_url=...). Ein Aufruf: "

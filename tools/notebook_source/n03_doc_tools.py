@@ -36,6 +36,11 @@ CELLS = [
         No vectors, no retrieval algorithm: just list, search for a word, read lines. All the search intelligence is the model's – it picks the keyword and the lines. That is how you look things up in documentation yourself, and how coding agents move through a code base. The first tool lists every file in `data/httpx-docs/`:
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets"])
+
         LANGUAGE = "⟨de|en⟩"
         from agentlib.classroom import note_start; note_start("03", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 

@@ -36,6 +36,11 @@ CELLS = [
         A real model decides a little differently on every run. When something goes wrong, you cannot tell whether it is a bug in your loop or just an odd decision of the model – and every try costs money. A `ScriptedModel(script)` calls no API: on every call it returns the next prepared message, with no token counts. That is free, the same on every run and fit for automated tests: after any change to the loop, you replay the script first.
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
         from agentlib.classroom import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 

@@ -40,6 +40,11 @@ CELLS = [
         `RealModel` wraps the official `openai` client: one call `chat.completions.create(...)` per step; back come the model's first reply and the token counts, in the same shape as with the scripted model. The loop cannot tell the difference – that is why the model was a parameter. (The lesson starts it from the command line: `python -m agentlib --real`.) The next cell shows the current settings:
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
         from agentlib.classroom import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 

@@ -32,6 +32,11 @@ CELLS = [
         ⏱ about 8 minutes, all optional
         """),
     code("setup", """
+        import sys
+        if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
+            import piplite
+            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+
         LANGUAGE = "⟨de|en⟩"
 
         import agentlib
@@ -64,6 +69,8 @@ CELLS = [
 
         Einmal installieren, im Kursordner: `make local-model` (ein paar Minuten; dafür braucht es einen C++-Compiler). Ist es nicht installiert, sagt dir die Zelle, was fehlt, und das Skriptmodell springt ein.
 
+        Das geht nur auf deinem eigenen Rechner: In der Browser-Fassung des Kurses (JupyterLite) läuft dieses Modell nicht, dort springt das Skriptmodell ein.
+
         Erwarte nicht zu viel: Die Modelle der großen Anbieter sind tausendmal größer. Dieses hier entscheidet wirklich selbst – aber oft schlecht.
         """, en="""
         ## 2 · A tiny model on your own machine
@@ -71,6 +78,8 @@ CELLS = [
         A real model also works without a key, without a network and without cost: **SmolLM2-135M-Instruct**, a language model with 135 million parameters (just under 100 MB), runs right on your machine. The server from the package `llama-cpp-python` speaks the same chat-completions API as DeepSeek – so it is `RealModel` again, only with another address. `local_server()` starts the server, waits until it answers, and returns the settings for `RealModel`; the server ends with the kernel.
 
         Install it once, in the course folder: `make local-model` (a few minutes; it needs a C++ compiler). If it is not installed, the cell tells you what is missing, and the scripted model stands in.
+
+        This works on your own computer only: in the browser version of the course (JupyterLite) the model cannot run, and the scripted model stands in.
 
         Do not expect too much: the big providers' models are a thousand times larger. This one really decides for itself – but often badly.
         """),

@@ -11,13 +11,14 @@ server sent. Deliberately left out: retries, timeouts and DeepSeek's thinking sw
 """
 
 import secrets
+import sys
 
 from ...lesson import QUESTION
 from ...loop import SYSTEM_PROMPT, run_agent
 from ...models import RealModel
 from ...tools import TOOLS
 from ..loopback import Loopback, completion
-from .base import Exercise, both, short
+from .base import NOT_ATTEMPTED, Exercise, Outcome, both, short
 from .sandbox import OverTime, environment, time_limit
 from .skeleton import cells
 
@@ -42,6 +43,8 @@ class OwnRealModel(Exercise):
     def evaluate(self, cls):
         if not callable(cls):
             raise self.wrong("not_a_class", cls_type=type(cls).__name__)
+        if sys.platform == "emscripten":  # a browser tab (JupyterLite) cannot start the server the check talks to
+            raise Outcome(NOT_ATTEMPTED, self.say("browser"))
         replies = [completion(calls=SENT[:1], usage=(120, 15)), completion(calls=SENT[1:], usage=(900, 20)),
                    completion(FINAL, usage=(2100, 80))]
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
