@@ -271,7 +271,7 @@ def summarise(runs, sizes):
                 "peak_mib": statistics.median(r["peak_mib"] for r in done) if done else None}
         small, large = (row["sizes"][n]["us_per_step"] for n in (min(sizes), max(sizes)))
         row["exponent"] = (growth_exponent((min(sizes), small * min(sizes)), (max(sizes), large * max(sizes)))
-                           if small and large else None)
+                           if small and large and min(sizes) < max(sizes) else None)
         rows[name] = row
     for row in rows.values():
         for steps, figures in row["sizes"].items():
