@@ -202,14 +202,15 @@ def child(name, steps, port):
     importlib.import_module(module)
     imported = time.perf_counter() - started
     workload(url(2), 2, Counter())()  # warm-up: lazy imports, the connection, schema building
-    times, server = [], []
+    times, cpu, server = [], [], []
     while not times or (sum(times) < SHORT and len(times) < 50):  # short runs: the fastest of several
         tool = Counter()
         run = workload(url(steps), steps, tool)
         before = stats(url(steps))
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         answer = run()
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)  # this process's CPU, every thread's: what waiting for a core leaves out
         after = stats(url(steps))
         server.append(after["seconds"] - before["seconds"])
         if answer != ANSWER or tool.runs != steps - 1 or after["requests"] - before["requests"] != steps:
@@ -217,7 +218,8 @@ def child(name, steps, port):
                                f"{after['requests'] - before['requests']} requests; expected {ANSWER!r} after "
                                f"{steps - 1} and {steps}")
     fastest = times.index(min(times))
-    return {"import_s": imported, "run_s": times[fastest], "server_s": server[fastest], "runs": len(times),
+    return {"import_s": imported, "run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": server[fastest],
+            "runs": len(times),
             "tool_runs": tool.runs, "peak_mib": peak_mib()}
 
 
@@ -255,61 +257,80 @@ def race(names, sizes, repeat, budget, log=sys.stderr):
     return runs
 
 
+MEASURES = {"wall": "time per step, the server's own time taken out (wall clock)",
+            "cpu": "CPU time of the agent's process per step (what waiting for a busy core leaves out)"}
+
+
 def summarise(runs, sizes):
-    """Per runner and size: the client's µs per step (the server's time taken out), the server's, the
-    peak MiB, each as a ratio to the floor and to agentlib; and the exponent. None where it ran over."""
+    """Per runner and size: µs per step by wall clock (the server's time taken out) and by the process's
+    CPU time, each as a ratio to the floor and to agentlib; the server's µs per step, the peak MiB; and
+    each measure's exponent. A run stopped by the budget gives a lower bound for the wall clock only."""
     rows = {}
     for name, by_size in runs.items():
-        row = {"sizes": {}}
+        row = {"sizes": {}, "exponent": {}}
         for steps in sizes:
             done = [r for r in by_size[steps] if "over_s" not in r]
             over = [r["over_s"] for r in by_size[steps] if "over_s" in r]
+            per_step = lambda value: 1e6 * statistics.median(map(value, done)) / steps if done else None  # noqa: E731
             row["sizes"][steps] = {
-                "us_per_step": 1e6 * statistics.median(r["run_s"] - r["server_s"] for r in done) / steps if done else None,
-                "over_us_per_step": 1e6 * over[0] / steps if over else None,
-                "server_us_per_step": 1e6 * statistics.median(r["server_s"] for r in done) / steps if done else None,
+                "wall": per_step(lambda r: r["run_s"] - r["server_s"]), "cpu": per_step(lambda r: r["cpu_s"]),
+                "wall_at_least": 1e6 * over[0] / steps if over else None,
+                "server": per_step(lambda r: r["server_s"]),
                 "peak_mib": statistics.median(r["peak_mib"] for r in done) if done else None}
-        small, large = (row["sizes"][n]["us_per_step"] for n in (min(sizes), max(sizes)))
-        row["exponent"] = (growth_exponent((min(sizes), small * min(sizes)), (max(sizes), large * max(sizes)))
-                           if small and large and min(sizes) < max(sizes) else None)
+        for measure in MEASURES:
+            small, large = (row["sizes"][n][measure] for n in (min(sizes), max(sizes)))
+            row["exponent"][measure] = (
+                growth_exponent((min(sizes), small * min(sizes)), (max(sizes), large * max(sizes)))
+                if small and large and min(sizes) < max(sizes) else None)
         rows[name] = row
     for row in rows.values():
         for steps, figures in row["sizes"].items():
-            time_ = figures["us_per_step"] or figures["over_us_per_step"]
-            for base in ("floor", "agentlib"):
-                reference = rows[base]["sizes"][steps]["us_per_step"] if base in rows else None
-                figures[f"x_{base}"] = time_ / reference if reference else None
+            for measure in MEASURES:
+                value = figures[measure] or (figures["wall_at_least"] if measure == "wall" else None)
+                for base in ("floor", "agentlib"):
+                    reference = rows[base]["sizes"][steps][measure] if base in rows else None
+                    figures[f"{measure}_x_{base}"] = value / reference if value and reference else None
     return rows
 
 
 def ratio(value):
-    """Example: ratio(1.234) -> "1.2"; ratio(123.4) -> "123" """
-    return f"{value:.1f}" if value < 10 else f"{value:,.0f}"
+    """Example: ratio(0.123) -> "0.12"; ratio(1.234) -> "1.2"; ratio(123.4) -> "123" """
+    return f"{value:.2f}" if value < 1 else f"{value:.1f}" if value < 10 else f"{value:,.0f}"
 
 
 def table(result):
     """The end-to-end race as plain text; reads a result loaded back from JSON too (sizes as text there)."""
-    sizes = result["sizes"]
+    sizes, rows = result["sizes"], result["rows"]
+    figures = {name: [row["sizes"].get(n) or row["sizes"][str(n)] for n in sizes] for name, row in rows.items()}
     out = [f"End to end over HTTP, one loopback server, {result['date']}: {result['machine']}, "
-           f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all",
-           f"  {'':16} {'version':>9}" + "".join(
-               f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10} {'server us':>10}" for n in sizes)
-           + f" {'exponent':>9}" + "".join(f" {'MiB N=' + str(n):>11}" for n in sizes)]
-    for name, row in result["rows"].items():
-        figures = [row["sizes"].get(n) or row["sizes"][str(n)] for n in sizes]
-        line = f"  {name:16} {result['versions'].get(name) or ('this repo' if name == 'agentlib' else '-'):>9}"
-        for f in figures:
-            shown = (f"{f['us_per_step']:15,.0f}" if f["us_per_step"] is not None
-                     else f"{'> ' + format(f['over_us_per_step'], ',.0f'):>15}")
-            more = "" if f["us_per_step"] is not None else "> "
-            line += shown + "".join(f" {more + ratio(f[k]) if f[k] is not None else '-':>{w}}"
-                                    for k, w in (("x_floor", 8), ("x_agentlib", 10)))
-            line += f" {f['server_us_per_step']:10,.0f}" if f["server_us_per_step"] is not None else f" {'-':>10}"
-        line += f" {row['exponent']:9.2f}" if row["exponent"] is not None else f" {'-':>9}"
-        line += "".join(f" {f['peak_mib']:11.0f}" if f["peak_mib"] is not None else f" {'-':>11}" for f in figures)
+           f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all"]
+    for measure, heading in MEASURES.items():
+        out.append(f"  {heading}")
+        out.append(f"  {'':16} {'version':>9}" + "".join(
+            f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10}" for n in sizes) + f" {'exponent':>9}")
+        for name, row in rows.items():
+            line = f"  {name:16} {result['versions'].get(name) or ('this repo' if name == 'agentlib' else '-'):>9}"
+            for f in figures[name]:
+                bound = "> " if f[measure] is None and f.get(f"{measure}_at_least") else ""
+                value = f[measure] or f.get(f"{measure}_at_least")
+                line += f" {bound + format(value, ',.0f') if value else '-':>15}" + "".join(
+                    f" {bound + ratio(f[k]) if f[k] else '-':>{w}}"
+                    for k, w in ((f"{measure}_x_floor", 8), (f"{measure}_x_agentlib", 10)))
+            exponent = row["exponent"][measure]
+            out.append(line + (f" {exponent:9.2f}" if exponent is not None else f" {'-':>9}"))
+    out.append("  the server's own time per step, and the peak memory (RSS) of the agent's process")
+    out.append(f"  {'':16} {'':>9}" + "".join(f" {'server us N=' + str(n):>17}" for n in sizes)
+               + "".join(f" {'MiB N=' + str(n):>11} {'x agentlib':>10}" for n in sizes))
+    base = figures.get("agentlib")
+    for name in rows:
+        line = f"  {name:16} {'':>9}" + "".join(
+            f" {f['server']:17,.0f}" if f["server"] is not None else f" {'-':>17}" for f in figures[name])
+        for k, f in enumerate(figures[name]):
+            line += (f" {f['peak_mib']:11.0f} {ratio(f['peak_mib'] / base[k]['peak_mib']):>10}"
+                     if f["peak_mib"] and base and base[k]["peak_mib"] else f" {'-':>11} {'-':>10}")
         out.append(line)
-    out.append(f"  us/step: the client's time per step, the server's own time (server us) taken out; x: ratio to the "
-               f"floor, to agentlib; > : stopped after {result['budget_s']:.0f} s, a lower bound; MiB: peak RSS")
+    out.append(f"  x: ratio to the floor, to agentlib; > : stopped after {result['budget_s']:.0f} s, a lower bound; "
+               f"-: not measured (stopped)")
     return "\n".join(out)
 
 

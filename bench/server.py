@@ -8,7 +8,8 @@ way the framework ends one (see DIALECTS). The first path segment of the URL
 names the dialect and the run length: POST /plain/100/v1/chat/completions.
 
 The server times its own work on each request (parsing the body, building
-and writing the reply; not the wait for a body that the client sends late); GET /stats returns the totals, so that the
+and encoding the reply; not the wait for a body that the client sends late,
+nor the write of the reply); GET /stats returns the totals, so that the
 race can subtract them. It listens on loopback only, answers at most
 MAX_REQUESTS requests, and stops after `lifetime` seconds.
 
@@ -97,12 +98,13 @@ class Server:
                     status, body = 200, reply(dialect, int(steps), json.loads(raw))
                 except (ValueError, KeyError, TypeError, AttributeError) as error:
                     status, body = 400, {"error": {"message": f"bench server: {error}", "type": "invalid_request_error"}}
-                self.send(status, json.dumps(body).encode())
-                with server.lock:
+                data = json.dumps(body).encode()
+                with server.lock:  # counted before the reply leaves, so a client's next /stats always sees it
                     if server.bodies is not None:
                         server.bodies.append(raw)
                     server.requests += 1
                     server.seconds += time.perf_counter() - started
+                self.send(status, data)
 
             def do_GET(self):  # /stats: what the server has spent so far, outside its own timing
                 with server.lock:

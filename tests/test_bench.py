@@ -424,6 +424,7 @@ def test_a_race_measurement_counts_steps_and_the_servers_share(name, server, qui
     port = server.httpd.server_port
     figures = race.child(name, 6, port)
     assert figures["tool_runs"] == 5 and 0 < figures["server_s"] < figures["run_s"] and figures["peak_mib"] > 1
+    assert 0 < figures["cpu_s"]
 
 
 def test_a_runner_that_stops_early_is_refused(server, monkeypatch, quiet_environment):
@@ -447,14 +448,16 @@ def test_the_server_replays_each_framework_s_ending(dialect, last):
 
 
 def test_the_race_summary_subtracts_the_server_and_bounds_a_run_stopped_by_the_budget():
-    runs = {"floor": {10: [{"run_s": 0.03, "server_s": 0.01, "peak_mib": 20}]},
-            "agentlib": {10: [{"run_s": 0.05, "server_s": 0.01, "peak_mib": 60}]},
+    runs = {"floor": {10: [{"run_s": 0.03, "cpu_s": 0.02, "server_s": 0.01, "peak_mib": 20}]},
+            "agentlib": {10: [{"run_s": 0.05, "cpu_s": 0.03, "server_s": 0.01, "peak_mib": 60}]},
             "slow": {10: [{"over_s": 8.0}]}}
     rows = race.summarise(runs, [10])
-    assert rows["agentlib"]["sizes"][10]["us_per_step"] == pytest.approx(4000)
-    assert rows["agentlib"]["sizes"][10]["x_floor"] == pytest.approx(2)
+    agentlib_ = rows["agentlib"]["sizes"][10]
+    assert (agentlib_["wall"], agentlib_["cpu"], agentlib_["server"]) == pytest.approx((4000, 3000, 1000))
+    assert (agentlib_["wall_x_floor"], agentlib_["cpu_x_floor"]) == pytest.approx((2, 1.5))
     slow = rows["slow"]["sizes"][10]
-    assert slow["us_per_step"] is None and slow["x_agentlib"] == pytest.approx(200)  # at least
+    assert slow["wall"] is None and slow["wall_x_agentlib"] == pytest.approx(200)  # at least
+    assert slow["cpu"] is None and slow["cpu_x_agentlib"] is None  # nothing known
     printed = race.table({"date": "d", "machine": "m", "repeat": 1, "wall_seconds": 1, "budget_s": 8.0,
                           "sizes": [10], "versions": {}, "rows": rows})
-    assert "> 800,000" in printed and "> 200" in printed
+    assert "> 800,000" in printed and "> 200" in printed and "stopped after 8 s" in printed
