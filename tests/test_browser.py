@@ -28,7 +28,6 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom.controls import TEXT as CONTROL_TEXT
 from agentlib.classroom.viewer import labels
 from browser_support import (CHROMIUM_ARGS, CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, find_chromium,
                              jupyter_lab, unnamed_controls)
@@ -47,7 +46,7 @@ AA = 4.5  # WCAG 2.2 AA, normal text
 # notebook's "make_model" to the real API, so every kernel looks for .env elsewhere.
 NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 VIEWER = labels("de")
-CONTROL = CONTROL_TEXT["de"]
+CONTROL = labels("de", "controls")
 OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
 # The outputs of this module's code (the widgets, the token tables, show()); the exercise checks'
 # feedback has tests of its own.

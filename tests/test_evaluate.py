@@ -7,8 +7,10 @@ import pytest
 
 import agentlib.docs
 from agentlib import config
-from agentlib.classroom.evaluate import (PER_QUESTION, NaiveModel, OracleModel, cited_ranges, cites_file,
-                                         declined, evaluate, load_questions, report)
+from agentlib.classroom.evaluate import PER_QUESTION, evaluate, report
+from agentlib.classroom.oracle import NaiveModel, OracleModel
+from agentlib.classroom.questions import load_questions
+from agentlib.classroom.scoring import cited_ranges, cites_file, declined
 from agentlib.models import Message, RealModel, ScriptedModel
 from agentlib.providers.errors import SENTENCES, ModelError
 from agentlib.models import ReplayModel

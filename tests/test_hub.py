@@ -21,8 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentlib.classroom.controls import TEXT as CONTROL_TEXT
-from agentlib.classroom.exercises import CORRECT, NOT_ATTEMPTED, exercise
+from agentlib.classroom import CORRECT, NOT_ATTEMPTED, exercise
 from agentlib.classroom.viewer import labels
 from agentlib.providers import config
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
@@ -33,7 +32,7 @@ ARTIFACTS = REPO / "test-artifacts" / "hub"
 STUDENTS = ("ada", "bo")  # ada solves the exercise and types a key; bo must see none of it
 FOLDER = "agentloop-course"  # the repository's folder name, and so the folder in each home
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
-VIEWER, CONTROL = labels("de"), CONTROL_TEXT["de"]
+VIEWER, CONTROL = labels("de"), labels("de", "controls")
 SOLUTION = exercise(1, "de").SOLUTION["de"]
 MEASURED = {}
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, run_agent, tool
-from agentlib.classroom.exercises import exercise
+from agentlib.classroom import exercise
 from agentlib.classroom.loopback import Loopback, completion
 
 ANSWER = ("httpx has four timeouts, connect, read, write and pool, each 5 seconds by default "

@@ -9,8 +9,8 @@ import ast
 import pytest
 
 from agentlib import TOOLS, read_doc, tool
-from agentlib.classroom.exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
-from agentlib.classroom.own_tools import SCHEMA
+from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.classroom.checks.read_doc import SCHEMA
 from notebook_context import kernel
 
 LANGUAGES = ["de", "en"]

@@ -11,7 +11,8 @@ import types
 
 import pytest
 
-from agentlib.classroom import evaluate, exercises
+from agentlib.classroom.checks import base as exercises
+from agentlib.classroom.evaluate import progress_bar
 from agentlib.classroom.show import in_kernel, show
 from agentlib.loop import run_agent
 
@@ -47,7 +48,7 @@ def test_a_shell_with_a_kernel_is_a_notebook(fake_kernel):
 def test_outside_a_kernel_all_three_write_plain_text(ipykernel_loaded, capsys):
     show(run_agent)
     exercises.report("correct", "Correct", "well done")
-    tick = evaluate.progress_bar(2, enabled=True)
+    tick = progress_bar(2, enabled=True)
     tick("q1")
     out, err = capsys.readouterr()
     assert out.startswith("# agentlib/loop.py, lines ") and "def run_agent(" in out
@@ -61,7 +62,7 @@ def test_inside_a_kernel_all_three_hand_rich_output_to_jupyter(fake_kernel, monk
     monkeypatch.setattr(IPython.display, "display", lambda *objects, **_: shown.extend(objects))
     show(run_agent)
     exercises.report("correct", "Correct", "well done")
-    evaluate.progress_bar(2, enabled=True)("q1")
+    progress_bar(2, enabled=True)("q1")
     source, verdict, bar = shown
     assert source["text/plain"].startswith("# agentlib/loop.py, lines ") and "run_agent" in source["text/html"]
     assert 'data-outcome="correct"' in verdict["text/html"]

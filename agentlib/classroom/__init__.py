@@ -1,11 +1,38 @@
 """What the notebooks show and check, built around the lesson's code, never inside it.
 
-viewer.py (step through a trace), controls.py (the max_steps control),
-tokens.py (token tables), show.py (print a function's source), evaluate.py
-(an agent against a question set), and the exercise checks: exercises.py
-(the framework and the practice exercises), own_tools.py (the student's own
-decorator and read_doc), own_loop.py (the student's own loop, ScriptedModel
-and RealModel), loopback.py (the tiny chat-completions server that check uses).
-These modules import the lesson modules; the lesson never imports them.
-ipywidgets, pandas and IPython are imported only where they are used.
+The notebooks import from here (and from `agentlib`), nowhere else. In reading order:
+show.py (print a function's source), viewer.py (step through a trace), tokens.py (token
+tables), controls.py (the max_steps control), checks/ (the exercise checks: `exercise`),
+loopback.py (the tiny chat-completions server the RealModel check talks to), and the
+evaluation: questions.py, scoring.py, oracle.py, evaluate.py. The providers' helpers a
+notebook calls are re-exported here too. These modules import the lesson; the lesson never
+imports them. ipywidgets, pandas and IPython are imported only where they are used.
 """
+
+from ..docs import refusal
+from ..providers.config import describe, has_key, key_field
+from ..providers.errors import explain
+from ..providers.local import local_server
+from ..providers.pricing import PRICES, describe_cost, estimate_cost, trace_cost
+from ..text import number
+from .checks import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise,
+                     http3_script, longest_file_report, trace_of)
+from .controls import MaxStepsControl
+from .oracle import NaiveModel, OracleModel
+from .show import show
+from .tokens import compare_runs, token_frame, token_table
+from .viewer import TraceViewer, print_trace, trace_text
+
+__all__ = [
+    # showing code and runs
+    "show", "TraceViewer", "print_trace", "trace_text", "token_frame", "token_table", "compare_runs",
+    "MaxStepsControl", "number",
+    # the exercises
+    "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
+    "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
+    # the evaluation's two offline models (evaluate itself is agentlib.evaluate)
+    "OracleModel", "NaiveModel",
+    # what a notebook needs of the lesson's sandbox and of the providers
+    "refusal", "has_key", "describe", "key_field", "explain", "local_server",
+    "PRICES", "describe_cost", "estimate_cost", "trace_cost",
+]

@@ -23,26 +23,8 @@ from ..loop import run_agent
 from .tokens import token_table
 from .viewer import TraceViewer, button, labels, stale_note, text_box
 
-TEXT = {
-    "de": {"run": "Agent starten", "log": "Ausgabe der Schleife zeigen", "hide_log": "Ausgabe der Schleife ausblenden",
-           "ready": "Wähle ein Schrittlimit und starte den Agenten.",
-           "running": "Läuft mit max_steps={limit} …", "no_model": "Kein Modell: {message}",
-           "answer": "Antwort nach {steps}", "max_steps": "Schrittlimit {limit} erreicht – keine Antwort",
-           "error": "Abbruch nach {steps}: {message}", "interrupted": "Unterbrochen nach {steps}",
-           "steps": ("Schritt", "Schritten"),
-           "static": "Hier kann kein Widget angezeigt werden – die Steuerung für max_steps braucht "
-                     "JupyterLab, Notebook 7 oder VS Code. Ohne sie: run_agent(model, frage, max_steps=3)."},
-    "en": {"run": "Run agent", "log": "Show what the loop printed", "hide_log": "Hide what the loop printed",
-           "ready": "Pick a step limit and run the agent.",
-           "running": "Running with max_steps={limit} …", "no_model": "No model: {message}",
-           "answer": "Answer after {steps}", "max_steps": "Step limit {limit} reached – no answer",
-           "error": "Stopped after {steps}: {message}", "interrupted": "Interrupted after {steps}",
-           "steps": ("step", "steps"),
-           "static": "No widget can be shown here – the max_steps control needs JupyterLab, Notebook 7 "
-                     "or VS Code. Without it: run_agent(model, question, max_steps=3)."},
-}
 # (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
-COLORS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
+COLOURS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
           "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
 
 
@@ -70,8 +52,8 @@ class MaxStepsControl:
     def __init__(self, make_model, question, language="de", value=2):
         import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
 
-        labels(language)  # refuses an unknown language before anything is built
-        self.make_model, self.language, self.label, self.last = make_model, language, TEXT[language], None
+        # labels() refuses an unknown language before anything is built
+        self.make_model, self.language, self.label, self.last = make_model, language, labels(language, "controls"), None
         self.question = question[language] if isinstance(question, dict) else question
         self.limit = w.BoundedIntText(value=value, min=1, max=10, description="max_steps", continuous_update=True,
                                       style={"description_width": "initial"},
@@ -124,7 +106,7 @@ class MaxStepsControl:
         return template.format(steps=steps, limit=limit, message=stats.trace.stop_message)
 
     def line(self, reason, text):
-        color, background = COLORS.get(reason, ("inherit", "transparent"))
+        color, background = COLOURS.get(reason, ("inherit", "transparent"))
         return text_box(f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>"
                         f"{escape(text)}</b>", live=True)
 

@@ -1,181 +1,25 @@
-"""Evaluate an agent on a question set: did it find the right file, the right lines, and say no when it should?
+"""Evaluate an agent on a question set: run it on every question and report the scores.
 
-One run cannot tell a good agent from a lucky one; a question set can. Each
-question in data/questions.json names the file and line range that answer it,
-or is marked unanswerable (the docs do not say). `evaluate` runs the agent
-on every question and scores the final answer by plain text rules:
+One run cannot tell a good agent from a lucky one; a question set can. `evaluate` runs the agent
+on every question of data/questions.json (questions.py), scores each final answer by plain text
+rules (scoring.py) and returns a table; `report` prints it. oracle.py holds two scripted models
+that run it offline.
 
-- cites_file     the expected file's path appears in the answer;
-- lines_overlap  the expected file is cited, and a cited line range ("lines 12-24",
-                 "Zeilen 12–24", "timeouts.md:12") overlaps the expected one;
-- declined       for an unanswerable question: the answer says the docs do not cover it.
-
-Two scripted models run it offline: `OracleModel` searches the way the
-question set says and cites the lines it really read (if the tools work and
-the set is right, it scores full marks); `NaiveModel` greps the longest word
-of the question, cites the top of the first file it hits and never declines.
-
-Deliberately left out: judging whether the answer's prose is right (that
-takes a person or another model); the rules above only check the citation.
+Deliberately left out: judging whether the answer's prose is right (that takes a person or
+another model); the rules only check the citation.
 """
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
 from ..loop import run_agent
-from ..models import Call, Message
 from ..providers.errors import ModelError
 from ..providers.pricing import trace_cost
+from .questions import check_questions, load_questions
+from .scoring import score
 from .show import in_kernel
-
-QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "questions.json"
-
-
-def load_questions(path=None):
-    """The question set as a list of dicts; ValueError naming the file, the entry, the field and the fix."""
-    path = Path(path or QUESTIONS)
-    if not path.is_file():
-        raise FileNotFoundError(f"no question set at {str(path)!r}: name a JSON file like data/questions.json "
-                                f"with --questions, or leave it out to use that one")
-    try:
-        questions = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ValueError(f"{path.name} cannot be read as a question set ({reason(error)}): fix it, or compare "
-                         f"it with data/questions.json") from None
-    check_questions(questions, path.name)
-    return questions
-
-
-SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # an id names a saved trace file: <id>.json
-
-
-def check_questions(questions, source="the question list"):
-    """Raise ValueError, one sentence, at the first entry `evaluate` could not use.
-
-    Checked before the first model call, so a paid run never ends early on a typo.
-    Example: [{"id": "../x", ...}] -> "question '../x' in questions.json: 'id' must be ..."
-    """
-    if questions == []:
-        raise ValueError(f"{source} holds no questions: add at least one entry, as in data/questions.json")
-    if not isinstance(questions, list):
-        raise ValueError(f"{source} must hold a JSON list of questions, [{{\"id\": \"q01\", ...}}, ...], not "
-                         f"{describe(questions)}: put the entries in square brackets, as in data/questions.json")
-    seen = set()
-    for number, entry in enumerate(questions, 1):
-        name = (f"question {entry['id']!r}" if isinstance(entry, dict) and isinstance(entry.get("id"), str)
-                else f"question {number}")
-        problem = entry_problem(entry)
-        if problem is None and entry["id"] in seen:
-            problem = "'id' is used twice; give every question its own id (it names the saved trace file)"
-        if problem:
-            raise ValueError(f"{name} in {source}: {problem}")
-        seen.add(entry["id"])
-
-
-def entry_problem(entry):
-    """What is wrong with one question entry, or None. Example: {"lines": ["9", "20"], ...} -> "'lines' must ..." """
-    if not isinstance(entry, dict):
-        return f"each entry must be an object {{\"id\": ..., \"question\": ...}}, not {describe(entry)}"
-    if not isinstance(entry.get("id"), str) or not SAFE_ID.fullmatch(entry["id"]):
-        return ("'id' must be a short name of letters, digits, '_', '.' or '-' such as \"q07\" "
-                "(it names the saved trace file)")
-    texts = entry.get("question")
-    if not isinstance(texts, dict) or not all(isinstance(texts.get(k), str) and texts[k].strip() for k in ("de", "en")):
-        return "'question' must hold the question in both languages, {\"de\": \"...\", \"en\": \"...\"}"
-    if not isinstance(entry.get("answerable"), bool):
-        return "'answerable' must be true or false"
-    keywords = entry.get("keywords", [])
-    if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
-        return "'keywords' must be a list of search words, e.g. [\"timeout\"] (or [] )"
-    if not entry["answerable"]:
-        return None
-    if not isinstance(entry.get("file"), str) or not entry["file"].strip():
-        return "an answerable question needs 'file', the doc that answers it, e.g. \"advanced/timeouts.md\""
-    lines = entry.get("lines")
-    if (not isinstance(lines, list) or len(lines) != 2 or not all(type(n) is int and n >= 1 for n in lines)
-            or lines[0] > lines[1]):
-        return (f"'lines' must be two line numbers [first, last] with first <= last, e.g. [9, 20], "
-                f"not {json.dumps(lines)[:40]}")
-    return None
-
-
-def describe(value):
-    """What a JSON value is, in words. Example: describe({}) -> "an object" """
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number")
-
-
-def reason(error):
-    """Why a JSON file could not be read, in a few words.
-
-    Example: a CSV file -> "not JSON: Expecting value at line 1"
-    """
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return "not UTF-8 text"
-    if isinstance(error, json.JSONDecodeError):
-        return f"not JSON: {error.msg} at line {error.lineno}"
-    return str(error)
-
-
-# ---- scoring -------------------------------------------------------------------------------
-
-RANGES = [re.compile(r"(?:\blines?|\bzeilen?|\bl\.|\bll\.)\s*(\d+)(?:\s*(?:-|–|—|to|bis)\s*(\d+))?", re.I),
-          re.compile(r"\.md\s*[:#]\s*L?(\d+)(?:\s*[-–—]\s*L?(\d+))?")]
-DECLINES = re.compile(
-    r"(?:do(?:es)?n[o']t|do(?:es)? not|never) (?:say|mention|cover|document|describe|explain|answer)|"
-    r"no (?:evidence|information|mention|documentation)|(?:could|can)(?:n[o']t| not) find|found no(?:thing)?|"
-    r"not (?:documented|mentioned|covered|described)|"
-    r"nicht (?:gefunden|dokumentiert|erwähnt|beschrieben|behandelt)|"
-    r"keine (?:Hinweise|Angaben|Informationen|Belege|Erwähnung|Aussage)|steht nicht|nichts (?:darüber|dazu)",
-    re.I)
-
-
-def cites_file(answer, file):
-    """Whether `answer` names `file`, by its path or by its bare name standing alone.
-
-    Example: cites_file("see advanced/timeouts.md, lines 1-9", "advanced/timeouts.md") -> True
-    """
-    name = file.rsplit("/", 1)[-1]
-    return file in answer or re.search(r"(?<![\w/.-])" + re.escape(name), answer) is not None
-
-
-def cited_ranges(answer):
-    """Every line range the answer cites. Example: "lines 12-24 and line 30" -> [(12, 24), (30, 30)]"""
-    found = []
-    for pattern in RANGES:
-        for match in pattern.finditer(answer):
-            first = int(match.group(1))
-            found.append((first, int(match.group(2) or first)))
-    return found
-
-
-def overlaps(answer, lines):
-    """Whether a cited range shares at least one line with `lines` (first, last)."""
-    return any(first <= lines[1] and last >= lines[0] for first, last in cited_ranges(answer))
-
-
-def declined(answer):
-    """Whether the answer says the docs do not answer. Example: "The docs do not mention HTTP/3." -> True"""
-    return DECLINES.search(answer) is not None
-
-
-def score(entry, answer):
-    """The three checks for one answer (None where a check does not apply)."""
-    text = answer or ""
-    if entry["answerable"]:
-        hit = cites_file(text, entry["file"])
-        lines = hit and overlaps(text, entry["lines"])  # lines of another file prove nothing
-        return {"cites_file": hit, "lines_overlap": lines, "declined": None, "correct": hit and lines}
-    refused = answer is not None and declined(text)
-    return {"cites_file": None, "lines_overlap": None, "declined": refused, "correct": refused}
-
-
-# ---- the evaluation ----------------------------------------------------------------------
 
 def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, progress=True):
     """Run `model` on every question; a DataFrame with one row per question and a row "all".
@@ -222,8 +66,6 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
     return table
 
 
-# ModelError kinds that belong to one question: the provider refused this conversation (e.g. too
-# long), or a replay has no fitting recording. Every other kind would fail every question alike.
 PER_QUESTION = {"refused", "unknown_question", "diverged", "ended", "replayed_error"}
 
 
@@ -358,92 +200,3 @@ def progress_bar(total, enabled):
     return tick
 
 
-# ---- two scripted models for the offline evaluation ------------------------------------
-
-class OracleModel:
-    """Looks up each question the way the question set says, and cites only what it read.
-
-    Step 1 greps the question's first keyword. Step 2 reads the expected
-    lines if the grep found the expected file. Step 3 answers citing the
-    line numbers read_doc really returned, or declines when nothing was read
-    or the question is marked unanswerable. It never sees the docs directly:
-    when a tool breaks, or the set names a wrong file, its score drops.
-    """
-
-    name = "oracle"
-
-    def __init__(self, questions=None):
-        questions = load_questions(questions) if questions is None or isinstance(questions, (str, Path)) else questions
-        self.entries = {text: (entry, language) for entry in questions
-                        for language, text in entry["question"].items()}
-
-    def __call__(self, messages, tools):
-        question = messages[1]["content"]
-        if question not in self.entries:
-            raise ValueError(f"the oracle knows only the questions of its question set, not {question[:60]!r}")
-        entry, language = self.entries[question]
-        called, seen = last_call(messages)
-        greps = sum(json.dumps(m).count('"grep_docs"') for m in messages if m["role"] == "assistant")
-        if called == "read_doc":  # answer with the line numbers that really came back
-            numbers = [int(n) for n in re.findall(r"^(\d+): ", seen, re.M)]
-            if numbers:
-                return Message(content=CITE[language].format(file=entry["file"], first=numbers[0],
-                                                             last=numbers[-1])), None
-        elif entry["answerable"] and f"{entry['file']}:" in seen:
-            first, last = entry["lines"]
-            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": entry["file"], "start": first, "end": last})]), None
-        elif greps < max(len(entry["keywords"]), 1):
-            keyword = entry["keywords"][greps] if entry["keywords"] else longest_word(question)
-            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": keyword})]), None
-        return Message(content=DECLINE[language]), None
-
-
-def next_id(messages):
-    """A call id unique within the run. Example: two assistant messages so far -> "call_3" """
-    return f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}"
-
-
-class NaiveModel:
-    """A deliberately weak searcher: greps the longest word, cites the first hit's top lines, never declines."""
-
-    name = "naive"
-
-    def __call__(self, messages, tools):
-        called, seen = last_call(messages)
-        hit = re.match(r"^([\w./-]+\.md):\d+:", seen)
-        if called is None:
-            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": longest_word(messages[1]["content"])})]), None
-        if called == "grep_docs" and hit:
-            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": hit.group(1), "start": 1, "end": 20})]), None
-        file = last_path(messages) if called == "read_doc" else "index.md"  # a confident guess
-        return Message(content=f"httpx does this for you; see {file}, lines 1-20."), None
-
-
-CITE = {"en": "The answer is in {file}, lines {first}-{last}.",
-        "de": "Die Antwort steht in {file}, Zeilen {first}-{last}."}
-DECLINE = {"en": "The documentation does not mention this; I found no evidence, so I cannot answer it.",
-           "de": "Dazu habe ich in der Dokumentation keine Hinweise gefunden, deshalb kann ich es nicht beantworten."}
-
-
-def last_call(messages):
-    """The name of the tool the model called last (None before its first call), and the results since.
-
-    Example: [..., assistant calls grep_docs, tool "a.md:3: x"] -> ("grep_docs", "a.md:3: x")
-    """
-    replies = [i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")]
-    if not replies:
-        return None, ""
-    reply = messages[replies[-1]]
-    results = [m["content"] for m in messages[replies[-1] + 1:] if m["role"] == "tool"]
-    return reply["tool_calls"][-1]["function"]["name"], "\n".join(results)
-
-
-def last_path(messages):
-    """The path argument of the model's newest read_doc call."""
-    reply = next(m for m in reversed(messages) if m["role"] == "assistant")
-    return json.loads(reply["tool_calls"][-1]["function"]["arguments"])["path"]
-
-
-def longest_word(text):
-    """Example: longest_word("Does httpx support HTTP/3?") -> "support" """
-    return max(re.findall(r"[\w/.-]+", text), key=len).strip(".")

@@ -10,31 +10,14 @@ Deliberately left out: prices (they change too often) and charts (they
 would need matplotlib; the bars are plain HTML).
 """
 
+from ..text import TEXT, say
 from .viewer import as_trace, labels
 
-HEADINGS = {
-    "de": {"step": "Schritt", "tool_calls": "Werkzeugaufrufe", "prompt_tokens": "Prompt-Tokens",
-           "completion_tokens": "Completion-Tokens", "cumulative_prompt_tokens": "Prompt-Tokens bisher",
-           "observation_chars": "Zeichen der Beobachtungen", "cached_tokens": "davon aus dem Cache",
-           "total": "Summe", "run": "Lauf", "steps": "Schritte", "stop_reason": "Ende",
-           "estimated": "geschätzt?", "per_step": "Tokens pro Schritt", "runs": "Läufe im Vergleich"},
-    "en": {"step": "step", "tool_calls": "tool calls", "prompt_tokens": "prompt tokens",
-           "completion_tokens": "completion tokens", "cumulative_prompt_tokens": "prompt tokens so far",
-           "observation_chars": "observation characters", "cached_tokens": "of them cached",
-           "total": "total", "run": "run", "steps": "steps", "stop_reason": "end",
-           "estimated": "estimated?", "per_step": "Tokens per step", "runs": "Runs compared"},
-}
-SOURCES = {
-    "de": {"estimated": "geschätzt (≈ 3,5 Zeichen pro Token)", "reported": "vom Anbieter gemeldet",
-           "none": "keine Angaben"},
-    "en": {"estimated": "estimated (≈ 3.5 characters per token)", "reported": "reported by the provider",
-           "none": "no figures"},
-}
-ENDS = {
-    "de": {"answer": "Antwort", "max_steps": "Schrittlimit", "error": "Fehler", "interrupted": "unterbrochen"},
-    "en": {"answer": "answer", "max_steps": "step limit", "error": "error", "interrupted": "interrupted"},
-}
-YES_NO = {"de": ("ja", "nein"), "en": ("yes", "no")}
+# The catalogue's headings, per language: column names, sources of the counts, how a run ended.
+HEADINGS, SOURCES, ENDS = ({language: {key.split(".")[2]: say(key, language) for key in TEXT if key.startswith(prefix)}
+                            for language in ("de", "en")}
+                           for prefix in ("tokens.heading.", "tokens.source.", "tokens.end."))
+YES_NO = {language: (say("tokens.yes", language), say("tokens.no", language)) for language in ("de", "en")}
 BAR = "#9ecae1"
 BAR_WIDTH = "width: 7em;"  # pandas' 10em makes three barred columns wider than a narrow window
 # Text and background set together on every cell, so the digits stay dark on light in a dark theme

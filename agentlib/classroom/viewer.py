@@ -16,68 +16,29 @@ from html import escape
 from itertools import accumulate
 from pathlib import Path
 
+from ..text import TEXT, number
 from ..trace import Trace
 
-TEXT = {
-    "de": {"question": "Frage", "model": "Modell", "step": "Schritt {n} von {total}", "prev": "zurück",
-           "next": "weiter", "restart": "von vorn", "play": "abspielen", "pause": "anhalten",
-           "jump": "Schritt", "context": "Nachrichtenliste zeigen", "hide_context": "Nachrichtenliste ausblenden",
-           "steps": ("Schritt", "Schritte"),
-           "static": "Hier kann kein Widget angezeigt werden – der Verlauf als Text:",
-           "stale": "Dieses Widget ist nicht mehr mit Python verbunden (der Kernel wurde neu gestartet oder das "
-                    "Notebook neu geöffnet) und reagiert nicht mehr: Führe die Zelle noch einmal aus.",
-           "no_trace": "Noch kein Lauf zum Anzeigen.",
-           "no_steps": "Der Lauf endete vor dem ersten Schritt.",
-           "says": "Das Modell schreibt:", "answers": "Das Modell antwortet:", "calls": "Das Modell ruft auf:",
-           "error": "Fehler", "cut": "gekürzt", "not_run": "(nicht ausgeführt: der Lauf endete vorher)",
-           "tokens": "{prompt} Prompt + {completion} Completion = {step} Tokens{note}; alle Schritte bis hier: {total} Tokens",
-           "cached": ", davon {cached} aus dem Cache", "estimated": " (geschätzt)",
-           "no_usage": "keine Token-Angaben",
-           "length": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
-           "context_title": "Was das Modell in Schritt {n} bekam: {count} Nachrichten, {chars} Zeichen",
-           "tools": ", dazu {count} Werkzeugbeschreibungen ({chars} Zeichen JSON)",
-           "new": "neu", "more_lines": "… {n} weitere Zeilen",
-           "stop": {"answer": "Ende: Das Modell hat geantwortet.",
-                    "max_steps": "Ende: Schrittlimit erreicht ({steps}), keine Antwort.",
-                    "error": "Ende: Abbruch wegen eines Fehlers: {message}",
-                    "interrupted": "Ende: Du hast den Lauf unterbrochen.",
-                    None: "Der Lauf wurde nicht bis zum Ende aufgezeichnet."}},
-    "en": {"question": "Question", "model": "model", "step": "Step {n} of {total}", "prev": "previous",
-           "next": "next", "restart": "from the start", "play": "play", "pause": "pause",
-           "jump": "Step", "context": "Show message list", "hide_context": "Hide message list",
-           "steps": ("step", "steps"),
-           "static": "No widget can be shown here – the trace as text:",
-           "stale": "This widget is no longer connected to Python (the kernel was restarted or the notebook "
-                    "reopened) and does not respond: run the cell again.",
-           "no_trace": "No run to show yet.",
-           "no_steps": "The run ended before its first step.",
-           "says": "The model writes:", "answers": "The model answers:", "calls": "The model calls:",
-           "error": "error", "cut": "cut", "not_run": "(not run: the run ended first)",
-           "tokens": "{prompt} prompt + {completion} completion = {step} tokens{note}; all steps so far: {total} tokens",
-           "cached": ", {cached} of them from the cache", "estimated": " (estimated)",
-           "no_usage": "no token counts",
-           "length": "The reply was cut off at the token limit (finish_reason=length).",
-           "context_title": "What the model was given at step {n}: {count} messages, {chars} characters",
-           "tools": ", plus {count} tool descriptions ({chars} characters of JSON)",
-           "new": "new", "more_lines": "… {n} more lines",
-           "stop": {"answer": "End: the model answered.",
-                    "max_steps": "End: step limit reached ({steps}), no answer.",
-                    "error": "End: stopped by an error: {message}",
-                    "interrupted": "End: you interrupted the run.",
-                    None: "The run was not recorded to its end."}},
-}
+def labels(language, area="viewer"):
+    """The catalogue's texts of `area` in `language`, by name; ValueError for a language we have no words for.
 
-
-def labels(language):
-    """The labels for `language`; ValueError for a language we have no labels for."""
-    if language not in TEXT:
+    "steps.one"/"steps.many" become a pair, "stop.<reason>" a dict ("stop.unrecorded" under None).
+    Example: labels("en")["stop"]["answer"] -> "End: the model answered."
+    """
+    if language not in ("de", "en"):
         raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
-    return TEXT[language]
-
-
-def number(n, language):
-    """Example: number(2946, "de") -> "2.946"; number(2946, "en") -> "2,946"."""
-    return f"{n:,}".replace(",", "." if language == "de" else ",")
+    found = {}
+    for key, texts in TEXT.items():
+        parts = key.split(".")
+        if parts[0] == area and len(parts) == 2:
+            found[parts[1]] = texts[language]
+        elif parts[0] == area:
+            found.setdefault(parts[1], {})[parts[2]] = texts[language]
+    for name, value in found.items():
+        if isinstance(value, dict):
+            found[name] = ((value["one"], value["many"]) if set(value) == {"one", "many"} else
+                           {None if reason == "unrecorded" else reason: text for reason, text in value.items()})
+    return found
 
 
 def count(n, language):
@@ -204,7 +165,7 @@ TEXT_BOX = "line-height:1.45;word-break:normal;overflow-wrap:anywhere"  # whole 
 PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;line-height:1.35;margin:2px 0 8px;"
        "padding:4px 8px;max-height:16em;overflow:auto;background:rgba(127,127,127,.08);"
        "border-left:4px solid {color};font-size:90%")
-COLORS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ad4700", "new": "#2e7d32"}  # white on each: >= 5.1:1
+COLOURS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ad4700", "new": "#2e7d32"}  # white on each: >= 5.1:1
 BADGE = "<span style='background:{color};color:#fff;padding:0 6px;border-radius:3px'>{text}</span>"
 PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
 
@@ -225,11 +186,11 @@ def stale_note(w, language):
 
 
 def badge(text, kind=""):
-    return BADGE.format(color=COLORS[kind], text=escape(text))
+    return BADGE.format(color=COLOURS[kind], text=escape(text))
 
 
 def pre(text, kind=""):
-    return f"<pre style='{PRE.format(color=COLORS[kind])}'>{escape(text)}</pre>"
+    return f"<pre style='{PRE.format(color=COLOURS[kind])}'>{escape(text)}</pre>"
 
 
 def text_box(html, live=False):

@@ -3,6 +3,7 @@
 Example: render(code("setup", 'LANGUAGE = "⟨de|en⟩"'), "en")["source"] -> ['LANGUAGE = "en"']
 """
 
+import json
 import re
 from textwrap import dedent
 
@@ -27,9 +28,21 @@ def skeleton(name):
 
     Taken from agentlib, never copied, so the notebook and its check cannot drift apart.
     """
-    from agentlib.classroom.exercises import exercise
+    from agentlib.classroom import exercise
 
     return {language: exercise(name, language).SKELETON[language] for language in ("de", "en")}
+
+
+def check_cell(id, key, work, name="q", pick=False, needs=None):
+    """The check cell under an exercise: build the exercise, check `work`, hint and solution commented out.
+
+    Example: check_cell("build-loop-check", "loop", "run_agent", pick=True) -> a cell that runs
+    q = exercise("loop", LANGUAGE); q.check(run_agent); run_agent = q.pick(run_agent); # q.hint() ...
+    """
+    lines = [f"{name} = exercise({json.dumps(key)}, LANGUAGE)", f"{name}.check({work})"]
+    lines += [f"{work} = {name}.pick({work})"] if pick else []
+    lines += [f"# {name}.hint()", f"# {name}.solution()"]
+    return code(id, "\n".join(lines) + "\n", tags=["check"], needs=needs)
 
 
 def pick(text, language):

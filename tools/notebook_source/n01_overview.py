@@ -91,7 +91,7 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
 
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
-        from agentlib.classroom.show import show
+        from agentlib.classroom import show
 
         print(QUESTION[LANGUAGE])
         """),

@@ -1,6 +1,6 @@
 """Notebook 2: the student writes the @tool decorator; the registry, call_tool; bonus exercise on lists."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "02_werkzeuge_per_dekorator", "en": "02_tools_by_decorator"}
 
@@ -77,8 +77,8 @@ CELLS = [
         import json
 
         from agentlib import TOOLS, call_tool, tool  # ⟨die fertige Fassung; deine ersetzt sie, sobald sie die Prüfung besteht|the finished version; yours replaces it once it passes the check⟩
-        from agentlib.classroom.exercises import exercise
-        from agentlib.classroom.show import show
+        from agentlib.classroom import exercise
+        from agentlib.classroom import show
         """),
     md("build-decorator", de="""
         ## Du bist dran: schreib `tool`
@@ -94,13 +94,7 @@ CELLS = [
         If your version passes, the cells after it carry on with yours; otherwise with the finished one – the last line of the check cell tells you which.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
-    code("build-decorator-check", """
-        q = exercise("decorator", LANGUAGE)
-        q.check(tool, TOOLS)
-        tool, TOOLS = q.pick(tool, TOOLS)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),
     md("try-intro", de="""
         ## Ein Werkzeug registrieren
 
@@ -185,7 +179,7 @@ CELLS = [
         The version in `agentlib/tools.py` does the same as yours and a little more: it also knows `float` and `bool`, insists on a description for every parameter, and refuses an annotation it cannot describe right when the tool is registered – better now than later in the middle of a run:
         """),
     code("refused", """
-        import agentlib.tools
+        import agentlib
 
         show(agentlib.tools.tool)
         try:
@@ -237,12 +231,7 @@ CELLS = [
             # ⟨DEIN CODE HIER|YOUR CODE HERE⟩
             return ...
         """, tags=["exercise"]),
-    code("exercise-lists-check", """
-        q_lists = exercise("lists", LANGUAGE)
-        q_lists.check(json_schema)
-        # q_lists.hint()
-        # q_lists.solution()
-        """, tags=["check"]),
+    check_cell("exercise-lists-check", "lists", "json_schema", name="q_lists"),
     md("next", de="""
         Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)**: drei echte Werkzeuge, mit denen der Agent die httpx-Doku durchsucht.
         """, en="""

@@ -1,6 +1,6 @@
 """Notebook 3: list_docs, grep_docs, read_doc (the student writes it), and why each limit is there."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "03_doku_werkzeuge", "en": "03_doc_tools"}
 
@@ -47,9 +47,9 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import grep_docs, list_docs, read_doc  # ⟨read_doc: die fertige Fassung, bis deine die Prüfung besteht|read_doc: the finished version, until yours passes the check⟩
-        from agentlib.docs import refusal
-        from agentlib.classroom.exercises import exercise
-        from agentlib.classroom.show import show
+        from agentlib.classroom import refusal
+        from agentlib.classroom import exercise
+        from agentlib.classroom import show
 
         print(list_docs())
         """),
@@ -133,13 +133,7 @@ CELLS = [
         The check cell tries what a model might try: `../../etc/passwd`, an absolute path, a symbolic link leading out, `start=0` and a misspelt file name. If your version passes, the cells after it read with yours.
         """, tags=["exercise"]),
     code("build-read-doc-code", skeleton("read_doc"), tags=["exercise"]),
-    code("build-read-doc-check", """
-        q = exercise("read_doc", LANGUAGE)
-        q.check(read_doc)
-        read_doc = q.pick(read_doc)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-read-doc-check", "read_doc", "read_doc", pick=True),
     md("cited-lines", de="""
         ## Stimmt die Quelle?
 

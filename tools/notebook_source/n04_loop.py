@@ -1,6 +1,6 @@
 """Notebook 4: the protocol, then the student writes run_agent; stop conditions, failures, the cut."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "04_die_schleife", "en": "04_the_loop"}
 
@@ -45,9 +45,9 @@ CELLS = [
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
                               lesson_script, list_docs, read_doc, tool)
         from agentlib import run_agent  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.classroom.exercises import exercise
-        from agentlib.classroom.show import show
-        from agentlib.classroom.viewer import number
+        from agentlib.classroom import exercise
+        from agentlib.classroom import show
+        from agentlib.classroom import number
 
         print(SYSTEM_PROMPT)
         """),
@@ -109,13 +109,7 @@ CELLS = [
         Fill in the gaps (`...`) in the next cell. The check cell drives your loop with scripted models and compares it with the finished version: what the model is given at every step, both stop conditions, a tool that fails, one that does not exist, a result that is too long, the counting. If something is wrong, it names the rule that is broken. You may keep your own system prompt and your own error texts – the rules count, not the wording.
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
-    code("build-loop-check", """
-        q = exercise("loop", LANGUAGE)
-        q.check(run_agent)
-        run_agent = q.pick(run_agent)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-loop-check", "loop", "run_agent", pick=True),
     md("own-run-intro", de="""
         ## Deine Schleife, ein ganzer Lauf
 
@@ -138,7 +132,7 @@ CELLS = [
     code("own-trace", """
         # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `model` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
         from agentlib import Trace
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
         replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}
@@ -210,7 +204,7 @@ CELLS = [
         """),
     code("model-fails", """
         import agentlib
-        from agentlib.providers.errors import explain
+        from agentlib.classroom import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = agentlib.run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE],
@@ -228,7 +222,7 @@ CELLS = [
         For comparison, `run_agent` from `agentlib/loop.py`. Besides the `try` block around it all, it records the run as a *trace* – you will read that in notebook 5. Running one call and cutting its result live in `observe`:
         """),
     code("show-loop", """
-        import agentlib.loop
+        import agentlib
 
         show(agentlib.loop.run_agent)
         show(agentlib.loop.observe)

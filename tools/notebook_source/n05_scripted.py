@@ -1,6 +1,6 @@
 """Notebook 5: the student writes ScriptedModel; the trace viewer, the token table; exercises 1 and 2, the step limit."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "05_skriptmodell", "en": "05_scripted_model"}
 
@@ -49,8 +49,8 @@ CELLS = [
         import agentlib
         from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent
         from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.providers.config import has_key
-        from agentlib.classroom.exercises import exercise
+        from agentlib.classroom import has_key
+        from agentlib.classroom import exercise
 
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
@@ -86,13 +86,7 @@ CELLS = [
         A few lines will do: the model keeps its script, and every call `model(messages, tools)` returns the pair of the next message and `None`. Fill in the gaps (`...`) and check. If your version passes, the cells after it play with yours.
         """, tags=["exercise"]),
     code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
-    code("build-scripted-model-check", """
-        q = exercise("scripted_model", LANGUAGE)
-        q.check(ScriptedModel)
-        ScriptedModel = q.pick(ScriptedModel)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True),
     md("script-intro", de="""
         ## Das Skript der Lektion
 
@@ -129,7 +123,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="scripted-run"),
@@ -143,7 +137,7 @@ CELLS = [
         A scripted model like yours reports no tokens. The finished `ScriptedModel` from `agentlib` can estimate them (`estimate_usage=True`, about 3.5 characters per token) – enough to see what an agent costs. Every row of the table is one model call. Watch the prompt-token column: it grows, because every step sends the whole message list again. Notebook 6 shows real numbers from a provider.
         """),
     code("token-table", """
-        from agentlib.classroom.tokens import token_table
+        from agentlib.classroom import token_table
 
         _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                              verbose=False)
@@ -171,12 +165,7 @@ CELLS = [
     code("exercise-1-code", """
         my_script = ...  # ⟨DEIN CODE HIER: eine Liste von Message(...)-Objekten|YOUR CODE HERE: a list of Message(...) objects⟩
         """, tags=["exercise"]),
-    code("exercise-1-check", """
-        q1 = exercise(1, LANGUAGE)
-        q1.check(my_script)
-        # q1.hint()
-        # q1.solution()
-        """, tags=["check"]),
+    check_cell("exercise-1-check", 1, "my_script", name="q1"),
     md("exercise-2", de="""
         ## Übung 2: `max_steps=2`
 
@@ -191,12 +180,7 @@ CELLS = [
         Think first: the script needs four steps to answer. What will `run_agent` return then?
         """, tags=["exercise"]),
     code("exercise-2-code", skeleton(2), tags=["exercise"]),
-    code("exercise-2-check", """
-        q2 = exercise(2, LANGUAGE)
-        q2.check(answer2, stats2)
-        # q2.hint()
-        # q2.solution()
-        """, tags=["check"]),
+    check_cell("exercise-2-check", 2, "answer2, stats2", name="q2"),
     md("limit-intro", de="""
         ## Das Schrittlimit zum Ausprobieren *(optional)*
 
@@ -207,7 +191,7 @@ CELLS = [
         Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """),
     code("max-steps-control", """
-        from agentlib.classroom.controls import MaxStepsControl
+        from agentlib.classroom import MaxStepsControl
 
         MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE)
         """, tags=["widget"]),

@@ -1,6 +1,6 @@
 """Notebook 6: the student writes RealModel; a real model behind the same loop; the offline fallback; tokens and cost."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "06_echtes_modell", "en": "06_real_model"}
 
@@ -67,10 +67,10 @@ CELLS = [
         import agentlib
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
         from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.providers.config import describe, has_key, key_field
-        from agentlib.classroom.exercises import exercise
-        from agentlib.providers.errors import ModelError
-        from agentlib.models import ReplayModel
+        from agentlib.classroom import describe, has_key, key_field
+        from agentlib.classroom import exercise
+        from agentlib import ModelError
+        from agentlib import ReplayModel
 
         print(describe(LANGUAGE))
         """),
@@ -84,13 +84,7 @@ CELLS = [
         Fill in the gaps (`...`) in the next cell: key, address and model name from the `LLM_*` variables, an `openai` client, and on every call one `chat.completions.create(...)` whose first reply goes back together with its `usage`. The check cell needs neither a key nor a network: it lets your `RealModel` talk to a small server on your own machine that plays the chat-completions API, and looks at what arrives there.
         """, tags=["exercise"]),
     code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
-    code("build-real-model-check", """
-        q = exercise("real_model", LANGUAGE)
-        q.check(RealModel)
-        RealModel = q.pick(RealModel)
-        # q.hint()
-        # q.solution()
-        """, tags=["check"]),
+    check_cell("build-real-model-check", "real_model", "RealModel", pick=True),
     md("key-intro", de="""
         ## Der Schlüssel – nur für diese Sitzung
 
@@ -177,7 +171,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
@@ -199,7 +193,7 @@ CELLS = [
         Do not expect too much: the big providers' models are a thousand times larger. This one really decides for itself – but often badly.
         """),
     code("local-run", """
-        from agentlib.providers.local import local_server
+        from agentlib.classroom import local_server
 
         try:  # ⟨agentlibs RealModel: Es schickt einen Schritt mit Tool-Aufrufen mit content "" zurück, das verlangt dieser Server|agentlib's RealModel: it sends a tool-call turn back with content "", which this server insists on⟩
             local_model = agentlib.RealModel(**local_server(LANGUAGE), language=LANGUAGE)
@@ -213,7 +207,7 @@ CELLS = [
         """),
     code("local-trace", """
         # ⟨braucht `local_stats`: führe zuerst die Zelle darüber aus|needs `local_stats`: run the cell above first⟩
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         TraceViewer(local_stats, language=LANGUAGE)
         """, tags=["widget"], needs="local-run"),
@@ -249,7 +243,7 @@ CELLS = [
         """),
     code("token-table", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom.tokens import token_table
+        from agentlib.classroom import token_table
 
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
@@ -264,7 +258,7 @@ CELLS = [
         """),
     code("cost", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.providers.pricing import PRICES, describe_cost, trace_cost
+        from agentlib.classroom import PRICES, describe_cost, trace_cost
 
         priced_as = stats.trace.model if stats.trace.model in PRICES else "deepseek-flash"
         print(f"⟨Dieser Lauf, zu Preisen von|This run, at the prices of⟩ {priced_as}: "
@@ -284,8 +278,8 @@ CELLS = [
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
     code("rag-comparison", """
-        from agentlib.classroom.viewer import number
-        from agentlib.providers.pricing import describe_cost, estimate_cost
+        from agentlib.classroom import number
+        from agentlib.classroom import describe_cost, estimate_cost
 
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
             ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),

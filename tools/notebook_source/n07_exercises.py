@@ -1,6 +1,6 @@
 """Notebook 7: exercises 3 and 4 (real model, or scripted offline), the self-test, and an evaluation set."""
 
-from .cells import code, md, skeleton
+from .cells import check_cell, code, md, skeleton
 
 FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
@@ -36,11 +36,11 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
 
         from agentlib import RealModel, ScriptedModel, run_agent, tool
-        from agentlib.providers.config import has_key
-        from agentlib.providers.errors import ModelError
-        from agentlib.classroom.exercises import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
+        from agentlib.classroom import has_key
+        from agentlib import ModelError
+        from agentlib.classroom import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
                                                   longest_file_report)
-        from agentlib.classroom.viewer import TraceViewer
+        from agentlib.classroom import TraceViewer
 
         def make_model(script):
             \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst das Skriptmodell mit `script`.|The real model when a key is set, otherwise the scripted model playing `script`.⟩\"\"\"
@@ -75,12 +75,7 @@ CELLS = [
     code("exercise-3-code", """
         count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
         """, tags=["exercise"]),
-    code("exercise-3-check", """
-        q3 = exercise(3, LANGUAGE)
-        q3.check(count_lines)
-        # q3.hint()
-        # q3.solution()
-        """, tags=["check"]),
+    check_cell("exercise-3-check", 3, "count_lines", name="q3"),
     md("exercise-3-run", de="""
         Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es dein neues Werkzeug von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
         """, en="""
@@ -117,12 +112,7 @@ CELLS = [
         TraceViewer(stats4, language=LANGUAGE)
         """, tags=["widget"], needs="exercise-4-run"),
     code("exercise-4-code", skeleton(4), tags=["exercise"]),
-    code("exercise-4-check", """
-        q4 = exercise(4, LANGUAGE)
-        q4.check(stats4, tool_steps, keywords)
-        # q4.hint()
-        # q4.solution()
-        """, tags=["check"], needs="exercise-4-run"),
+    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run"),
     md("self-test", de="""
         ## Selbsttest
 
@@ -195,7 +185,7 @@ CELLS = [
         """),
     code("evaluate", """
         from agentlib import evaluate
-        from agentlib.classroom.evaluate import NaiveModel, OracleModel
+        from agentlib.classroom import NaiveModel, OracleModel
 
         for model in (NaiveModel(), OracleModel()):
             table = evaluate(model, language=LANGUAGE, progress=False)

@@ -1,0 +1,40 @@
+"""The exercise checks: `exercise(key, language)` gives the exercise, whose `check` judges the student's work.
+
+    q = exercise("loop", "de")
+    q.check(run_agent)          # not attempted / incorrect: the broken rule / correct
+    run_agent = q.pick(run_agent)
+
+base.py holds the framework (outcome, judge/check/pick/hint/solution, report), skeleton.py the
+build-along cells and how an untouched one is recognised, sandbox.py how student code is run
+(time limit, probes); one module per exercise, listed below in the order the course meets them.
+Every sentence a check says is in agentlib/text, under the exercise's area.
+"""
+
+from .base import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, Exercise
+from .count_lines import CountLines, count_lines_script, longest_file_report
+from .decorator import Decorator
+from .errors_in_script import ErrorsInScript
+from .list_schema import ListSchema
+from .loop import OwnLoop, trace_of
+from .read_doc import ReadDoc
+from .real_model import OwnRealModel
+from .scripted_model import OwnScriptedModel
+from .step_limit import StepLimit
+from .unanswerable import HTTP3_QUESTION, Unanswerable, http3_script
+
+EXERCISES = {"decorator": Decorator, "lists": ListSchema, "read_doc": ReadDoc, "loop": OwnLoop,
+             "scripted_model": OwnScriptedModel, 1: ErrorsInScript, 2: StepLimit, "real_model": OwnRealModel,
+             3: CountLines, 4: Unanswerable}
+
+
+def exercise(key, language="de"):
+    """The exercise `key` (1-4, "lists", or a build-along name such as "decorator") in `language`.
+
+    Example: exercise(1, "en").check(...) -> "○ Not attempted yet: ..." for an untouched cell
+    """
+    if key not in EXERCISES:
+        raise ValueError(f"there is no exercise {key!r}; choose one of {list(EXERCISES)}")
+    return EXERCISES[key](language)
+
+__all__ = ["exercise", "EXERCISES", "Exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
+           "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION"]
