@@ -2,20 +2,28 @@
 
 `make bench-peers` installs pydantic-ai, openai-agents, smolagents and
 mini-swe-agent (pinned in bench/requirements-peers.txt) into bench/.peers-venv
-and runs `python -m bench.peers` there. Every framework gets the same
-workload: a fake model that calls one cheap tool N-1 times, then answers; a
-counter proves the tool really ran N-1 times, and the run must end with the
-model's answer. Each measurement is a fresh process: it times the import,
-builds the agent, does a 2-step warm-up run (first-call set-up is not per-step
-cost), then times an N-step run (repeated while they add up to less than
-0.2 s, and the fastest taken: other processes only add delays) and reports
-its peak memory (RSS). The
-frameworks take turns (agentlib, pydantic-ai, ..., agentlib, ...), so load on
-the machine falls on all of them alike; each figure is the median of
-`--repeat` rounds, and each is also given as a ratio to agentlib's.
+and runs `python -m bench.peers` there: two races.
 
-Deliberately left out: real models and the network (every framework is cut
-off from both), streaming, and each framework's extras (tracing, planning,
+The first, this module's, times each loop's own bookkeeping. Every framework
+gets the same workload: a fake model that calls one cheap tool N-1 times, then
+answers; a counter proves the tool really ran N-1 times, and the run must end
+with the model's answer. agentlib's fake model never looks at the history,
+while the frameworks' fakes sit behind their model interface, where some of
+them convert the history at every step: this race shows what each loop does
+around the model, not what a real step costs. Each measurement is a fresh
+process: it times the import, builds the agent, does a 2-step warm-up run
+(first-call set-up is not per-step cost), then times an N-step run (repeated
+while they add up to less than 0.2 s, and the fastest taken: other processes
+only add delays) and reports its peak memory (RSS). The frameworks take turns
+(agentlib, pydantic-ai, ..., agentlib, ...), so load on the machine falls on
+all of them alike; each figure is the median of `--repeat` rounds, and each is
+also given as a ratio to agentlib's.
+
+The second, bench/race.py, is the real path: every agent end to end over HTTP
+against one loopback server, beside the protocol's floor.
+
+Deliberately left out here: real models and the network (every framework is
+cut off from both), streaming, and each framework's extras (tracing, planning,
 retries), switched off where they have a switch.
 
 Run as `python -m bench.peers child NAME STEPS` it is one such measurement

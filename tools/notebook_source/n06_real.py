@@ -35,7 +35,7 @@ CELLS = [
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
 
-        `RealModel` verpackt den offiziellen `openai`-Client. Pro Schritt schickt es genau einen Aufruf `chat.completions.create(model=..., messages=..., tools=...)` und gibt die erste Antwort des Modells samt Token-Zahlen zurück – in derselben Form wie das Skriptmodell. Die Schleife merkt keinen Unterschied; genau dafür war das Modell ein Parameter.
+        `RealModel` verpackt den offiziellen `openai`-Client. Pro Schritt schickt es genau eine Anfrage an `/chat/completions` – dieselbe wie `chat.completions.create(model=..., messages=..., tools=...)`, nur baut es den JSON-Text dafür einmal selbst, statt den Client jede Nachricht des Verlaufs gegen seine Typangaben prüfen zu lassen – und gibt die erste Antwort des Modells samt Token-Zahlen zurück – in derselben Form wie das Skriptmodell. Die Schleife merkt keinen Unterschied; genau dafür war das Modell ein Parameter.
 
         Drei Einstellungen, jeweils aus der Umgebung oder der Datei `.env` im Projektordner:
         - `LLM_API_KEY` – dein Schlüssel,
@@ -48,7 +48,7 @@ CELLS = [
         """, en="""
         ## `RealModel`: the same shape, real decisions
 
-        `RealModel` wraps the official `openai` client. For every step it sends exactly one call `chat.completions.create(model=..., messages=..., tools=...)` and returns the model's first reply together with the token counts – in the same shape as the scripted model. The loop cannot tell the difference; that is exactly why the model was a parameter.
+        `RealModel` wraps the official `openai` client. For every step it sends exactly one request to `/chat/completions` – the same as `chat.completions.create(model=..., messages=..., tools=...)`, except that it builds the JSON itself, once, instead of letting the client check every message of the history against its type hints – and returns the model's first reply together with the token counts – in the same shape as the scripted model. The loop cannot tell the difference; that is exactly why the model was a parameter.
 
         Three settings, each taken from the environment or from the file `.env` in the project folder:
         - `LLM_API_KEY` – your key,
