@@ -318,7 +318,7 @@ def main(argv=None):
     parser.add_argument("--races", nargs="+", choices=["fake", "e2e"], default=["fake", "e2e"],
                         help="fake: the loops around a fake model; e2e: end to end over HTTP (bench/race.py)")
     parser.add_argument("--e2e-repeat", type=int, default=1, help="rounds of the end-to-end race")
-    parser.add_argument("--budget", type=float, default=300.0,
+    parser.add_argument("--budget", type=float, default=240.0,
                         help="seconds one end-to-end run may take; a slower one is stopped and shown as a lower bound")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "peers.json"))
     args = parser.parse_args(argv)
