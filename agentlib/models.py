@@ -14,12 +14,15 @@ sentences that explain a failing API live in providers/ (settings.py, http.py, e
 """
 
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 
 # DEEPSEEK: the default endpoint, importable from here too
 from .providers.errors import ModelError, ProviderError, explain, explained, looks_like_key
-from .providers.http import client, sendable
+from .providers.http import client
 from .providers.settings import DEEPSEEK, settings
 from .text import say
 from .trace import Trace, text_of
@@ -90,6 +93,45 @@ class Usage:
     estimated: bool = False  # True when counted by a rule of thumb, not by the provider
 
 
+class Prefix(Sequence):
+    """The first `length` messages of a list, read-only: a view, not a copy.
+
+    It compares, indexes, slices and adds like the list it shows; list(view) makes a copy.
+    Example: view = Prefix([a, b, c], 2) -> view == [a, b]; view[-1] -> b; view + [d] -> [a, b, d]
+    """
+
+    __slots__ = ("messages", "length")
+    __hash__ = None  # like a list
+
+    def __init__(self, messages, length):
+        self.messages, self.length = messages, length
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, index):  # range() gives a list's rules: negative from the end, IndexError beyond
+        if isinstance(index, slice):
+            return [self.messages[i] for i in range(self.length)[index]]
+        return self.messages[range(self.length)[index]]
+
+    def __iter__(self):
+        return islice(self.messages, self.length)
+
+    def __eq__(self, other):
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(other) == self.length and all(a == b for a, b in zip(self, other))
+
+    def __add__(self, other):
+        return list(self) + other
+
+    def __radd__(self, other):
+        return other + list(self)
+
+    def __repr__(self):
+        return repr(list(self))
+
+
 class ScriptedModel:
     """Replays prepared replies, one per call: no API, no cost, the same on every run.
 
@@ -108,11 +150,12 @@ class ScriptedModel:
         """Every message list the model was given, one per call, as it was at that call.
 
         A loop only appends to its message list, so each call is remembered as a reference to
-        that one list and its length then, not as a copy: copies would make a long run quadratic
-        in time and memory. A list that was replaced, shortened or edited at its end since the last
-        call is copied from then on (what was shown before that edit shows the edit too).
+        that one list and its length then, and shown as a view of that prefix (`Prefix`), not as
+        a copy: copies would make a long run quadratic in time and memory. A list that was
+        replaced, shortened or edited at its end since the last call is copied from then on
+        (what was shown before that edit shows the edit too).
         """
-        return [messages[:length] for messages, length, _ in self.seen]
+        return [Prefix(messages, length) for messages, length, _ in self.seen]
 
     def remember(self, messages):
         """Note `messages` for `calls`: the list itself if the loop only appended to it, else a copy."""
@@ -175,12 +218,14 @@ class RealModel:
         self.client = client(self.settings, timeout, max_retries, language)
 
     def __call__(self, messages, tools):
-        # tool_choice "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's server
-        # shows the model no tools unless it is sent. No tools: neither field (APIs refuse an empty list).
-        offer = {"tools": tools, "tool_choice": "auto"} if tools else {}
+        from openai.types.chat import ChatCompletion
+
         def ask():
-            reply = self.client.chat.completions.create(
-                model=self.name, messages=sendable(messages), **offer, extra_body=self.settings.extra_body or None)
+            # One POST of the body built here: create() would first walk every message of the
+            # history through its type hints (most of a step's time in a long run; see bench/race.py).
+            body = request_body(self.name, messages, tools, self.settings.extra_body)
+            reply = self.client.post("/chat/completions", content=body, cast_to=ChatCompletion,
+                                     options={"security": {"bearer_auth": True}})
             if not reply.choices and isinstance(getattr(reply, "error", None), dict):  # a 200 that is an error
                 raise ProviderError(str(reply.error.get("message")))
             choice = reply.choices[0]
@@ -195,6 +240,27 @@ class RealModel:
         content = "" if calls and choice.message.content is None else choice.message.content
         message = Message(content, calls or None, choice.finish_reason, extra)
         return message, usage_of(reply.usage)
+
+
+def request_body(model, messages, tools, extra_body=None):
+    """The chat-completions request as the UTF-8 JSON it is sent as, serialised once.
+
+    Example: request_body("m", [{"role": "user", "content": "a\\ud800"}], [])
+    -> b'{"model":"m","messages":[{"role":"user","content":"a\\xef\\xbf\\xbd"}]}'
+    A lone surrogate ("\\ud800": JSON allows it, the shell makes it from bytes it cannot decode)
+    becomes U+FFFD: UTF-8 has no form for it.
+    """
+    body = {"model": model, "messages": messages}
+    if tools:  # no tools: neither field (APIs refuse an empty list)
+        # tool_choice "auto" is OpenAI's and DeepSeek's default anyway, but llama-cpp-python's
+        # server shows the model no tools unless it is sent.
+        body |= {"tools": tools, "tool_choice": "auto"}
+    body |= extra_body or {}  # provider-specific fields, e.g. DeepSeek's thinking switch
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # in a str, every surrogate is a lone one
+        return re.sub("[\ud800-\udfff]", "\ufffd", text).encode("utf-8")
 
 
 def usage_of(usage):

@@ -2,20 +2,28 @@
 
 `make bench-peers` installs pydantic-ai, openai-agents, smolagents and
 mini-swe-agent (pinned in bench/requirements-peers.txt) into bench/.peers-venv
-and runs `python -m bench.peers` there. Every framework gets the same
-workload: a fake model that calls one cheap tool N-1 times, then answers; a
-counter proves the tool really ran N-1 times, and the run must end with the
-model's answer. Each measurement is a fresh process: it times the import,
-builds the agent, does a 2-step warm-up run (first-call set-up is not per-step
-cost), then times an N-step run (repeated while they add up to less than
-0.2 s, and the fastest taken: other processes only add delays) and reports
-its peak memory (RSS). The
-frameworks take turns (agentlib, pydantic-ai, ..., agentlib, ...), so load on
-the machine falls on all of them alike; each figure is the median of
-`--repeat` rounds, and each is also given as a ratio to agentlib's.
+and runs `python -m bench.peers` there: two races.
 
-Deliberately left out: real models and the network (every framework is cut
-off from both), streaming, and each framework's extras (tracing, planning,
+The first, this module's, times each loop's own bookkeeping. Every framework
+gets the same workload: a fake model that calls one cheap tool N-1 times, then
+answers; a counter proves the tool really ran N-1 times, and the run must end
+with the model's answer. agentlib's fake model never looks at the history,
+while the frameworks' fakes sit behind their model interface, where some of
+them convert the history at every step: this race shows what each loop does
+around the model, not what a real step costs. Each measurement is a fresh
+process: it times the import, builds the agent, does a 2-step warm-up run
+(first-call set-up is not per-step cost), then times an N-step run (repeated
+while they add up to less than 0.2 s, and the fastest taken: other processes
+only add delays) and reports its peak memory (RSS). The frameworks take turns
+(agentlib, pydantic-ai, ..., agentlib, ...), so load on the machine falls on
+all of them alike; each figure is the median of `--repeat` rounds, and each is
+also given as a ratio to agentlib's.
+
+The second, bench/race.py, is the real path: every agent end to end over HTTP
+against one loopback server, beside the protocol's floor.
+
+Deliberately left out here: real models and the network (every framework is
+cut off from both), streaming, and each framework's extras (tracing, planning,
 retries), switched off where they have a switch.
 
 Run as `python -m bench.peers child NAME STEPS` it is one such measurement
@@ -307,34 +315,56 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, nargs="+", default=[100, 1000], help="run lengths (model calls)")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; each figure is their median")
     parser.add_argument("--only", nargs="+", choices=list(FRAMEWORKS), default=list(FRAMEWORKS))
+    parser.add_argument("--races", nargs="+", choices=["fake", "e2e"], default=["fake", "e2e"],
+                        help="fake: the loops around a fake model; e2e: end to end over HTTP (bench/race.py)")
+    parser.add_argument("--e2e-repeat", type=int, default=1, help="rounds of the end-to-end race")
+    parser.add_argument("--budget", type=float, default=240.0,
+                        help="seconds one end-to-end run may take; a slower one is stopped and shown as a lower bound")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "peers.json"))
     args = parser.parse_args(argv)
-    if len(args.steps) < 2 or min(args.steps) < 2 or args.repeat < 1 or "agentlib" not in args.only:
+    if len(args.steps) < 2 or min(args.steps) < 2 or min(args.repeat, args.e2e_repeat) < 1 or "agentlib" not in args.only:
         parser.error("give at least two sizes of 2 steps or more, --repeat 1 or more, and keep agentlib in --only")
     missing = [name for name, found in versions().items() if name in args.only and found is None]
     if missing:
         parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
                      f"which installs them into bench/.peers-venv")
+    from . import race
     from .__main__ import machine
 
-    started, sizes = time.perf_counter(), sorted(set(args.steps))
-    runs = {name: {steps: [] for steps in sizes} for name in args.only}
-    for round_ in range(args.repeat):
-        for steps in sizes:
-            for name in args.only:  # interleaved: one of each in turn
-                runs[name][steps].append(measure_one(name, steps))
-        print(f"round {round_ + 1} of {args.repeat} done", file=sys.stderr)
-    m = machine()
-    result = {"date": datetime.now().astimezone().isoformat(timespec="seconds"),
-              "machine": f"{m['cores']} cores, {m['cpu']}, load {m['load_average']}",
-              "versions": versions(), "repeat": args.repeat, "sizes": sizes,
-              "rows": summarise(runs, sizes), "runs": runs, "wall_seconds": time.perf_counter() - started}
+    sizes, result = sorted(set(args.steps)), {"versions": versions(), "sizes": sorted(set(args.steps))}
+    if "fake" in args.races:
+        started = time.perf_counter()
+        runs = {name: {steps: [] for steps in sizes} for name in args.only}
+        for round_ in range(args.repeat):
+            for steps in sizes:
+                for name in args.only:  # interleaved: one of each in turn
+                    runs[name][steps].append(measure_one(name, steps))
+            print(f"round {round_ + 1} of {args.repeat} done", file=sys.stderr)
+        result |= {"date": datetime.now().astimezone().isoformat(timespec="seconds"), "machine": described(machine()),
+                   "repeat": args.repeat, "rows": summarise(runs, sizes), "runs": runs,
+                   "wall_seconds": time.perf_counter() - started}
+        print(table(result))
+    if "e2e" in args.races:
+        started, load = time.perf_counter(), machine()["load_average"]
+        names = ["floor"] + [name for name in race.RUNNERS if name != "floor" and name in args.only]
+        runs = race.race(names, sizes, args.e2e_repeat, args.budget)
+        result["end_to_end"] = e2e = {
+            "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+            "machine": described(machine(), load), "versions": result["versions"], "repeat": args.e2e_repeat,
+            "sizes": sizes, "budget_s": args.budget, "rows": race.summarise(runs, sizes), "runs": runs,
+            "wall_seconds": time.perf_counter() - started}
+        print(("\n" if "fake" in args.races else "") + race.table(e2e))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as file:
         json.dump(result, file, indent=1)
-    print(table(result))
     print(f"\nwritten to {args.out}")
     return 0
+
+
+def described(m, load_before=None):
+    """The machine in one line, with the load average (before and after, for a long run)."""
+    load = f"{load_before} at the start, {m['load_average']} at the end" if load_before is not None else m["load_average"]
+    return f"{m['cores']} cores, {m['cpu']}, load {load}"
 
 
 if __name__ == "__main__":

@@ -18,10 +18,11 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, Call, Message, ScriptedModel, grep_docs, list_docs, read_doc, run_agent
-from bench import peers, rag, startup
+from bench import peers, race, rag, startup
 from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
 from bench.overhead import NoopModel, TRIVIAL_TOOLS, exponent, scripted
+from bench.server import Server, reply
 
 # bpe-openai 0.1.4 reads its data files with a deprecated importlib call when it is imported
 pytestmark = pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning")
@@ -181,6 +182,34 @@ def test_scripted_model_calls_notice_a_list_cut_short_and_refilled():
     model(history, [])
     # from the first edit on, every call is kept as a copy: later edits leave those views alone
     assert [given[-1]["content"] for given in model.calls[1:]] == ["y", "z", "w"]
+
+
+def test_scripted_model_calls_after_20000_steps_stay_under_100_mib():
+    steps = 20_000
+    model = scripted(steps)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        answer, _ = run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=TRIVIAL_TOOLS)
+        calls = model.calls  # read in full: every view's length and last message
+        lengths = [len(given) for given in calls]
+        last_roles = {given[-1]["role"] for given in calls[1:]}
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer == "done" and lengths == list(range(2, 2 * steps + 1, 2)) and last_roles == {"tool"}
+    assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MiB"  # copies of every list: about 3 GiB
+
+
+def test_scripted_model_calls_read_like_lists():
+    model = scripted(3)
+    run_agent(model, "Do nothing.", max_steps=3, verbose=False, tools=TRIVIAL_TOOLS)
+    first, last = model.calls[0], model.calls[-1]
+    assert first + [{"role": "assistant"}] == [*first, {"role": "assistant"}]  # as notebook 4 rebuilds a run
+    assert repr(first) == repr(list(first)) and last[:2] == list(first) and last[-2]["role"] == "assistant"
+    assert first != last and first == [dict(m) for m in first] and len(last) == 6
+    with pytest.raises(IndexError):
+        first[2]  # the list holds more messages now, but this view shows only the first two
 
 
 # ---- tokens and the one-call RAG ---------------------------------------------------------------------
@@ -355,3 +384,88 @@ def test_the_token_tables_caption_names_the_calibrated_ratio():
 
     assert f"≈ {CHARS_PER_TOKEN} characters per token" in SOURCES["en"]["estimated"]
     assert f"≈ {str(CHARS_PER_TOKEN).replace('.', ',')} Zeichen pro Token" in SOURCES["de"]["estimated"]
+
+
+# ---- the end-to-end race ---------------------------------------------------------------------------
+
+@pytest.fixture
+def server():
+    with Server(keep=True) as running:
+        yield running
+
+
+@pytest.fixture
+def quiet_environment(monkeypatch):
+    """race.child sets variables that keep the frameworks off the network; they end with the test."""
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+
+
+def test_real_model_builds_each_request_body_once_per_step(server, monkeypatch, quiet_environment):
+    import openai.resources.chat.completions.completions as sdk
+    import agentlib.models
+
+    built = []
+
+    def counted(*args, **kwargs):
+        built.append(agentlib.models.request_body.__wrapped__(*args, **kwargs))
+        return built[-1]
+
+    counted.__wrapped__ = agentlib.models.request_body
+    monkeypatch.setattr(agentlib.models, "request_body", counted)
+    monkeypatch.setattr(sdk, "maybe_transform", lambda *a, **k: pytest.fail("the SDK's generic transform ran"))
+    tool = race.Counter()
+    assert race.agentlib_run(server.url("plain", 4), 4, tool)() == "done" and tool.runs == 3
+    assert server.bodies == built and len(built) == 4  # one body per step, sent as built
+    assert [len(json.loads(body)["messages"]) for body in built] == [2, 4, 6, 8]
+
+
+def test_the_floor_sends_exactly_the_bodies_real_model_sends(server, quiet_environment):
+    for run in (race.floor_run, race.agentlib_run):
+        assert run(server.url("plain", 5), 5, race.Counter())() == "done"
+    floor, agentlib_ = server.bodies[:5], server.bodies[5:]
+    assert floor == agentlib_ and json.loads(floor[-1])["messages"][-1] == {
+        "role": "tool", "tool_call_id": "c4", "content": "ok"}
+
+
+@pytest.mark.parametrize("name", ["floor", "agentlib"])
+def test_a_race_measurement_counts_steps_and_the_servers_share(name, server, quiet_environment):
+    port = server.httpd.server_port
+    figures = race.child(name, 6, port)
+    assert figures["tool_runs"] == 5 and 0 < figures["server_s"] < figures["run_s"] and figures["peak_mib"] > 1
+    assert 0 < figures["cpu_s"]
+
+
+def test_a_runner_that_stops_early_is_refused(server, monkeypatch, quiet_environment):
+    def impatient(url, steps, tool):
+        return race.floor_run(url.replace(f"/{steps}/", "/2/"), steps, tool)  # the server ends its run at step 2
+    monkeypatch.setitem(race.RUNNERS, "impatient", ("json", None, "plain", impatient))
+    with pytest.raises(RuntimeError, match="impatient at 6 steps answered 'done' after 1 tool runs and 2 requests"):
+        race.child("impatient", 6, server.httpd.server_port)
+
+
+@pytest.mark.parametrize("dialect, last", [("plain", None), ("smolagents", "final_answer"), ("mini-swe-agent", "bash")])
+def test_the_server_replays_each_framework_s_ending(dialect, last):
+    history = [{"role": "system", "content": "s"}, {"role": "user", "content": "q"}]
+    first = reply(dialect, 2, {"messages": history})["choices"][0]["message"]
+    history += [{"role": "assistant", **first}, {"role": "tool", "content": "ok"}]
+    final = reply(dialect, 2, {"messages": history})["choices"][0]
+    assert first["tool_calls"][0]["id"] == "c1" and final["finish_reason"] == ("stop" if last is None else "tool_calls")
+    assert (final["message"].get("tool_calls") or [{"function": {"name": None}}])[0]["function"]["name"] == last
+    with pytest.raises(ValueError, match="step 3 of a 2-step run"):
+        reply(dialect, 2, {"messages": history + [{"role": "assistant", "content": "more"}]})
+
+
+def test_the_race_summary_subtracts_the_server_and_bounds_a_run_stopped_by_the_budget():
+    runs = {"floor": {10: [{"run_s": 0.03, "cpu_s": 0.02, "server_s": 0.01, "peak_mib": 20}]},
+            "agentlib": {10: [{"run_s": 0.05, "cpu_s": 0.03, "server_s": 0.01, "peak_mib": 60}]},
+            "slow": {10: [{"over_s": 8.0}]}}
+    rows = race.summarise(runs, [10])
+    agentlib_ = rows["agentlib"]["sizes"][10]
+    assert (agentlib_["wall"], agentlib_["cpu"], agentlib_["server"]) == pytest.approx((4000, 3000, 1000))
+    assert (agentlib_["wall_x_floor"], agentlib_["cpu_x_floor"]) == pytest.approx((2, 1.5))
+    slow = rows["slow"]["sizes"][10]
+    assert slow["wall"] is None and slow["wall_x_agentlib"] == pytest.approx(200)  # at least
+    assert slow["cpu"] is None and slow["cpu_x_agentlib"] is None  # nothing known
+    printed = race.table({"date": "d", "machine": "m", "repeat": 1, "wall_seconds": 1, "budget_s": 8.0,
+                          "sizes": [10], "versions": {}, "rows": rows})
+    assert "> 800,000" in printed and "> 200" in printed and "stopped after 8 s" in printed

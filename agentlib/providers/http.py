@@ -2,15 +2,13 @@
 
 `client(settings, ...)` refuses settings that cannot work (no key, a URL that is no
 web address) with one sentence, and otherwise returns an openai client whose
-every reply is bounded in time and size (`bounded_http_client`). `sendable`
-makes a message list fit for a UTF-8 request body.
+every reply is bounded in time and size (`bounded_http_client`). The request body itself is
+built once per step by `models.request_body`.
 
 A proxy set in the environment (HTTP_PROXY, HTTPS_PROXY) is used for every endpoint but one on this
 machine. Deliberately left out: streaming, connection pools of our own, proxy settings of our own.
 """
 
-import json
-import re
 
 from .errors import explain, shown_url
 from .settings import is_local, key_in_model
@@ -39,21 +37,6 @@ def client(current, timeout, max_retries, language="en"):
     return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
                   timeout=timeout, max_retries=max_retries,
                   http_client=bounded_http_client(timeout, proxy=not is_local(current.base_url)))
-
-
-def sendable(messages):
-    """`messages` as UTF-8 can carry them: a lone surrogate ("\\ud800") becomes "\\ufffd".
-
-    JSON allows lone surrogates, and the shell makes them from bytes it cannot decode,
-    but a request body is UTF-8, which has no form for them.
-    Example: sendable([{"role": "user", "content": "a\\ud800"}]) -> [{"role": "user", "content": "a\\ufffd"}]
-    """
-    text = json.dumps(messages, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-        return messages  # nearly always: nothing to replace
-    except UnicodeEncodeError:
-        return json.loads(re.sub("[\ud800-\udfff]", "\ufffd", text))  # in a str, every surrogate is a lone one
 
 
 MAX_REPLY_BYTES = 10_000_000  # a chat completion is a few kilobytes; ten megabytes is a broken server

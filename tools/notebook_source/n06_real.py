@@ -33,11 +33,11 @@ CELLS = [
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
 
-        `RealModel` verpackt den offiziellen `openai`-Client: pro Schritt ein Aufruf `chat.completions.create(...)`; zurück kommen die erste Antwort des Modells und die Token-Zahlen, in derselben Form wie beim Skriptmodell. Die Schleife merkt keinen Unterschied – genau dafür war das Modell ein Parameter. (In der Lektion startest du es auf der Kommandozeile: `python -m agentlib --real`.) Die nächste Zelle zeigt, wie es gerade eingestellt ist:
+        `RealModel` verpackt den offiziellen `openai`-Client: pro Schritt eine Anfrage an `/chat/completions`, genau die, die `chat.completions.create(...)` schicken würde (agentlibs Fassung baut den JSON-Text dafür selbst, einmal pro Schritt: Das spart bei langen Verläufen Zeit); zurück kommen die erste Antwort des Modells und die Token-Zahlen, in derselben Form wie beim Skriptmodell. Die Schleife merkt keinen Unterschied – genau dafür war das Modell ein Parameter. (In der Lektion startest du es auf der Kommandozeile: `python -m agentlib --real`.) Die nächste Zelle zeigt, wie es gerade eingestellt ist:
         """, en="""
         ## `RealModel`: the same shape, real decisions
 
-        `RealModel` wraps the official `openai` client: one call `chat.completions.create(...)` per step; back come the model's first reply and the token counts, in the same shape as with the scripted model. The loop cannot tell the difference – that is why the model was a parameter. (The lesson starts it from the command line: `python -m agentlib --real`.) The next cell shows the current settings:
+        `RealModel` wraps the official `openai` client: one request to `/chat/completions` per step, exactly the one `chat.completions.create(...)` would send (agentlib's version builds its JSON itself, once per step, which saves time on long histories); back come the model's first reply and the token counts, in the same shape as with the scripted model. The loop cannot tell the difference – that is why the model was a parameter. (The lesson starts it from the command line: `python -m agentlib --real`.) The next cell shows the current settings:
         """),
     code("setup", """
         import sys
