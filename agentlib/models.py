@@ -17,7 +17,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from pathlib import Path
 
 # DEEPSEEK: the default endpoint, importable from here too
@@ -93,40 +92,32 @@ class Usage:
     estimated: bool = False  # True when counted by a rule of thumb, not by the provider
 
 
-class Prefix(Sequence):
-    """The first `length` messages of a list, read-only: a view, not a copy.
+class Calls(Sequence):
+    """The message lists a ScriptedModel was given, one per call, each built as a list when it is read.
 
-    It compares, indexes, slices and adds like the list it shows; list(view) makes a copy.
-    Example: view = Prefix([a, b, c], 2) -> view == [a, b]; view[-1] -> b; view + [d] -> [a, b, d]
+    Example: model.calls[0] -> [{"role": "system", ...}, {"role": "user", ...}]; len(model.calls) -> 3
+    Nothing is copied in advance, so a long run holds no copies: reading one list costs its length,
+    reading them all the sum of their lengths in time but one list at a time in memory.
     """
 
-    __slots__ = ("messages", "length")
     __hash__ = None  # like a list
 
-    def __init__(self, messages, length):
-        self.messages, self.length = messages, length
+    def __init__(self, seen):
+        self.seen = seen
 
     def __len__(self):
-        return self.length
+        return len(self.seen)
 
-    def __getitem__(self, index):  # range() gives a list's rules: negative from the end, IndexError beyond
-        if isinstance(index, slice):
-            return [self.messages[i] for i in range(self.length)[index]]
-        return self.messages[range(self.length)[index]]
-
-    def __iter__(self):
-        return islice(self.messages, self.length)
+    def __getitem__(self, index):
+        if isinstance(index, slice):  # calls[1:] is read lazily too
+            return Calls(self.seen[index])
+        messages, length, _ = self.seen[index]
+        return messages[:length]
 
     def __eq__(self, other):
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
             return NotImplemented
-        return len(other) == self.length and all(a == b for a, b in zip(self, other))
-
-    def __add__(self, other):
-        return list(self) + other
-
-    def __radd__(self, other):
-        return other + list(self)
+        return len(other) == len(self) and all(a == b for a, b in zip(self, other))
 
     def __repr__(self):
         return repr(list(self))
@@ -150,12 +141,12 @@ class ScriptedModel:
         """Every message list the model was given, one per call, as it was at that call.
 
         A loop only appends to its message list, so each call is remembered as a reference to
-        that one list and its length then, and shown as a view of that prefix (`Prefix`), not as
-        a copy: copies would make a long run quadratic in time and memory. A list that was
+        that one list and its length then, not as a copy: copies would make a long run quadratic
+        in time and memory. Each list is built when it is read (see `Calls`). A list that was
         replaced, shortened or edited at its end since the last call is copied from then on
         (what was shown before that edit shows the edit too).
         """
-        return [Prefix(messages, length) for messages, length, _ in self.seen]
+        return Calls(tuple(self.seen))  # the calls so far: later ones do not join this reading
 
     def remember(self, messages):
         """Note `messages` for `calls`: the list itself if the loop only appended to it, else a copy."""

@@ -205,11 +205,11 @@ def test_scripted_model_calls_read_like_lists():
     model = scripted(3)
     run_agent(model, "Do nothing.", max_steps=3, verbose=False, tools=TRIVIAL_TOOLS)
     first, last = model.calls[0], model.calls[-1]
-    assert first + [{"role": "assistant"}] == [*first, {"role": "assistant"}]  # as notebook 4 rebuilds a run
-    assert repr(first) == repr(list(first)) and last[:2] == list(first) and last[-2]["role"] == "assistant"
-    assert first != last and first == [dict(m) for m in first] and len(last) == 6
+    assert type(first) is list and first + [{"role": "assistant"}] == [*first, {"role": "assistant"}]
+    assert json.loads(json.dumps(last)) == last and last[:2] == first and len(last) == 6
+    assert len(model.calls) == 3 and model.calls[1:] == [model.calls[1], last] and model.calls != []
     with pytest.raises(IndexError):
-        first[2]  # the list holds more messages now, but this view shows only the first two
+        first[2]  # the list holds more messages now, but the first call was given only two
 
 
 # ---- tokens and the one-call RAG ---------------------------------------------------------------------
