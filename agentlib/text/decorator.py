@@ -53,15 +53,7 @@ TEXT = {
         "en": "for each parameter of fn (inspect.signature): its JSON type (\"integer\" for int, otherwise "
               "\"string\") and its description into properties; without a default value into required too",
     },
-    "decorator.gap.entry": {
-        "de": "Funktion und Schema, als dict",
-        "en": "function and schema, as a dict",
-    },
-    "decorator.gap.return": {
-        "de": "was bekommt der Aufrufer zurück?",
-        "en": "what does the caller get back?",
-    },
-    "decorator.solved.return": {
+    "decorator.note.returned": {
         "de": "unverändert, damit sie von Hand aufrufbar bleibt",
         "en": "unchanged, so it stays callable by hand",
     },

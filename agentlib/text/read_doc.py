@@ -128,23 +128,11 @@ TEXT = {
         "de": "liegt file dann noch in base?",
         "en": "does file then still lie inside base?",
     },
-    "read_doc.gap.start": {
-        "de": "ein Fehlertext für das Modell: Zeilen zählen ab 1",
-        "en": "an error text for the model: lines count from 1",
-    },
-    "read_doc.gap.cap": {
-        "de": "höchstens 80 Zeilen ab start",
-        "en": "at most 80 lines from start",
-    },
-    "read_doc.gap.numbered": {
-        "de": "jede Zeile als \"45: text\"",
-        "en": "each line as \"45: text\"",
-    },
     "read_doc.solved.inside": {
         "de": "resolve() hat .., absolute Pfade und Links schon aufgelöst",
         "en": "resolve() has already resolved .., absolute paths and links",
     },
-    "read_doc.solved.cap": {
+    "read_doc.note.cap": {
         "de": "höchstens 80 Zeilen ab start",
         "en": "at most 80 lines from start",
     },

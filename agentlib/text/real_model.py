@@ -29,18 +29,6 @@ TEXT = {
         "en": "The request does not hold the tools: tools=tools – otherwise the model knows nothing of "
               "them.",
     },
-    "real_model.gap.url": {
-        "de": "LLM_BASE_URL, sonst https://api.deepseek.com",
-        "en": "LLM_BASE_URL, else https://api.deepseek.com",
-    },
-    "real_model.gap.key": {
-        "de": "LLM_API_KEY",
-        "en": "LLM_API_KEY",
-    },
-    "real_model.gap.model": {
-        "de": "LLM_MODEL, sonst \"deepseek-flash\"",
-        "en": "LLM_MODEL, else \"deepseek-flash\"",
-    },
     "real_model.gap.create": {
         "de": "ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice=\"auto\", extra_body",
         "en": "one call of chat.completions.create: model, messages, tools, tool_choice=\"auto\", extra_body",
@@ -49,7 +37,7 @@ TEXT = {
         "de": "die Nachricht der ersten Auswahl",
         "en": "the first choice's message",
     },
-    "real_model.gap.content": {
+    "real_model.note.content": {
         "de": "ohne Text (None) bekommt sie den leeren Text \"\": lokale Server lehnen None ab",
         "en": "without text (None) it gets the empty text \"\": local servers refuse None",
     },
