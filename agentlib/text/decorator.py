@@ -4,12 +4,10 @@ TEXT = {
     "decorator.hint": {
         "de": "inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt "
               "dir, ob ein Parameter \"integer\" wird; param.default is inspect.Parameter.empty heißt: "
-              "kein Standardwert, also Pflicht. Am Ende braucht TOOLS[fn.__name__] die beiden "
-              "Schlüssel \"fn\" und \"schema\", und register gibt fn selbst zurück.",
+              "kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name].",
         "en": "inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells "
               "you whether a parameter becomes \"integer\"; param.default is inspect.Parameter.empty "
-              "means: no default, so required. In the end TOOLS[fn.__name__] needs the two keys \"fn\" "
-              "and \"schema\", and register returns fn itself.",
+              "means: no default, so required. A parameter's description is in params[name].",
     },
     "decorator.a_kind": {
         "de": "ein {kind}",

@@ -4,12 +4,10 @@ TEXT = {
     "read_doc.hint": {
         "de": "Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt "
               "file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), "
-              "ob es sie gibt. Für die Obergrenze: Die letzte Zeile ist die kleinste von end, start + "
-              "79 und der Zeilenzahl der Datei.",
+              "ob es sie gibt.",
         "en": "Path.resolve() resolves .., absolute paths and symbolic links; after it, "
               "file.is_relative_to(base) tells whether the file still lies inside the docs folder, and "
-              "file.is_file() whether it exists. For the cap: the last line is the smallest of end, "
-              "start + 79 and the file's number of lines.",
+              "file.is_file() whether it exists.",
     },
     "read_doc.wrong_lines": {
         "de": "{call} liefert {span}, erwartet sind {first} bis {last}. {rule}",

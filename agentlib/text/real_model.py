@@ -2,14 +2,12 @@
 
 TEXT = {
     "real_model.hint": {
-        "de": "os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\") liest eine Variable mit "
-              "Standardwert. Der Client: OpenAI(api_key=..., base_url=...). Ein Aufruf: "
-              "self.client.chat.completions.create(model=self.name, messages=messages, tools=tools). "
-              "Die Antwort hat reply.choices[0].message und reply.usage.",
-        "en": "os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\") reads a variable with a "
-              "default. The client: OpenAI(api_key=..., base_url=...). One call: "
-              "self.client.chat.completions.create(model=self.name, messages=messages, tools=tools). "
-              "The reply has reply.choices[0].message and reply.usage.",
+        "de": "Ein Aufruf: self.client.chat.completions.create(model=self.name, messages=messages, "
+              "tools=tools, tool_choice=\"auto\", extra_body=self.extra). Die Antwort hat "
+              "reply.choices[0].message und reply.usage; zurück geht das Paar aus beiden.",
+        "en": "One call: self.client.chat.completions.create(model=self.name, messages=messages, "
+              "tools=tools, tool_choice=\"auto\", extra_body=self.extra). The reply has "
+              "reply.choices[0].message and reply.usage; the pair of the two goes back.",
     },
     "real_model.key_missing": {
         "de": 'Der Schlüssel aus LLM_API_KEY kam nicht an. Die Stelle: __init__, wo der Client seinen Schlüssel bekommt.',

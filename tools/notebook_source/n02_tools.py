@@ -62,7 +62,7 @@ CELLS = [
 
         Das Gerüst baut Schema und Registry-Eintrag schon und gibt die Funktion unverändert zurück, damit sie von Hand aufrufbar bleibt. Du schreibst die Schleife über die Parameter, anstelle von `...`:
         - `inspect.signature(fn).parameters.items()` liefert Paare aus Name und `inspect.Parameter`.
-        - `param.annotation is int` wird `"integer"`, alles andere `"string"`, auch ohne Annotation.
+        - Ist `param.annotation is int`, wird der Typ `"integer"`, sonst `"string"` – auch ohne Annotation.
         - `param.default is inspect.Parameter.empty` heißt: kein Standardwert, also gehört der Name in `required`.
         - Die Beschreibung eines Parameters steht in `params[name]`.
 
@@ -72,7 +72,7 @@ CELLS = [
 
         The skeleton already builds the schema and the registry entry, and returns the function unchanged so it stays callable by hand. You write the loop over the parameters, in place of `...`:
         - `inspect.signature(fn).parameters.items()` gives pairs of name and `inspect.Parameter`.
-        - `param.annotation is int` becomes `"integer"`, everything else `"string"`, no annotation too.
+        - If `param.annotation is int`, the type is `"integer"`, otherwise `"string"` – without an annotation too.
         - `param.default is inspect.Parameter.empty` means no default, so the name goes into `required`.
         - A parameter's description is in `params[name]`.
 

@@ -79,16 +79,16 @@ CELLS = [
     md("build-read-doc", de="""
         ## Du bist dran: schreib `read_doc`
 
-        Das Lesen und Nummerieren gibt dir das Gerüst; du schreibst die Pfadprüfung, die beiden Zeilen mit `...`:
-        - `(base / path).resolve()` macht daraus einen absoluten Pfad, in dem `..`, ein absoluter `path` und symbolische Links schon aufgelöst sind.
+        Lesen und Nummerieren stehen schon im Gerüst; du schreibst die Pfadprüfung, die beiden Zeilen mit `...`:
+        - `(base / path).resolve()` ist der absolute Pfad, in dem `..`, ein absoluter `path` und symbolische Links schon aufgelöst sind.
         - `file.is_relative_to(base)` sagt, ob er dann noch im Doku-Ordner `base` liegt.
 
         Die Prüfzelle versucht, was ein Modell versuchen könnte: `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen.
         """, en="""
         ## Your turn: write `read_doc`
 
-        The skeleton gives you the reading and numbering; you write the path check, the two lines with `...`:
-        - `(base / path).resolve()` turns it into an absolute path in which `..`, an absolute `path` and symbolic links are already resolved.
+        The skeleton already reads and numbers the lines; you write the path check, the two lines with `...`:
+        - `(base / path).resolve()` is the absolute path in which `..`, an absolute `path` and symbolic links are already resolved.
         - `file.is_relative_to(base)` says whether it then still lies inside the docs folder `base`.
 
         The check cell tries what a model might try: `../../etc/passwd`, an absolute path, a link leading out.

@@ -57,7 +57,7 @@ CELLS = [
         ## Du bist dran: schreib `RealModel`
 
         Die Einstellungen aus `LLM_API_KEY`, `LLM_BASE_URL` und `LLM_MODEL` liest das Gerüst schon. Du schreibst den Aufruf:
-        - `self.client.chat.completions.create(model=self.name, messages=..., tools=..., tool_choice="auto", extra_body=self.extra)` schickt einen Schritt; `extra_body` schaltet DeepSeeks langsamen „Denkmodus“ ab.
+        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` schickt einen Schritt. Das Modell heißt `self.name`; `self.extra` schaltet als `extra_body` DeepSeeks langsamen „Denkmodus“ ab.
         - `reply.choices[0].message` ist die Nachricht, `reply.usage` sind die Tokens; zurück geht das Paar.
 
         Eine Nachricht nur mit Aufrufen bekommt den Text `""` statt `None`, sonst lehnen Server wie der des lokalen Modells sie ab. Die Prüfzelle spielt die API auf deinem Rechner nach.
@@ -65,7 +65,7 @@ CELLS = [
         ## Your turn: write `RealModel`
 
         The skeleton already reads the settings from `LLM_API_KEY`, `LLM_BASE_URL` and `LLM_MODEL`. You write the call:
-        - `self.client.chat.completions.create(model=self.name, messages=..., tools=..., tool_choice="auto", extra_body=self.extra)` sends one step; `extra_body` switches off DeepSeek's slow "thinking mode".
+        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` sends one step. The model is `self.name`; `self.extra`, as `extra_body`, switches off DeepSeek's slow "thinking mode".
         - `reply.choices[0].message` is the message, `reply.usage` the tokens; the pair goes back.
 
         A message with calls only gets the text `""` instead of `None`, or servers such as the local model's refuse it. The check cell plays the API on your own machine.
