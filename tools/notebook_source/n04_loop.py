@@ -72,7 +72,7 @@ CELLS = [
         `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück; das Modell ist ein Parameter. Schreib den Rumpf unter die Kommentare 1–7; Schritt 8, das Ende nach `max_steps` Schritten, steht schon da. Das brauchst du:
         - `model(messages, schemas)` gibt `(message, usage)`; `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`.
         - Ohne `message.tool_calls` ist `message.content` die Antwort. `message.model_dump(exclude_none=True)` ist das Dictionary für die Liste.
-        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments`, einen JSON-Text: `TOOLS[name]["fn"](**json.loads(arguments or "{}"))`.
+        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments` (ein JSON-Text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` ruft das Werkzeug auf.
         - **Jeder Fehler wird Text** für das Modell: `f"Error: {type(error).__name__}: {error}"`, auch ein unbekannter Werkzeugname.
         - Was länger als `MAX_OBSERVATION` ist, wird gekürzt, mit einem Hinweis auf die ganze Länge.
         - Das Ergebnis: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
@@ -82,7 +82,7 @@ CELLS = [
         `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`; the model is a parameter. Write the body below comments 1–7; step 8, the end after `max_steps` steps, is given. This is what you need:
         - `model(messages, schemas)` returns `(message, usage)`; `usage` is `None` or has `prompt_tokens` and `completion_tokens`.
         - Without `message.tool_calls`, `message.content` is the answer. `message.model_dump(exclude_none=True)` is the dictionary for the list.
-        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments`, a JSON text: `TOOLS[name]["fn"](**json.loads(arguments or "{}"))`.
+        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments` (a JSON text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` calls the tool.
         - **Every failure becomes text** for the model: `f"Error: {type(error).__name__}: {error}"`, an unknown tool name too.
         - Anything longer than `MAX_OBSERVATION` is cut, with a note giving the full length.
         - The result: `{"role": "tool", "tool_call_id": call.id, "content": result}`.

@@ -202,10 +202,10 @@ CELLS = [
     md("next", de="""
         ## Wie es weitergeht
 
-        In LangGraph oder dem OpenAI Agents SDK erkennst du jetzt deine Schleife wieder – und was drumherum gebaut ist. Weiter geht es mit kleinem Kontext (Lektion 5), Sandboxes für Werkzeuge (Lektion 8) und strukturierten Traces (Modul 06, Lektion 3). Mehr: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
+        In LangGraph oder dem OpenAI Agents SDK erkennst du jetzt deine Schleife wieder – und was drumherum gebaut ist. Die nächsten Lektionen: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3). Mehr: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
         """, en="""
         ## Where to go from here
 
-        In LangGraph or the OpenAI Agents SDK you will now recognise your loop – and what is built around it. Next come a small context (lesson 5), sandboxes for tools (lesson 8) and structured traces (module 06, lesson 3). More: **[8 · Extras](08_extras.ipynb)** *(optional)*.
+        In LangGraph or the OpenAI Agents SDK you will now recognise your loop – and what is built around it. The coming lessons: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3). More: **[8 · Extras](08_extras.ipynb)** *(optional)*.
         """),
 ]
