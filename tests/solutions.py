@@ -73,7 +73,6 @@ keywords = ["HTTP/3", "http3"]
     "build-loop-code": broken("loop", "        messages.append(message.model_dump(exclude_none=True))\n", ""),
     # returns the message alone, but the loop unpacks (message, usage)
     "build-scripted-model-code": broken("scripted_model", "return message, None", "return message"),
-    # a hard-coded endpoint: LLM_BASE_URL is ignored
-    "build-real-model-code": broken("real_model", 'os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
-                                    '"https://api.deepseek.com"'),
+    # sends the messages but not the tool descriptions, so the model cannot call a tool
+    "build-real-model-code": broken("real_model", "tools=tools, ", ""),
 }

@@ -20,8 +20,8 @@ PAIRS = [
     ("05_skriptmodell", "05_scripted_model"),
     ("06_echtes_modell", "06_real_model"),
     ("07_uebungen_und_selbsttest", "07_exercises_and_self_test"),
-    ("09_frameworks", "09_frameworks"),
     ("08_vertiefung", "08_extras"),
+    ("09_frameworks", "09_frameworks"),
 ]
 STRING_PARTS = {"FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END"}  # Python 3.12+ splits f-strings
 

@@ -74,7 +74,8 @@ def test_the_untouched_skeleton_run_as_ipython_runs_it_is_not_attempted(name, la
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_a_half_filled_skeleton_names_the_open_gaps_not_ellipsis(name, language):
     q = exercise(name, language)
-    first_gap = {"decorator": ('"description": ...,', '"description": description,'),
+    first_gap = {"decorator": ("        ...\n", "        for name, param in inspect.signature(fn).parameters.items():\n"
+                                             "            properties[name] = ...\n"),
                  "read_doc": ("inside = ...", "inside = file.is_relative_to(base)")}[name]
     half = q.SKELETON[language].replace(*first_gap)
     status, message = q.judge(*work(name, cell_namespace(name, language, half)))

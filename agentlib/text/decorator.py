@@ -4,12 +4,10 @@ TEXT = {
     "decorator.hint": {
         "de": "inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt "
               "dir, ob ein Parameter \"integer\" wird; param.default is inspect.Parameter.empty heißt: "
-              "kein Standardwert, also Pflicht. Am Ende braucht TOOLS[fn.__name__] die beiden "
-              "Schlüssel \"fn\" und \"schema\", und register gibt fn selbst zurück.",
+              "kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name].",
         "en": "inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells "
               "you whether a parameter becomes \"integer\"; param.default is inspect.Parameter.empty "
-              "means: no default, so required. In the end TOOLS[fn.__name__] needs the two keys \"fn\" "
-              "and \"schema\", and register returns fn itself.",
+              "means: no default, so required. A parameter's description is in params[name].",
     },
     "decorator.a_kind": {
         "de": "ein {kind}",
@@ -53,15 +51,7 @@ TEXT = {
         "en": "for each parameter of fn (inspect.signature): its JSON type (\"integer\" for int, otherwise "
               "\"string\") and its description into properties; without a default value into required too",
     },
-    "decorator.gap.entry": {
-        "de": "Funktion und Schema, als dict",
-        "en": "function and schema, as a dict",
-    },
-    "decorator.gap.return": {
-        "de": "was bekommt der Aufrufer zurück?",
-        "en": "what does the caller get back?",
-    },
-    "decorator.solved.return": {
+    "decorator.note.returned": {
         "de": "unverändert, damit sie von Hand aufrufbar bleibt",
         "en": "unchanged, so it stays callable by hand",
     },

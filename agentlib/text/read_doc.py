@@ -4,12 +4,10 @@ TEXT = {
     "read_doc.hint": {
         "de": "Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt "
               "file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), "
-              "ob es sie gibt. Für die Obergrenze: Die letzte Zeile ist die kleinste von end, start + "
-              "79 und der Zeilenzahl der Datei.",
+              "ob es sie gibt.",
         "en": "Path.resolve() resolves .., absolute paths and symbolic links; after it, "
               "file.is_relative_to(base) tells whether the file still lies inside the docs folder, and "
-              "file.is_file() whether it exists. For the cap: the last line is the smallest of end, "
-              "start + 79 and the file's number of lines.",
+              "file.is_file() whether it exists.",
     },
     "read_doc.wrong_lines": {
         "de": "{call} liefert {span}, erwartet sind {first} bis {last}. {rule}",
@@ -128,23 +126,11 @@ TEXT = {
         "de": "liegt file dann noch in base?",
         "en": "does file then still lie inside base?",
     },
-    "read_doc.gap.start": {
-        "de": "ein Fehlertext für das Modell: Zeilen zählen ab 1",
-        "en": "an error text for the model: lines count from 1",
-    },
-    "read_doc.gap.cap": {
-        "de": "höchstens 80 Zeilen ab start",
-        "en": "at most 80 lines from start",
-    },
-    "read_doc.gap.numbered": {
-        "de": "jede Zeile als \"45: text\"",
-        "en": "each line as \"45: text\"",
-    },
     "read_doc.solved.inside": {
         "de": "resolve() hat .., absolute Pfade und Links schon aufgelöst",
         "en": "resolve() has already resolved .., absolute paths and links",
     },
-    "read_doc.solved.cap": {
+    "read_doc.note.cap": {
         "de": "höchstens 80 Zeilen ab start",
         "en": "at most 80 lines from start",
     },

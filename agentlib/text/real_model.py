@@ -10,14 +10,12 @@ TEXT = {
               "JupyterLab on your computer (make lab).",
     },
     "real_model.hint": {
-        "de": "os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\") liest eine Variable mit "
-              "Standardwert. Der Client: OpenAI(api_key=..., base_url=...). Ein Aufruf: "
-              "self.client.chat.completions.create(model=self.name, messages=messages, tools=tools). "
-              "Die Antwort hat reply.choices[0].message und reply.usage.",
-        "en": "os.environ.get(\"LLM_BASE_URL\", \"https://api.deepseek.com\") reads a variable with a "
-              "default. The client: OpenAI(api_key=..., base_url=...). One call: "
-              "self.client.chat.completions.create(model=self.name, messages=messages, tools=tools). "
-              "The reply has reply.choices[0].message and reply.usage.",
+        "de": "Ein Aufruf: self.client.chat.completions.create(model=self.name, messages=messages, "
+              "tools=tools, tool_choice=\"auto\", extra_body=self.extra). Die Antwort hat "
+              "reply.choices[0].message und reply.usage; zurück geht das Paar aus beiden.",
+        "en": "One call: self.client.chat.completions.create(model=self.name, messages=messages, "
+              "tools=tools, tool_choice=\"auto\", extra_body=self.extra). The reply has "
+              "reply.choices[0].message and reply.usage; the pair of the two goes back.",
     },
     "real_model.key_missing": {
         "de": 'Der Schlüssel aus LLM_API_KEY kam nicht an. Die Stelle: __init__, wo der Client seinen Schlüssel bekommt.',
@@ -37,18 +35,6 @@ TEXT = {
         "en": "The request does not hold the tools: tools=tools – otherwise the model knows nothing of "
               "them.",
     },
-    "real_model.gap.url": {
-        "de": "LLM_BASE_URL, sonst https://api.deepseek.com",
-        "en": "LLM_BASE_URL, else https://api.deepseek.com",
-    },
-    "real_model.gap.key": {
-        "de": "LLM_API_KEY",
-        "en": "LLM_API_KEY",
-    },
-    "real_model.gap.model": {
-        "de": "LLM_MODEL, sonst \"deepseek-flash\"",
-        "en": "LLM_MODEL, else \"deepseek-flash\"",
-    },
     "real_model.gap.create": {
         "de": "ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice=\"auto\", extra_body",
         "en": "one call of chat.completions.create: model, messages, tools, tool_choice=\"auto\", extra_body",
@@ -57,7 +43,7 @@ TEXT = {
         "de": "die Nachricht der ersten Auswahl",
         "en": "the first choice's message",
     },
-    "real_model.gap.content": {
+    "real_model.note.content": {
         "de": "ohne Text (None) bekommt sie den leeren Text \"\": lokale Server lehnen None ab",
         "en": "without text (None) it gets the empty text \"\": local servers refuse None",
     },

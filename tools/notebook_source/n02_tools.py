@@ -8,28 +8,24 @@ CELLS = [
     md("title", de="""
         # 2 · Werkzeuge per Dekorator
 
-        **Worum es geht:** Ein Dekorator macht aus einer gewöhnlichen Python-Funktion ein Werkzeug, das ein Modell aufrufen kann, und schreibt dessen JSON-Beschreibung selbst. Du schreibst ihn.
+        **Worum es geht:** Ein Dekorator macht aus einer Python-Funktion ein Werkzeug, das ein Modell aufrufen kann, und schreibt dessen JSON-Beschreibung selbst. Du schreibst ihn.
 
-        **Danach kannst du**
-        - erklären, was ein Modell von einem Werkzeug sieht (ein JSON-Schema),
-        - vorhersagen, welche Parameter `required` sind und welchen Typ sie bekommen.
+        **Danach kannst du** vorhersagen, welchen Typ ein Parameter im Schema bekommt und ob er `required` ist.
 
-        ⏱ etwa 12 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 9 Minuten
         """, en="""
         # 2 · Tools by decorator
 
-        **What this is about:** a decorator turns an ordinary Python function into a tool a model can call, and writes its JSON description by itself. You write it.
+        **What this is about:** a decorator turns a Python function into a tool a model can call, and writes its JSON description by itself. You write it.
 
-        **Afterwards you can**
-        - explain what a model sees of a tool (a JSON Schema),
-        - predict which parameters are `required` and which type they get.
+        **Afterwards you can** predict which type a parameter gets in the schema and whether it is `required`.
 
-        ⏱ about 12 minutes, plus 9 optional minutes
+        ⏱ about 8 minutes, plus 9 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?
 
-        Ein Modell kann deine Funktionen nicht lesen. Es bekommt zu jedem Werkzeug eine Beschreibung im JSON-Format: Name, wofür das Werkzeug gut ist, welche Parameter es hat. Von Hand kostet das ein Dutzend Zeilen pro Werkzeug, und nach jeder Änderung an der Funktion stimmt sie nicht mehr. Der Dekorator `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form, die die Function-Calling-API von OpenAI erwartet:
+        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI:
 
         ```python
         {"type": "function",
@@ -41,7 +37,7 @@ CELLS = [
         """, en="""
         ## Why a decorator?
 
-        A model cannot read your functions. For every tool it gets a description in JSON: the name, what the tool is good for, which parameters it takes. Written by hand that costs a dozen lines per tool, and after every change to the function it is out of date. The decorator `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape OpenAI's function-calling API expects:
+        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API:
 
         ```python
         {"type": "function",
@@ -69,36 +65,34 @@ CELLS = [
     md("build-decorator", de="""
         ## Du bist dran: schreib `tool`
 
-        Fülle die Lücken (`...`) in der nächsten Zelle und führe sie aus, dann die Prüfzelle darunter. Das brauchst du:
-        - `inspect.signature(fn).parameters` liefert zu jedem Parameternamen ein `inspect.Parameter`. Jeder Parameter wird eine Eigenschaft (*property*) des Schemas.
-        - `param.annotation` ist die Annotation: `int` wird zu `"integer"`, alles andere zu `"string"` – auch ein Parameter ohne Annotation.
-        - `param.default` ist der Standardwert; hat ein Parameter keinen, ist es `inspect.Parameter.empty`. Parameter ohne Standardwert kommen in `required`.
-        - `fn.__name__` ist der Name des Werkzeugs; die Registry bekommt darunter `{"fn": fn, "schema": schema}`.
-        - Zurück gibt der Dekorator die Funktion selbst, unverändert – so bleibt sie von Hand aufrufbar.
+        Das Gerüst baut Schema und Registry-Eintrag schon und gibt die Funktion unverändert zurück, damit sie von Hand aufrufbar bleibt. Du schreibst die Schleife über die Parameter, anstelle von `...`:
+        - `inspect.signature(fn).parameters.items()` liefert Paare aus Name und `inspect.Parameter`.
+        - Ist `param.annotation is int`, wird der Typ `"integer"`, sonst `"string"` – auch ohne Annotation.
+        - `param.default is inspect.Parameter.empty` heißt: kein Standardwert, also gehört der Name in `required`.
+        - Die Beschreibung eines Parameters steht in `params[name]`.
 
-        Die Prüfzelle registriert mit deinem `tool` ein paar Probewerkzeuge und vergleicht ihre Schemas mit denen der fertigen Fassung. Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg. Besteht deine Fassung, arbeiten die Zellen danach mit ihr.
+        Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg.
         """, en="""
         ## Your turn: write `tool`
 
-        Fill in the gaps (`...`) in the next cell and run it, then the check cell below. This is what you need:
-        - `inspect.signature(fn).parameters` gives an `inspect.Parameter` for every parameter name. Every parameter becomes a property of the schema.
-        - `param.annotation` is the annotation: `int` becomes `"integer"`, everything else `"string"` – a parameter without an annotation too.
-        - `param.default` is the default value; a parameter without one has `inspect.Parameter.empty` there. Parameters without a default go into `required`.
-        - `fn.__name__` is the tool's name; the registry gets `{"fn": fn, "schema": schema}` under it.
-        - The decorator returns the function itself, unchanged – so it stays callable by hand.
+        The skeleton already builds the schema and the registry entry, and returns the function unchanged so it stays callable by hand. You write the loop over the parameters, in place of `...`:
+        - `inspect.signature(fn).parameters.items()` gives pairs of name and `inspect.Parameter`.
+        - If `param.annotation is int`, the type is `"integer"`, otherwise `"string"` – without an annotation too.
+        - `param.default is inspect.Parameter.empty` means no default, so the name goes into `required`.
+        - A parameter's description is in `params[name]`.
 
-        The check cell registers a few trial tools with your `tool` and compares their schemas with those of the finished version. If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`. If your version passes, the cells after it carry on with yours.
+        If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
     check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),
     md("try-intro", de="""
         ## Ein Werkzeug registrieren
 
-        Ein kleines Werkzeug, das nichts mit httpx zu tun hat: Es addiert zwei Zahlen. Die Zelle registriert es und druckt das Schema, das ein Modell zu sehen bekäme.
+        Mit deinem `tool`, wenn es bestanden hat: ein Werkzeug, das zwei Zahlen addiert, und das Schema, das ein Modell davon sieht.
         """, en="""
         ## Registering a tool
 
-        A small tool that has nothing to do with httpx: it adds two numbers. The cell registers it and prints the schema a model would see.
+        With your `tool`, if it passed: a tool that adds two numbers, and the schema a model sees of it.
         """),
     code("add-tool", """
         @tool("Add two whole numbers.", a="the first number", b="the second number; 0 if left out")
@@ -108,22 +102,9 @@ CELLS = [
         print(json.dumps(TOOLS["add"]["schema"], indent=2))
         """),
     md("add-observe", de="""
-        Beide Parameter sind `integer`, weil sie mit `int` annotiert sind; nur `a` steht in `required`, denn `b` hat einen Standardwert. Die Beschreibungen sind englisch – sie sind für das Modell geschrieben, nicht für dich.
+        Beide Parameter sind `integer`, weil sie mit `int` annotiert sind; nur `a` ist `required`, denn `b` hat einen Standardwert. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
         """, en="""
-        Both parameters are `integer`, because they are annotated with `int`; only `a` is in `required`, since `b` has a default value. The descriptions are written for the model, not for you.
-        """),
-    md("summary", de="""
-        ## Zusammengefasst
-
-        Ein Werkzeug ist eine Funktion plus eine Beschreibung für das Modell; der Dekorator hält beide zusammen. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
-
-        Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)** – oder erst noch die optionalen Abschnitte unten: wie die Schleife ein Werkzeug aufruft, die Registry, die fertige Fassung und eine Bonusübung.
-        """, en="""
-        ## In short
-
-        A tool is a function plus a description for the model; the decorator keeps the two together. The clearer the descriptions, the less often the model calls a tool the wrong way.
-
-        Next: **[3 · Doc tools](03_doc_tools.ipynb)** – or first the optional sections below: how the loop calls a tool, the registry, the finished version and a bonus exercise.
+        Both parameters are `integer` because they are annotated with `int`; only `a` is `required`, since `b` has a default. The clearer the descriptions, the less often the model calls a tool wrongly.
         """),
     md("call-tool-intro", de="""
         ## So ruft die Schleife ein Werkzeug auf *(optional)*
@@ -225,8 +206,8 @@ CELLS = [
         """, tags=["exercise", "optional"]),
     check_cell("exercise-lists-check", "lists", "json_schema", name="q_lists", optional=True),
     md("next", de="""
-        Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)**: drei echte Werkzeuge, mit denen der Agent die httpx-Doku durchsucht.
+        Weiter mit **[3 · Doku-Werkzeuge](03_doku_werkzeuge.ipynb)**.
         """, en="""
-        Next: **[3 · Doc tools](03_doc_tools.ipynb)**: three real tools the agent uses to search the httpx docs.
+        Next: **[3 · Doc tools](03_doc_tools.ipynb)**.
         """),
 ]

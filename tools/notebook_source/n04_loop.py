@@ -10,32 +10,26 @@ CELLS = [
 
         **Worum es geht:** die Schleife `run_agent` – Modell fragen, Werkzeuge ausführen, Ergebnisse zurückgeben, wiederholen. Du schreibst sie selbst.
 
-        **Danach kannst du**
-        - die Regeln nennen, nach denen Nachrichten in die Liste kommen,
-        - die beiden Abbruchbedingungen nennen und erklären, warum das Schrittlimit unverzichtbar ist,
-        - vorhersagen, was das Modell bekommt, wenn ein Werkzeug scheitert oder zu viel zurückgibt.
+        **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 30 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 26 Minuten, dazu optional 2 Minuten
         """, en="""
         # 4 · The loop
 
         **What this is about:** the loop `run_agent` – call the model, run the tools, feed the results back, repeat. You write it yourself.
 
-        **Afterwards you can**
-        - state the rules by which messages go into the list,
-        - name the two stop conditions and explain why the step limit is indispensable,
-        - predict what the model is given when a tool fails or returns too much.
+        **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 30 minutes, plus 3 optional minutes
+        ⏱ about 26 minutes, plus 3 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
 
-        Die erste Nachricht jedes Laufs sagt dem Modell: erst mit den Werkzeugen Belege suchen, Datei und Zeilen angeben, zugeben, wenn es nichts gefunden hat, und in der Sprache der Frage antworten.
+        Die erste Nachricht jedes Laufs sagt dem Modell, wie es arbeiten soll:
         """, en="""
         ## The system prompt
 
-        The first message of every run tells the model to find evidence with the tools first, cite file and lines, admit when it found nothing, and answer in the question's language.
+        The first message of every run tells the model how to work:
         """),
     code("setup", """
         import sys
@@ -63,82 +57,51 @@ CELLS = [
     md("protocol", de="""
         ## Die Regeln der Nachrichtenliste
 
-        Die API prüft die Liste bei jedem Aufruf:
+        Die API prüft die Liste bei jedem Aufruf und lehnt sie sonst ab (HTTP 400):
 
-        1. **Erst die Bitte, dann die Ergebnisse.** Will das Modell Werkzeuge aufrufen, kommt seine `assistant`-Nachricht mit den `tool_calls` in die Liste, *bevor* die Ergebnisse folgen.
-        2. **Zu jedem Aufruf genau ein Ergebnis.** Jeder Aufruf hat eine `id`; bevor das Modell wieder gefragt wird, braucht jeder genau eine `tool`-Nachricht mit dieser `tool_call_id`, in der Reihenfolge der Aufrufe – auch ein gescheiterter. Sonst lehnt die API die nächste Anfrage ab (HTTP 400).
-        3. **Text und Aufrufe zugleich** („Ich schaue nach.“ plus ein Aufruf) sind keine Antwort: Es zählen die Aufrufe.
+        1. **Erst die Bitte, dann die Ergebnisse:** Die `assistant`-Nachricht mit den `tool_calls` kommt vor ihre Ergebnisse.
+        2. **Zu jedem Aufruf genau ein Ergebnis:** eine `tool`-Nachricht mit seiner `tool_call_id`, in der Reihenfolge der Aufrufe – auch für einen gescheiterten.
+        3. **Text und Aufrufe zugleich** sind keine Antwort: Es zählen die Aufrufe.
         """, en="""
         ## The rules of the message list
 
-        The API checks the list on every call:
+        The API checks the list on every call and refuses it otherwise (HTTP 400):
 
-        1. **The request first, then the results.** When the model calls tools, its `assistant` message with the `tool_calls` goes into the list *before* the results.
-        2. **Exactly one result per call.** Every call has an `id`; before the model is asked again, each needs exactly one `tool` message with that `tool_call_id`, in the order of the calls – a failed call too. Otherwise the API refuses the next request (HTTP 400).
-        3. **Text and calls at once** ("Let me look." plus a call) are not an answer: the calls count.
-        """),
-    md("loop-intro", de="""
-        ## Was `run_agent` tut
-
-        `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück. Das Modell ist ein **Parameter**: alles, was man als `model(messages, schemas)` aufrufen kann und was `(message, usage)` zurückgibt. Jeder Schritt:
-
-        1. Das Modell fragen; `usage` aufaddieren, wenn es welche gibt.
-        2. **Keine Werkzeugaufrufe?** Dann ist der Text die Antwort. *(Abbruchbedingung 1)*
-        3. Sonst die Nachricht anhängen, jedes Werkzeug ausführen, seine `tool`-Nachricht anhängen.
-        4. Nach `max_steps` Schritten ohne Antwort: `None` zurückgeben. *(Abbruchbedingung 2)*
-
-        **Jeder Fehler wird eine Beobachtung** – so heißt, was ein Werkzeug zurückgibt. Ein unbekannter Werkzeugname, falsche Argumente, eine unlesbare Datei: Statt abzustürzen, macht die Schleife daraus `Error: <Ausnahmetyp>: <Meldung>`, und das Modell korrigiert sich meistens im nächsten Schritt.
-
-        **Zu Langes wird gekürzt, mit Hinweis:** Über `MAX_OBSERVATION` (3.000) Zeichen wird abgeschnitten, und ein Hinweis nennt die ganze Länge – sonst glaubte das Modell, es habe alles gesehen.
-        """, en="""
-        ## What `run_agent` does
-
-        `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`. The model is a **parameter**: anything you can call as `model(messages, schemas)` that returns `(message, usage)`. Every step:
-
-        1. Ask the model; add up `usage` when there is any.
-        2. **No tool calls?** Then the text is the answer. *(stop condition 1)*
-        3. Otherwise append the message, run every tool, append its `tool` message.
-        4. After `max_steps` steps without an answer: return `None`. *(stop condition 2)*
-
-        **Every failure becomes an observation** – the name for what a tool returns. An unknown tool name, wrong arguments, a file that cannot be read: instead of crashing, the loop turns it into `Error: <exception type>: <message>`, and the model usually corrects itself in the next step.
-
-        **What is too long is cut, with a note:** beyond `MAX_OBSERVATION` (3,000) characters, and the note gives the full length – else the model would think it had seen everything.
+        1. **The request first, then the results:** the `assistant` message with the `tool_calls` goes before its results.
+        2. **Exactly one result per call:** one `tool` message with its `tool_call_id`, in the order of the calls – a failed call too.
+        3. **Text and calls at once** are not an answer: the calls count.
         """),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 
-        Schreib den Rumpf der Schleife in der nächsten Zelle, Schritt für Schritt unter den nummerierten Kommentaren. Das brauchst du:
-        - `model(messages, schemas)` gibt `(message, usage)` zurück; `usage.prompt_tokens` und `usage.completion_tokens` sind die Tokens dieses Schritts.
-        - `message.tool_calls` ist leer oder `None`, wenn das Modell antwortet; dann steht die Antwort in `message.content`.
-        - `message.model_dump(exclude_none=True)` macht aus der Nachricht das Dictionary für die Liste.
-        - Zu jedem Aufruf `call`: `call.id`, `call.function.name` und `call.function.arguments`, die Argumente als JSON-Text. `json.loads(arguments or "{}")` macht daraus ein Dictionary (ein leerer Text heißt: keine Argumente), `TOOLS[name]["fn"](**args)` ruft das Werkzeug auf.
-        - Aus einer Ausnahme `error` wird `f"Error: {type(error).__name__}: {error}"`.
-        - Die Ergebnisnachricht: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
-
-        Die Prüfzelle treibt deine Schleife mit Skriptmodellen durch beide Abbruchbedingungen, scheiternde und unbekannte Werkzeuge, ein langes Ergebnis und die Zählung, und nennt jede Regel, die du verletzt. Eigene Formulierungen sind erlaubt – es zählen die Regeln.
+        `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück; das Modell ist ein Parameter. Schreib den Rumpf unter die Kommentare 1–7; Schritt 8, das Ende nach `max_steps` Schritten, steht schon da. Das brauchst du:
+        - `model(messages, schemas)` gibt `(message, usage)`; `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`.
+        - Ohne `message.tool_calls` ist `message.content` die Antwort. `message.model_dump(exclude_none=True)` ist das Dictionary für die Liste.
+        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments` (ein JSON-Text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` ruft das Werkzeug auf.
+        - **Jeder Fehler wird Text** für das Modell: `f"Error: {type(error).__name__}: {error}"`, auch ein unbekannter Werkzeugname.
+        - Was länger als `MAX_OBSERVATION` ist, wird gekürzt, mit einem Hinweis auf die ganze Länge.
+        - Das Ergebnis: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
         """, en="""
         ## Your turn: write `run_agent`
 
-        Write the loop's body in the next cell, step by step below the numbered comments. This is what you need:
-        - `model(messages, schemas)` returns `(message, usage)`; `usage.prompt_tokens` and `usage.completion_tokens` are this step's tokens.
-        - `message.tool_calls` is empty or `None` when the model answers; then the answer is in `message.content`.
-        - `message.model_dump(exclude_none=True)` turns the message into the dictionary for the list.
-        - For every call `call`: `call.id`, `call.function.name` and `call.function.arguments`, the arguments as JSON text. `json.loads(arguments or "{}")` turns them into a dictionary (an empty text means no arguments), `TOOLS[name]["fn"](**args)` calls the tool.
-        - An exception `error` becomes `f"Error: {type(error).__name__}: {error}"`.
-        - The result message: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
-
-        The check cell drives your loop with scripted models through both stop conditions, failing and unknown tools, a long result and the counting, and names any rule you broke. Your own wording is fine – the rules count.
+        `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`; the model is a parameter. Write the body below comments 1–7; step 8, the end after `max_steps` steps, is given. This is what you need:
+        - `model(messages, schemas)` returns `(message, usage)`; `usage` is `None` or has `prompt_tokens` and `completion_tokens`.
+        - Without `message.tool_calls`, `message.content` is the answer. `message.model_dump(exclude_none=True)` is the dictionary for the list.
+        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments` (a JSON text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` calls the tool.
+        - **Every failure becomes text** for the model: `f"Error: {type(error).__name__}: {error}"`, an unknown tool name too.
+        - Anything longer than `MAX_OBSERVATION` is cut, with a note giving the full length.
+        - The result: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
     check_cell("build-loop-check", "loop", "run_agent", pick=True),
     md("own-run-intro", de="""
         ## Deine Schleife, ein ganzer Lauf
 
-        Das Skript der Lektion gegen `run_agent` – deine Fassung, wenn sie bestanden hat. Du solltest die vier Schritte aus Notebook 1 sehen:
+        Das Skript der Lektion gegen dein `run_agent`, wenn es bestanden hat:
         """, en="""
         ## Your loop, a whole run
 
-        The lesson's script against `run_agent` – your version, if it passed. You should see the four steps of notebook 1:
+        The lesson's script against your `run_agent`, if it passed:
         """),
     code("own-run", """
         model = ScriptedModel(lesson_script(LANGUAGE))
@@ -180,13 +143,13 @@ CELLS = [
         answer, stats = run_agent(hasty_model, QUESTION[LANGUAGE])
         """, tags=["optional"]),
     md("stop-limit-intro", de="""
-        ## Abbruchbedingung 2: Warum das Schrittlimit unverzichtbar ist
+        ## Warum das Schrittlimit unverzichtbar ist
 
-        Ein Modell kann sich an einem Werkzeug festbeißen und dieselbe Suche wieder und wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung, wenn alles andere versagt. Greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Hier ein Modell, das nie aufhört:
+        Ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung; greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Ein Modell, das nie aufhört:
         """, en="""
-        ## Stop condition 2: why the step limit is indispensable
+        ## Why the step limit is indispensable
 
-        A model can get stuck on one tool and send the same search again and again – and every step costs money. `max_steps` is the last safeguard when everything else fails. When it fires with a real model, the system prompt or the tools need work. Here is a model that never stops:
+        A model can get stuck and send the same search again and again – and every step costs money. `max_steps` is the last safeguard; when it fires with a real model, the system prompt or the tools need work. A model that never stops:
         """),
     code("stop-limit", """
         def stubborn_model(messages, tools):
@@ -234,20 +197,8 @@ CELLS = [
         show(agentlib.loop.observe)
         """, tags=["optional"]),
     md("next", de="""
-        ## Zusammengefasst
-
-        - Die `assistant`-Nachricht mit den Aufrufen kommt vor die Ergebnisse; jeder Aufruf bekommt genau eine `tool`-Nachricht.
-        - Die Schleife hört auf, wenn das Modell kein Werkzeug mehr aufruft – oder nach `max_steps` Schritten, mit `None` als Antwort.
-        - Fehler im Werkzeug werden Text für das Modell; zu Langes wird gekürzt, mit Hinweis.
-
         Weiter mit **[5 · Skriptmodell](05_skriptmodell.ipynb)**.
         """, en="""
-        ## In short
-
-        - The `assistant` message with the calls goes before the results; every call gets exactly one `tool` message.
-        - The loop stops when the model calls no more tools – or after `max_steps` steps, with `None` as the answer.
-        - Failures in a tool become text for the model; what is too long is cut, with a note.
-
         Next: **[5 · Scripted model](05_scripted_model.ipynb)**.
         """),
 ]

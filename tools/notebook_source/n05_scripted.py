@@ -8,32 +8,28 @@ CELLS = [
     md("title", de="""
         # 5 · Das Skriptmodell: die Schleife testen, ohne zu bezahlen
 
-        **Worum es geht:** Ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt – kostenlos und bei jedem Lauf gleich. Du schreibst es selbst.
+        **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du schreibst es selbst.
 
-        **Danach kannst du**
-        - erklären, warum man eine Agentenschleife zuerst mit einem Skriptmodell testet,
-        - einen Lauf im Trace Schritt für Schritt lesen und seine Tokens ablesen.
+        **Danach kannst du** einen Lauf im Trace Schritt für Schritt lesen und seine Tokens ablesen.
 
-        ⏱ etwa 9 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 9 Minuten
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
-        **What this is about:** a model that calls no API but plays back a prepared script – free, and the same on every run. You write it yourself.
+        **What this is about:** a model that calls no API but plays back a prepared script. You write it yourself.
 
-        **Afterwards you can**
-        - explain why you test an agent loop with a scripted model first,
-        - read a run step by step in the trace, and its tokens.
+        **Afterwards you can** read a run step by step in the trace, and its tokens.
 
-        ⏱ about 9 minutes, plus 9 optional minutes
+        ⏱ about 7 minutes, plus 9 optional minutes
         """),
     md("why", de="""
         ## Warum erst ein Skript?
 
-        Ein echtes Modell entscheidet bei jedem Lauf ein bisschen anders. Geht etwas schief, weißt du nicht, ob das ein Fehler in deiner Schleife ist oder nur eine seltsame Entscheidung des Modells – und jeder Versuch kostet Geld. Ein `ScriptedModel(script)` ruft keine API auf: Bei jedem Aufruf gibt es die nächste vorbereitete Nachricht zurück, ohne Token-Angaben. Das ist kostenlos, bei jedem Lauf gleich und taugt für automatische Tests: Nach jeder Änderung an der Schleife spielst du zuerst das Skript ab.
+        Ein echtes Modell entscheidet bei jedem Lauf anders: Geht etwas schief, weißt du nicht, ob die Schleife schuld ist oder das Modell, und jeder Versuch kostet. Ein Skript ist kostenlos und bei jedem Lauf gleich – nach jeder Änderung an der Schleife spielst du es zuerst ab.
         """, en="""
         ## Why a script first?
 
-        A real model decides a little differently on every run. When something goes wrong, you cannot tell whether it is a bug in your loop or just an odd decision of the model – and every try costs money. A `ScriptedModel(script)` calls no API: on every call it returns the next prepared message, with no token counts. That is free, the same on every run and fit for automated tests: after any change to the loop, you replay the script first.
+        A real model decides differently on every run: when something goes wrong, you cannot tell whether the loop or the model is to blame, and every try costs money. A script is free and the same on every run – after any change to the loop, you replay it first.
         """),
     code("setup", """
         import sys
@@ -78,38 +74,28 @@ CELLS = [
     md("build-scripted-model", de="""
         ## Du bist dran: schreib `ScriptedModel`
 
-        Ein paar Zeilen genügen. Das brauchst du:
-        - `list(script)` macht eine Kopie des Skripts; so bleibt die Liste des Aufrufers, wie sie ist.
-        - `self.step` zählt, wie viele Nachrichten schon abgespielt sind; `self.script[self.step]` ist die nächste.
+        `ScriptedModel(script)` bekommt eine Liste von Nachrichten. Das brauchst du:
+        - `list(script)` ist eine Kopie; `self.step` zählt, wie viele schon abgespielt sind.
         - Ist das Skript aufgebraucht (`self.step == len(self.script)`), löst der Aufruf `IndexError` aus.
-        - Jeder Aufruf `model(messages, tools)` gibt das Paar `(message, None)` zurück: `None` für `usage`, ein Skript verbraucht keine Tokens.
-
-        Fülle die Lücken (`...`) und prüfe. Besteht deine Fassung, spielen die Zellen danach mit ihr.
+        - Jeder Aufruf gibt `(message, None)` zurück: Ein Skript verbraucht keine Tokens.
         """, en="""
         ## Your turn: write `ScriptedModel`
 
-        A few lines will do. This is what you need:
-        - `list(script)` makes a copy of the script, so the caller's list stays as it is.
-        - `self.step` counts how many messages have been played; `self.script[self.step]` is the next one.
+        `ScriptedModel(script)` is given a list of messages. This is what you need:
+        - `list(script)` is a copy; `self.step` counts how many have been played.
         - When the script is spent (`self.step == len(self.script)`), the call raises `IndexError`.
-        - Every call `model(messages, tools)` returns the pair `(message, None)`: `None` for `usage`, a script uses no tokens.
-
-        Fill in the gaps (`...`) and check. If your version passes, the cells after it play with yours.
+        - Every call returns `(message, None)`: a script uses no tokens.
         """, tags=["exercise"]),
     code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
     check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True),
     md("script-intro", de="""
         ## Das Skript der Lektion
 
-        Vier Schritte, zwei davon gehen mit Absicht schief: eine Suche ohne Treffer, ein vertippter Dateiname. So probt ein einziger Lauf die typischen Pannen. Hier spielt es gegen deine Schleife und dein Skriptmodell, wenn beide bestanden haben:
+        Vier Schritte, zwei davon gehen mit Absicht schief. Hier spielt es gegen deine Schleife und dein Skriptmodell, wenn beide bestanden haben:
         """, en="""
         ## The lesson's script
 
-        Four steps, two of which go wrong on purpose: a search without hits, a misspelt file name. One run thus rehearses the typical mishaps. Here it plays against your loop and your scripted model, if both passed:
-        """),
-    code("script", """
-        for number, message in enumerate(lesson_script(LANGUAGE), 1):
-            print(number, message.tool_calls or message.content.splitlines()[0] + " …")
+        Four steps, two of which go wrong on purpose. Here it plays against your loop and your scripted model, if both passed:
         """),
     code("scripted-run", """
         model = ScriptedModel(lesson_script(LANGUAGE))
@@ -118,15 +104,11 @@ CELLS = [
     md("viewer-intro", de="""
         ## Der Trace: die beste Diagnose
 
-        Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Verhält sich ein Agent seltsam, ist sie deine beste Diagnose: Falsches Stichwort am Anfang? Falsche Datei? Weitergesucht, obwohl er genug wusste? Ohne Trace siehst du nur eine falsche Antwort.
-
-        Blättere mit **weiter** durch die Schritte; „Nachrichtenliste zeigen“ zeigt, was das Modell in diesem Schritt bekommen hat. (Kann dein Editor keine Widgets zeichnen, steht derselbe Trace als Text da.)
+        Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Verhält sich ein Agent seltsam, zeigt sie dir, wo: falsches Stichwort, falsche Datei, zu lange gesucht? Blättere mit **weiter** durch die Schritte.
         """, en="""
         ## The trace: your best diagnosis
 
-        The record of a run – which tool, which arguments, what came back – is called the *trace*. When an agent misbehaves, it is your best diagnosis: the wrong keyword at the start? The wrong file? Kept searching when it knew enough? Without the trace you only see a wrong answer.
-
-        Step through with **next**; "Show message list" shows what the model was given at that step. (If your editor cannot draw widgets, the same trace appears as text.)
+        The record of a run – which tool, which arguments, what came back – is the *trace*. When an agent misbehaves, it shows you where: the wrong keyword, the wrong file, searching too long? Step through with **next**.
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
@@ -137,11 +119,11 @@ CELLS = [
     md("tokens-intro", de="""
         ## Tokens pro Schritt
 
-        Dein Skriptmodell meldet keine Tokens; das fertige aus `agentlib` kann sie schätzen (`estimate_usage=True`, etwa 3,5 Zeichen pro Token). Jede Zeile der Tabelle ist ein Modellaufruf. Achte auf die Prompt-Tokens: Sie wachsen, weil **jeder Schritt die ganze Nachrichtenliste noch einmal schickt** – darum kostet ein Agent mehr als ein Chat.
+        Das Skriptmodell aus `agentlib` kann Tokens schätzen. Die Prompt-Tokens wachsen mit jeder Zeile, weil jeder Schritt die ganze Liste noch einmal schickt:
         """, en="""
         ## Tokens per step
 
-        Your scripted model reports no tokens; the finished one from `agentlib` can estimate them (`estimate_usage=True`, about 3.5 characters per token). Every row of the table is one model call. Watch the prompt tokens: they grow, because **every step re-sends the whole message list** – that is why an agent costs more than a chat.
+        The scripted model from `agentlib` can estimate tokens. The prompt tokens grow row by row, because every step re-sends the whole list:
         """),
     code("token-table", """
         from agentlib.classroom import token_table
@@ -151,9 +133,9 @@ CELLS = [
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget"]),
     md("limits-of-scripts", de="""
-        Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)** – oder erst mit den optionalen Übungen unten.
+        Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
         """, en="""
-        A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)** – or first the optional exercises below.
+        A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)**.
         """),
     md("exercise-1", de="""
         ## Übung 1: Fehler ins Skript einbauen *(optional)*

@@ -8,36 +8,28 @@ CELLS = [
     md("title", de="""
         # 6 · Ein echtes Modell anschließen
 
-        **Worum es geht:** Dieselbe Schleife, nur dass jetzt ein echtes Sprachmodell entscheidet, was es nachschlägt.
+        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft das Notebook trotzdem, mit einem Stellvertreter.
 
-        **Danach kannst du**
-        - `RealModel` schreiben und damit ein echtes Modell über eine OpenAI-kompatible API anschließen, ohne deinen Schlüssel irgendwo zu speichern,
-        - einen echten Lauf im Trace lesen.
+        **Danach kannst du** mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen.
 
-        Kein API-Schlüssel? Das Notebook läuft trotzdem von oben bis unten, dann mit dem Skriptmodell als Stellvertreter.
-
-        ⏱ etwa 12 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 2 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
-        **What this is about:** the same loop, except that a real language model now decides what to look up.
+        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key the notebook still runs, with a stand-in.
 
-        **Afterwards you can**
-        - write `RealModel` and use it to connect a real model through an OpenAI-compatible API without storing your key anywhere,
-        - read a real run in the trace.
+        **Afterwards you can** connect a model through an OpenAI-compatible API with `RealModel`.
 
-        No API key? The notebook still runs from top to bottom, with the scripted model standing in.
-
-        ⏱ about 13 minutes, plus 2 optional minutes
+        ⏱ about 7 minutes, plus 2 optional minutes
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
 
-        `RealModel` verpackt den offiziellen `openai`-Client: pro Schritt eine Anfrage an `/chat/completions`, genau die, die `chat.completions.create(...)` schicken würde (agentlibs Fassung baut den JSON-Text dafür selbst, einmal pro Schritt: Das spart bei langen Verläufen Zeit); zurück kommen die erste Antwort des Modells und die Token-Zahlen, in derselben Form wie beim Skriptmodell. Die Schleife merkt keinen Unterschied – genau dafür war das Modell ein Parameter. (In der Lektion startest du es auf der Kommandozeile: `python -m agentlib --real`.) Die nächste Zelle zeigt, wie es gerade eingestellt ist:
+        `RealModel` verpackt den offiziellen `openai`-Client und gibt wie das Skriptmodell `(message, usage)` zurück; die Schleife merkt keinen Unterschied. Die nächste Zelle zeigt die Einstellungen:
         """, en="""
         ## `RealModel`: the same shape, real decisions
 
-        `RealModel` wraps the official `openai` client: one request to `/chat/completions` per step, exactly the one `chat.completions.create(...)` would send (agentlib's version builds its JSON itself, once per step, which saves time on long histories); back come the model's first reply and the token counts, in the same shape as with the scripted model. The loop cannot tell the difference – that is why the model was a parameter. (The lesson starts it from the command line: `python -m agentlib --real`.) The next cell shows the current settings:
+        `RealModel` wraps the official `openai` client and, like the scripted model, returns `(message, usage)`; the loop cannot tell the difference. The next cell shows the settings:
         """),
     code("setup", """
         import sys
@@ -69,23 +61,19 @@ CELLS = [
     md("build-real-model", de="""
         ## Du bist dran: schreib `RealModel`
 
-        Fülle die Lücken (`...`) in der nächsten Zelle. Das brauchst du:
-        - Drei Einstellungen aus der Umgebung, mit `os.environ.get(name, standard)`: `LLM_API_KEY` (dein Schlüssel), `LLM_BASE_URL` (die Adresse der API, sonst `https://api.deepseek.com`) und `LLM_MODEL` (der Modellname, sonst `"deepseek-flash"`).
-        - `OpenAI(api_key=..., base_url=...)` ist der Client; `self.client.chat.completions.create(model=..., messages=..., tools=...)` schickt einen Schritt. Bei DeepSeek schaltet `extra_body` den „Denkmodus“ ab – er macht jeden Schritt langsamer und teurer.
-        - Die Antwort `reply`: `reply.choices[0].message` ist die Nachricht des Modells, `reply.usage` sind die Token-Zahlen. Zurück geht das Paar aus beiden.
-        - Ruft das Modell nur Werkzeuge auf, ohne Text, ist `message.content` `None`. Server wie der des winzigen lokalen Modells (llama-cpp-python) lehnen `None` dort ab, wenn die Nachricht im nächsten Schritt zurückkommt: Gib ihr dann den leeren Text `""`.
+        Die Einstellungen aus `LLM_API_KEY`, `LLM_BASE_URL` und `LLM_MODEL` liest das Gerüst schon. Du schreibst den Aufruf:
+        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` schickt einen Schritt. Das Modell heißt `self.name`; `self.extra` schaltet als `extra_body` DeepSeeks langsamen „Denkmodus“ ab.
+        - `reply.choices[0].message` ist die Nachricht, `reply.usage` sind die Tokens; zurück geht das Paar.
 
-        Die Prüfzelle braucht weder Schlüssel noch Netz: Dein `RealModel` spricht mit einem kleinen Server auf deinem Rechner, der die API nachspielt.
+        Eine Nachricht nur mit Aufrufen bekommt den Text `""` statt `None`, sonst lehnen Server wie der des lokalen Modells sie ab. Die Prüfzelle spielt die API auf deinem Rechner nach.
         """, en="""
         ## Your turn: write `RealModel`
 
-        Fill in the gaps (`...`) in the next cell. This is what you need:
-        - Three settings from the environment, with `os.environ.get(name, default)`: `LLM_API_KEY` (your key), `LLM_BASE_URL` (the address of the API, else `https://api.deepseek.com`) and `LLM_MODEL` (the model name, else `"deepseek-flash"`).
-        - `OpenAI(api_key=..., base_url=...)` is the client; `self.client.chat.completions.create(model=..., messages=..., tools=...)` sends one step. With DeepSeek, `extra_body` switches the "thinking mode" off – it makes every step slower and pricier.
-        - The reply `reply`: `reply.choices[0].message` is the model's message, `reply.usage` the token counts. The pair of the two goes back.
-        - When the model only calls tools, without text, `message.content` is `None`. Servers such as the tiny local model's (llama-cpp-python) refuse `None` there when the message comes back in the next step: give it the empty text `""` then.
+        The skeleton already reads the settings from `LLM_API_KEY`, `LLM_BASE_URL` and `LLM_MODEL`. You write the call:
+        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` sends one step. The model is `self.name`; `self.extra`, as `extra_body`, switches off DeepSeek's slow "thinking mode".
+        - `reply.choices[0].message` is the message, `reply.usage` the tokens; the pair goes back.
 
-        The check cell needs neither a key nor a network: your `RealModel` talks to a small server on your own machine that plays the API.
+        A message with calls only gets the text `""` instead of `None`, or servers such as the local model's refuse it. The check cell plays the API on your own machine.
         """, tags=["exercise"]),
     code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
     check_cell("build-real-model-check", "real_model", "RealModel", pick=True),
@@ -104,11 +92,11 @@ CELLS = [
     md("choose-intro", de="""
         ## Welches Modell antwortet?
 
-        Die nächste Zelle nimmt, was da ist: mit Schlüssel das **echte Modell**; sonst eine **Aufnahme** eines echten Laufs, falls neben diesem Notebook eine liegt (`real-run-de.json`, die entsteht bei einem Lauf mit Schlüssel); sonst das **Skriptmodell** als Stellvertreter. Stimmt etwas nicht (kein Netz, ein abgelehnter Schlüssel), bekommst du einen klaren Satz statt einer Fehlermeldung voller Technik.
+        Mit Schlüssel das **echte Modell**, sonst eine **Aufnahme** eines echten Laufs (`real-run-de.json`), sonst das **Skriptmodell**. Geht etwas schief, bekommst du einen klaren Satz.
         """, en="""
         ## Which model answers?
 
-        The next cell takes what is there: with a key, the **real model**; otherwise a **recording** of a real run if there is one next to this notebook (`real-run-en.json`, made by a run with a key); otherwise the **scripted model** as a stand-in. If something is wrong (no network, a rejected key), you get one plain sentence instead of an error message full of technicalities.
+        With a key, the **real model**; otherwise a **recording** of a real run (`real-run-en.json`); otherwise the **scripted model**. If something goes wrong, you get one plain sentence.
         """),
     code("choose-model", """
         RECORDING = Path(f"real-run-{LANGUAGE}.json")
@@ -137,11 +125,11 @@ CELLS = [
     md("your-run", de="""
         ## Dein Lauf im Trace
 
-        Ein echtes Modell entscheidet bei jedem Lauf neu; hier ist deiner – oder ohne Schlüssel der Stellvertreter. Blättere durch: Welches Stichwort wählt das Modell, welche Datei liest es?
+        Welches Stichwort wählt das Modell, welche Datei liest es?
         """, en="""
         ## Your run in the trace
 
-        A real model decides afresh on every run; here is yours – or, without a key, the stand-in. Step through it: which keyword does the model pick, which file does it read?
+        Which keyword does the model pick, which file does it read?
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
@@ -174,20 +162,21 @@ CELLS = [
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget", "optional"], needs="real-run"),
     md("common-problems", de="""
-        ## Wenn es hakt
+        ## Wenn es hakt *(optional)*
 
         - **Das Modell ruft immer weiter Werkzeuge auf:** Sagt der Systemprompt, wann es antworten soll?
         - **Das Modell erfindet Werkzeugnamen:** Die Werkzeugbeschreibungen sind unklar.
         - **Der Kontext wächst und wächst:** Die Ausgabe der Werkzeuge zu begrenzen ist der stärkste Hebel.
-
-        Weiter mit **[7 · Dein Agent](07_uebungen_und_selbsttest.ipynb)**. Was ein Lauf kostet, Agent gegen RAG und ein winziges Modell auf deinem Rechner: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
         """, en="""
-        ## When things go wrong
+        ## When things go wrong *(optional)*
 
         - **The model keeps calling tools:** does the system prompt say when to answer?
         - **The model invents tool names:** the tool descriptions are unclear.
         - **The context keeps growing:** capping what the tools return is the strongest lever.
-
-        Next: **[7 · Your agent](07_exercises_and_self_test.ipynb)**. What a run costs, agent against RAG and a tiny model on your own machine: **[8 · Extras](08_extras.ipynb)** *(optional)*.
+        """, tags=["optional"]),
+    md("next", de="""
+        Weiter mit **[7 · Dein Agent](07_uebungen_und_selbsttest.ipynb)**.
+        """, en="""
+        Next: **[7 · Your agent](07_exercises_and_self_test.ipynb)**.
         """),
 ]

@@ -8,15 +8,15 @@ CELLS = [
     md("title", de="""
         # 7 · Dein Agent, Übungen und Selbsttest
 
-        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Danach prüfst du im Selbsttest, was hängen geblieben ist; zwei Übungen mit einem echten Modell gibt es obendrauf.
+        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Dann prüfst du im Selbsttest, was hängen geblieben ist.
 
-        ⏱ etwa 4 Minuten, dazu optional 17 Minuten
+        ⏱ etwa 3 Minuten, dazu optional 17 Minuten
         """, en="""
         # 7 · Your agent, exercises and self-test
 
-        **What this is about:** your five pieces run together as one agent – yours. Then the self-test checks what stuck; two exercises with a real model come on top.
+        **What this is about:** your five pieces run together as one agent – yours. Then the self-test checks what stuck.
 
-        ⏱ about 4 minutes, plus 17 optional minutes
+        ⏱ about 3 minutes, plus 17 optional minutes
         """),
     code("setup", """
         import sys
@@ -55,11 +55,11 @@ CELLS = [
     md("own-agent-intro", de="""
         ## Dein Agent
 
-        In den Notebooks 2 bis 6 hast du fünf Teile geschrieben: den Dekorator `tool`, `read_doc`, die Schleife `run_agent`, `ScriptedModel` und `RealModel`. Jeder Teil, der seine Prüfung bestanden hat, steht jetzt in der Datei `agent_loop.py` neben diesem Notebook; zusammen sind sie ein ganzer Agent. Die nächste Zelle lässt ihn die Frage der Lektion beantworten – erst mit dem Skriptmodell, dann mit einem echten Modell: mit deinem Schlüssel oder dem winzigen Modell auf deinem Rechner. Sie sagt dir auch, wie viele der fünf Teile deine sind. Wo einer fehlt, springt die fertige Fassung aus `agentlib` ein.
+        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle lässt den Agenten die Frage der Lektion beantworten, erst mit dem Skriptmodell, dann mit einem echten Modell (deinem Schlüssel oder dem winzigen Modell auf deinem Rechner), und sagt, wie viele Teile deine sind.
         """, en="""
         ## Your agent
 
-        In notebooks 2 to 6 you wrote five pieces: the decorator `tool`, `read_doc`, the loop `run_agent`, `ScriptedModel` and `RealModel`. Every piece that passed its check is now in the file `agent_loop.py` next to this notebook; together they make a whole agent. The next cell lets it answer the lesson's question – first with the scripted model, then with a real model: with your key, or the tiny model on your own machine. It also tells you how many of the five pieces are yours. Where one is missing, the finished version from `agentlib` steps in.
+        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell lets the agent answer the lesson's question, first with the scripted model, then with a real one (your key, or the tiny model on your own machine), and says how many pieces are yours.
         """),
     code("own-agent-run", """
         from IPython.display import display
@@ -77,66 +77,66 @@ CELLS = [
     md("own-agent-after", de="""
         ## Was du gebaut hast
 
-        Das ist eine Agentenschleife, von Hand geschrieben: Werkzeuge per Dekorator, ein Werkzeug, das seine Grenzen kennt, die Schleife mit zwei Abbruchbedingungen und Fehlern als Beobachtungen, ein Skriptmodell zum Testen und ein echtes Modell zum Entscheiden. `agent_loop.py` ist dein Skript, wie das der Lektion; öffne es – oben steht, welche Teile deine sind und welche noch aus `agentlib` kommen. Im Terminal, in diesem Ordner, läuft `python agent_loop.py` mit dem Skriptmodell, `python agent_loop.py --real` mit dem Modell aus deiner `.env` und `python agent_loop.py --local` mit dem winzigen Modell auf deinem Rechner.
+        Werkzeuge per Dekorator, ein Werkzeug, das seine Grenzen kennt, eine Schleife mit zwei Abbruchbedingungen und Fehlern als Beobachtungen, ein Skriptmodell zum Testen, ein echtes Modell zum Entscheiden. Im Terminal, in diesem Ordner, läuft `python agent_loop.py` mit dem Skriptmodell, `--real` mit dem Modell aus deiner `.env`, `--local` mit dem winzigen Modell.
         """, en="""
         ## What you have built
 
-        This is an agent loop, written by hand: tools by decorator, a tool that knows its limits, the loop with two stop conditions and failures as observations, a scripted model for testing and a real model for deciding. `agent_loop.py` is your script, like the lesson's; open it – the top says which pieces are yours and which still come from `agentlib`. In a terminal, in this folder, `python agent_loop.py` runs it with the scripted model, `python agent_loop.py --real` with the model from your `.env`, and `python agent_loop.py --local` with the tiny model on your own machine.
+        Tools by decorator, a tool that knows its limits, a loop with two stop conditions and failures as observations, a scripted model for testing, a real model for deciding. In a terminal, in this folder, `python agent_loop.py` runs it with the scripted model, `--real` with the model from your `.env`, `--local` with the tiny model.
         """),
     md("self-test", de="""
         ## Selbsttest
 
-        Beantworte jede Frage erst für dich – laut oder auf einem Zettel –, dann klapp die Antwort auf.
+        Beantworte jede Frage erst für dich, dann klapp die Antwort auf.
 
         **1. Welche beiden Abbruchbedingungen hat die Schleife, und warum braucht es beide?**
 
         <details><summary>Antwort zeigen</summary>
 
-        Die Schleife hört auf, wenn das Modell **kein Werkzeug mehr aufruft** – dann ist seine Nachricht die Antwort –, oder wenn **`max_steps` erreicht** ist. Die erste ist der Normalfall: Das Modell entscheidet, dass es genug weiß. Auf sie allein kannst du dich aber nicht verlassen: Ein Modell kann sich an einem Werkzeug festbeißen und immer weiter suchen (Notebook 4). Das Schrittlimit ist die Sicherung, die immer greift.
+        Das Modell ruft **kein Werkzeug mehr auf** – dann ist seine Nachricht die Antwort –, oder **`max_steps` ist erreicht**. Auf die erste allein ist kein Verlass: Ein Modell kann sich festbeißen. Das Schrittlimit greift immer.
 
         </details>
 
-        **2. Warum geht ein Fehler in einem Werkzeug als Beobachtung an das Modell zurück, statt eine Ausnahme auszulösen?**
+        **2. Warum geht ein Werkzeugfehler als Beobachtung zurück, statt eine Ausnahme auszulösen?**
 
         <details><summary>Antwort zeigen</summary>
 
-        Weil das Modell ihn meistens selbst beheben kann: einen vertippten Dateinamen korrigieren, ein anderes Stichwort versuchen, die Argumente richtig schicken. Eine Ausnahme würde den ganzen Lauf beenden – samt allem, was schon gefunden und bezahlt war. Als Text („was ging schief, was ist als Nächstes zu tun“) wird der Fehler zu einer Information, mit der das Modell weiterarbeitet. Nur was ein Mensch beheben muss (kein Schlüssel, keine Verbindung), beendet den Lauf – mit einem klaren Satz.
+        Weil das Modell ihn meist selbst behebt: Dateinamen korrigieren, anderes Stichwort. Eine Ausnahme beendete den Lauf samt allem, was schon gefunden und bezahlt war.
 
         </details>
 
-        **3. Wofür ist ein Skriptmodell gut, was kann es aufdecken – und was nicht?**
+        **3. Wofür ist ein Skriptmodell gut, was deckt es auf – und was nicht?**
 
         <details><summary>Antwort zeigen</summary>
 
-        Es testet die Schleife kostenlos, ohne Netz und bei jedem Lauf gleich – tauglich für automatische Tests. Aufdecken kann es Fehler in der **Mechanik**: ob Werkzeuge ausgeführt werden, ob Fehler zu Beobachtungen werden, ob zu lange Ergebnisse gekürzt werden, ob beide Abbruchbedingungen greifen. Nicht zeigen kann es, ob ein Modell **gut entscheidet** – das richtige Stichwort, die richtige Datei, rechtzeitig aufhören –, denn diese Entscheidungen stehen ja fest im Skript. Dafür braucht es ein echtes Modell und eine Sammlung von Testfragen, mit der man es bewertet (Notebook 8).
+        Es testet die **Mechanik** kostenlos und bei jedem Lauf gleich: Werkzeuge ausführen, Fehler als Text, Kürzen, beide Abbruchbedingungen. Ob ein Modell **gut entscheidet**, zeigt es nicht – das steht im Skript fest; dafür braucht es ein echtes Modell und Testfragen (Notebook 8).
 
         </details>
         """, en="""
         ## Self-test
 
-        Answer each question for yourself first, out loud or on paper, then open the answer.
+        Answer each question for yourself first, then open the answer.
 
         **1. What are the loop's two stop conditions, and why are both needed?**
 
         <details><summary>Show answer</summary>
 
-        The loop stops when the model **calls no more tools** – then its message is the answer – or when **`max_steps` is reached**. The first is the normal case: the model decides it knows enough. But you cannot rely on it alone: a model can get stuck on a tool and keep searching (notebook 4). The step limit is the safeguard that always holds.
+        The model **calls no more tools** – then its message is the answer – or **`max_steps` is reached**. The first alone is not reliable: a model can get stuck. The step limit always holds.
 
         </details>
 
-        **2. Why does a tool failure go back to the model as an observation instead of raising an exception?**
+        **2. Why does a tool failure go back as an observation instead of raising an exception?**
 
         <details><summary>Show answer</summary>
 
-        Because the model can usually fix it itself: correct a misspelt file name, try another keyword, send the arguments properly. An exception would end the whole run – along with everything already found and paid for. As text ("what went wrong, what to do next") the failure becomes information the model works with. Only what a person must fix (no key, no connection) ends the run – with one plain sentence.
+        Because the model usually fixes it itself: corrects a file name, tries another keyword. An exception would end the run, with everything already found and paid for.
 
         </details>
 
-        **3. What is a scripted model good for, what can it reveal – and what not?**
+        **3. What is a scripted model good for, what does it reveal – and what not?**
 
         <details><summary>Show answer</summary>
 
-        It tests the loop for free, offline and identically on every run – fit for automated tests. It can reveal bugs in the **mechanics**: whether tools run, whether failures become observations, whether long results are cut, whether both stop conditions fire. It cannot show whether a model **decides well** (the right keyword, the right file, stopping in time), because those decisions are fixed in the script. That takes a real model and a set of test questions to evaluate it with (notebook 8).
+        It tests the **mechanics** for free and identically on every run: running tools, failures as text, cutting, both stop conditions. It cannot show whether a model **decides well** – that is fixed in the script; that takes a real model and test questions (notebook 8).
 
         </details>
         """, tags=["self-test"]),
@@ -207,10 +207,10 @@ CELLS = [
     md("next", de="""
         ## Wie es weitergeht
 
-        Wenn du jetzt in LangGraph oder das OpenAI Agents SDK schaust, erkennst du deine Schleife wieder – und alles, was drumherum gebaut ist. In den nächsten Lektionen geht es weiter: wie man den Kontext klein hält (Lektion 5), warum Werkzeuge abgeschottet in einer Sandbox laufen sollten (Lektion 8) und wie man Traces strukturiert protokolliert (Modul 06, Lektion 3). Wer mehr will: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
+        In LangGraph oder dem OpenAI Agents SDK erkennst du jetzt deine Schleife wieder – und was drumherum gebaut ist. Die nächsten Lektionen: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3). Mehr: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
         """, en="""
         ## Where to go from here
 
-        When you now look into LangGraph or the OpenAI Agents SDK, you will recognise your loop – and everything built around it. The coming lessons go on from here: how to keep the context small (lesson 5), why sandboxes for tools matter so much (lesson 8), and how to log traces in a structured way (module 06, lesson 3). If you want more: **[8 · Extras](08_extras.ipynb)** *(optional)*.
+        In LangGraph or the OpenAI Agents SDK you will now recognise your loop – and what is built around it. The coming lessons: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3). More: **[8 · Extras](08_extras.ipynb)** *(optional)*.
         """),
 ]

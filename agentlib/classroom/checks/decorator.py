@@ -128,16 +128,15 @@ def tool(description, **params):
                 required.append(name)
 '''
     TAIL = '''        schema = {"type": "function",
-                  "function": {"name": fn.__name__, "description": <<description>>,
+                  "function": {"name": fn.__name__, "description": description,
                                "parameters": {"type": "object", "properties": properties,
                                               "required": required}}}
-        TOOLS[fn.__name__] = <<entry>>
-        return <<return>>
+        TOOLS[fn.__name__] = {"fn": fn, "schema": schema}
+        return fn  # <returned>
     return register
 '''
-    CODE = {"description": "description", "entry": '{"fn": fn, "schema": schema}', "return": "fn"}
     SKELETON = cells("decorator", HEAD + "        ...\n" + TAIL)
-    SOLUTION = cells("decorator", HEAD + PARAMETERS + TAIL, CODE, solved=True)
+    SOLUTION = cells("decorator", HEAD + PARAMETERS + TAIL, solved=True)
 
 
 def signature(fn):

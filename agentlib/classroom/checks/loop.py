@@ -196,7 +196,12 @@ def run_agent(model, question, max_steps=8, verbose=True):
     stats = {"steps": 0, "tool_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     say = print if verbose else (lambda *_: None)  # <say>
 '''
-    STEPS = "".join(f"    # {n}. <step{n}>\n" for n in range(1, 9)) + "    ...\n"
+    STEPS = "".join(f"    # {n}. <step{n}>\n" for n in range(1, 8)) + "    ...\n"
+    # Step 8, what happens when the for loop runs out, is given: the limit itself is the student's range().
+    LIMIT = '''    # 8. <step8>
+    say(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
+    return None, stats
+'''
     BODY = '''    for step in range(1, max_steps + 1):
         # 1. <step1>
         message, usage = model(messages, schemas)
@@ -227,12 +232,9 @@ def run_agent(model, question, max_steps=8, verbose=True):
             stats["tool_calls"] += 1
             say(f"[step {step}] {name}({arguments}) → {result[:90]}".replace("\\n", " | "))
             messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
-    # 8. <step8>
-    say(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
-    return None, stats
 '''
-    SKELETON = cells("loop", HEAD + STEPS)
-    SOLUTION = cells("loop", HEAD + BODY, solved=True)
+    SKELETON = cells("loop", HEAD + STEPS + LIMIT)
+    SOLUTION = cells("loop", HEAD + BODY + LIMIT, solved=True)
 
     def at(self, error, loop):
         """Where in the student's cell `error` came from, e.g. " in Zeile 24: result = ..."; "" when not there."""

@@ -133,14 +133,12 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     if not inside or not file.is_file():
         return f"Error: no such file {path!r}; call list_docs to see which files exist."
     if start < 1:
-        return <<start>>
+        return f"Error: start={start}, but lines count from 1; ask for start=1 or more."
     lines = file.read_text(encoding="utf-8").splitlines()
-    last = min(end, <<cap>>, len(lines))
-    return "\\n".join(<<numbered>> for number in range(start, last + 1))
+    last = min(end, start + 79, len(lines))  # <cap>
+    return "\\n".join(f"{number}: {lines[number - 1]}" for number in range(start, last + 1))
 '''
-    CODE = {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
-            "start": 'f"Error: start={start}, but lines count from 1; ask for start=1 or more."',
-            "cap": "start + 79", "numbered": 'f"{number}: {lines[number - 1]}"'}
+    CODE = {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)"}
     SKELETON = cells("read_doc", TEMPLATE)
     SOLUTION = cells("read_doc", TEMPLATE, CODE, solved=True)
 

@@ -125,25 +125,22 @@ class RealModel:
     """A model behind an OpenAI-compatible endpoint: DeepSeek unless LLM_BASE_URL names another."""
 
     def __init__(self):
-        base_url = <<url>>
-        api_key = <<key>>
+        base_url = os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")
+        api_key = os.environ.get("LLM_API_KEY")
         self.client = OpenAI(api_key=api_key, base_url=base_url)
-        self.name = <<model>>
+        self.name = os.environ.get("LLM_MODEL", "deepseek-flash")
         # DeepSeek thinks before it answers unless told not to: slower, and pricier
         self.extra = {"thinking": {"type": "disabled"}} if "deepseek.com" in base_url else {}
 
     def __call__(self, messages, tools):
         reply = <<create>>
         message = <<message>>
-        <<content>>
+        message.content = message.content or ""  # <content>
         return <<return>>
 '''
-    CODE = {"url": 'os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
-            "key": 'os.environ.get("LLM_API_KEY")', "model": 'os.environ.get("LLM_MODEL", "deepseek-flash")',
-            "create": 'self.client.chat.completions.create(\n            model=self.name, messages=messages, tools=tools, '
+    CODE = {"create": 'self.client.chat.completions.create(\n            model=self.name, messages=messages, tools=tools, '
                       'tool_choice="auto", extra_body=self.extra)',
             "message": "reply.choices[0].message",
-            "content": 'message.content = message.content or ""',
             "return": "message, reply.usage"}
     SKELETON = cells("real_model", TEMPLATE)
     SOLUTION = cells("real_model", TEMPLATE, CODE, solved=True)
