@@ -49,16 +49,16 @@ def hanging(source):
 
 
 def judged(name, source, language):
-    """(seconds, status) of one q.check on `source`, its verdict kept out of the output."""
+    """(seconds, status) of judging `source` as q.check does, without printing the verdict (microseconds)."""
     from agentlib.classroom.checks import exercise
 
     q = exercise(name, language)
     work = defined(name, source, language)
     work = (work, work.__globals__["TOOLS"]) if name == "decorator" else (work,)
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()):  # what the student's code prints while it is judged
         started = time.perf_counter()
-        q.check(*work)
-        return time.perf_counter() - started, q.outcome
+        status, _ = q.judge(*work)
+        return time.perf_counter() - started, status
 
 
 def judged_apart(name, language):
