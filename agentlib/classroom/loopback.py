@@ -9,7 +9,8 @@ It takes a free port, answers each POST with the next reply (500 once none
 is left), records every request, and stops itself after `lifetime` seconds.
 Like llama-cpp-python's server it refuses (400) a conversation in which a
 tool-call turn carries no text content: null or a missing "content" (see
-`flaw`); the reason goes into `refused`.
+`flaw`); the reason goes into `refused`. `strict=False` accepts it, for servers that watch clients
+(the frameworks of notebook 09 send null there) rather than judge them.
 Pointed at as a proxy (http_proxy, https_proxy), it refuses requests meant
 for other hosts and notes their targets in `elsewhere`: the real_model check
 uses that to see an endpoint that ignores LLM_BASE_URL, without going online.
@@ -54,8 +55,9 @@ def flaw(body):
 class Loopback:
     """The server; use it as a context manager. `requests`: {"path", "headers", "body"} per request."""
 
-    def __init__(self, replies, lifetime=30.0):
+    def __init__(self, replies, lifetime=30.0, strict=True):
         self.replies, self.requests, self.elsewhere, self.refused = list(replies), [], [], []
+        self.strict = strict  # refuse what llama-cpp-python refuses; off where other clients are only watched
         self.lock, self.running = threading.Lock(), False
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler(self))
         self.httpd.daemon_threads = True
@@ -99,7 +101,7 @@ def handler(server):
                 request = {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
                            "body": json.loads(raw or b"null")}
                 server.requests.append(request)
-                problem = flaw(request["body"])
+                problem = flaw(request["body"]) if server.strict else None
                 server.refused += [problem] if problem else []
                 body = server.replies.pop(0) if server.replies and not problem else None
             if problem:
