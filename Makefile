@@ -19,7 +19,7 @@ help:
 	@echo "make bench      the benchmarks (about a minute)"
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
-	@echo "make local-model  the tiny local model for notebook 06 and --local (builds llama-cpp-python, minutes)"
+	@echo "make local-model  the tiny local model for notebook 08 and --local (builds llama-cpp-python, minutes)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
 	@echo "make clean      remove .venv and test artifacts"
@@ -129,7 +129,7 @@ lock: $(VENV)/.created
 	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
 	rm requirements.lock.old
 
-# Optional: the tiny local model (notebook 06, `python -m agentlib --local`); lab and test never need it.
+# Optional: the tiny local model (notebook 08, `python -m agentlib --local`); lab and test never need it.
 # llama-cpp-python compiles llama.cpp from source: a few minutes once, then pip's wheel cache reuses it.
 local-model: $(VENV)/.local-model
 
