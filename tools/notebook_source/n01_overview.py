@@ -69,11 +69,11 @@ CELLS = [
     md("first-run-intro", de="""
         ## Gleich ausprobieren: ein ganzer Lauf, offline
 
-        Unser Agent beantwortet Fragen zur Python-Bibliothek **httpx** aus ihrer Dokumentation in `data/httpx-docs/`. Das Modell spielt hier ein *Skriptmodell*: ein fester Ablauf, kostenlos, ohne Schlüssel (mehr in Notebook 5). Führe die Zellen der Reihe nach aus (Umschalt + Enter):
+        Unser Agent beantwortet Fragen zur Python-Bibliothek **httpx** aus ihrer Dokumentation in `data/httpx-docs/`. Die Rolle des Modells spielt hier ein *Skriptmodell*: ein fester Ablauf, kostenlos, ohne Schlüssel (mehr in Notebook 5). Führe die Zellen der Reihe nach aus (Umschalt + Enter):
         """, en="""
         ## Try it right away: a whole run, offline
 
-        Our agent answers questions about the Python library **httpx** from its documentation in `data/httpx-docs/`. Here a *scripted model* plays the model: a fixed script, free, no key (more in notebook 5). Run the cells in order (Shift + Enter):
+        Our agent answers questions about the Python library **httpx** from its documentation in `data/httpx-docs/`. Here a *scripted model* plays the part of the model: a fixed script, free, no key (more in notebook 5). Run the cells in order (Shift + Enter):
         """),
     code("setup", """
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
@@ -133,7 +133,7 @@ CELLS = [
         | 6 · Echtes Modell | `RealModel` | 9 |
         | 7 · Dein Agent, Übungen und Selbsttest | – | 4 |
 
-        Der Kern dauert etwa 59 Minuten, so gezählt: 160 Wörter Text pro Minute, eine Minute für jede Zeile, die du selbst schreibst, und 0,3 Minuten für jede Zelle, die du ausführst; Abschnitte mit *(optional)* in der Überschrift zählen nicht mit (nachzurechnen mit `python tools/minutes.py`). Sie und das Notebook **8 · Vertiefung** kannst du überspringen und später nachholen.
+        Der Kern dauert etwa 59 Minuten, so gezählt: 160 Wörter Text pro Minute, eine Minute für jede Zeile, die du selbst schreibst, und 0,3 Minuten für jede Zelle, die du ausführst; Abschnitte mit *(optional)* in der Überschrift zählen nicht mit (nachzurechnen mit `python tools/minutes.py`). Diese Abschnitte und das Notebook **8 · Vertiefung** kannst du überspringen und später nachholen.
         """, en="""
         ## Your way through the module
 
@@ -142,12 +142,12 @@ CELLS = [
         | 1 · Overview | – | 5 |
         | 2 · Tools by decorator | the decorator `tool` | 9 |
         | 3 · Doc tools | `read_doc` | 9 |
-        | 4 · The loop | `run_agent` | 14 |
+        | 4 · The loop | `run_agent` | 15 |
         | 5 · Scripted model | `ScriptedModel` | 9 |
         | 6 · Real model | `RealModel` | 9 |
         | 7 · Your agent, exercises and self-test | – | 4 |
 
-        The core takes about 59 minutes, counted like this: 160 words of text a minute, one minute for every line you write yourself and 0.3 minutes for every cell you run; sections marked *(optional)* in their heading do not count (check it with `python tools/minutes.py`). You can skip them, and notebook **8 · Extras**, and come back later.
+        The core takes about 60 minutes, counted like this: 160 words of text a minute, one minute for every line you write yourself and 0.3 minutes for every cell you run; sections marked *(optional)* in their heading do not count (check it with `python tools/minutes.py`). You can skip them, and notebook **8 · Extras**, and come back later.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

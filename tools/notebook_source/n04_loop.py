@@ -26,7 +26,7 @@ CELLS = [
         - name the two stop conditions and explain why the step limit is indispensable,
         - predict what the model is given when a tool fails or returns too much.
 
-        ⏱ about 14 minutes, plus 3 optional minutes
+        ⏱ about 15 minutes, plus 3 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
@@ -78,7 +78,7 @@ CELLS = [
 
         **Jeder Fehler wird eine Beobachtung** – so heißt, was ein Werkzeug zurückgibt. Ein unbekannter Werkzeugname, falsche Argumente, eine unlesbare Datei: Statt abzustürzen, macht die Schleife daraus `Error: <Ausnahmetyp>: <Meldung>`, und das Modell korrigiert sich meistens im nächsten Schritt.
 
-        **Zu Langes wird gekürzt, mit Hinweis:** Über `MAX_OBSERVATION` (3.000) Zeichen wird abgeschnitten, und ein Hinweis nennt die ganze Länge – sonst glaubte das Modell, es habe alles gesehen.
+        **Zu lange Ergebnisse werden gekürzt, mit Hinweis:** Was über `MAX_OBSERVATION` (3.000) Zeichen hinausgeht, fällt weg, und ein Hinweis nennt die ganze Länge – sonst glaubte das Modell, es habe alles gesehen.
         """, en="""
         ## What `run_agent` does
 
@@ -91,7 +91,7 @@ CELLS = [
 
         **Every failure becomes an observation** – the name for what a tool returns. An unknown tool name, wrong arguments, a file that cannot be read: instead of crashing, the loop turns it into `Error: <exception type>: <message>`, and the model usually corrects itself in the next step.
 
-        **What is too long is cut, with a note:** beyond `MAX_OBSERVATION` (3,000) characters, and the note gives the full length – else the model would think it had seen everything.
+        **Results that are too long are cut, with a note:** what lies beyond `MAX_OBSERVATION` (3,000) characters is dropped, and the note gives the full length – else the model would think it had seen everything.
         """),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
@@ -101,7 +101,7 @@ CELLS = [
         - `message.tool_calls` ist leer oder `None`, wenn das Modell antwortet; dann steht die Antwort in `message.content`.
         - `message.model_dump(exclude_none=True)` macht aus der Nachricht das Dictionary für die Liste.
         - Zu jedem Aufruf `call`: `call.id`, `call.function.name` und `call.function.arguments`, die Argumente als JSON-Text. `json.loads(arguments or "{}")` macht daraus ein Dictionary (ein leerer Text heißt: keine Argumente), `TOOLS[name]["fn"](**args)` ruft das Werkzeug auf.
-        - Aus einer Ausnahme `error` wird `f"Error: {type(error).__name__}: {error}"`.
+        - `str(...)` macht aus jedem Rückgabewert Text; aus einer Ausnahme `error` wird `f"Error: {type(error).__name__}: {error}"`. `result[:MAX_OBSERVATION]` behält die ersten 3.000 Zeichen.
         - Die Ergebnisnachricht: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
 
         Die Prüfzelle treibt deine Schleife mit Skriptmodellen durch beide Abbruchbedingungen, scheiternde und unbekannte Werkzeuge, ein langes Ergebnis und die Zählung, und nennt jede Regel, die du verletzt. Eigene Formulierungen sind erlaubt – es zählen die Regeln.
@@ -113,7 +113,7 @@ CELLS = [
         - `message.tool_calls` is empty or `None` when the model answers; then the answer is in `message.content`.
         - `message.model_dump(exclude_none=True)` turns the message into the dictionary for the list.
         - For every call `call`: `call.id`, `call.function.name` and `call.function.arguments`, the arguments as JSON text. `json.loads(arguments or "{}")` turns them into a dictionary (an empty text means no arguments), `TOOLS[name]["fn"](**args)` calls the tool.
-        - An exception `error` becomes `f"Error: {type(error).__name__}: {error}"`.
+        - `str(...)` turns any return value into text; an exception `error` becomes `f"Error: {type(error).__name__}: {error}"`. `result[:MAX_OBSERVATION]` keeps the first 3,000 characters.
         - The result message: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
 
         The check cell drives your loop with scripted models through both stop conditions, failing and unknown tools, a long result and the counting, and names any rule you broke. Your own wording is fine – the rules count.
@@ -129,11 +129,11 @@ CELLS = [
     md("own-run-intro", de="""
         ## Deine Schleife, ein ganzer Lauf
 
-        Das Skript der Lektion gegen `run_agent` – deine Fassung, wenn sie bestanden hat. Du solltest die vier Schritte aus Notebook 1 sehen:
+        Das Skript der Lektion spielt gegen `run_agent` – deine Fassung, wenn sie bestanden hat. Du solltest die vier Schritte aus Notebook 1 sehen:
         """, en="""
         ## Your loop, a whole run
 
-        The lesson's script against `run_agent` – your version, if it passed. You should see the four steps of notebook 1:
+        The lesson's script plays against `run_agent` – your version, if it passed. You should see the four steps of notebook 1:
         """),
     code("own-run", """
         model = ScriptedModel(lesson_script(LANGUAGE))
