@@ -20,7 +20,7 @@ help:
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
 	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
-	@echo "make local-model  the tiny local model for notebook 06 and --local (builds llama-cpp-python, minutes)"
+	@echo "make local-model  the tiny local model for notebook 08 and --local (builds llama-cpp-python, minutes)"
 	@echo "make lite       the course as a JupyterLite site in site/: runs in any browser, nothing to install"
 	@echo "make lite-serve serve site/ on 127.0.0.1:8000 (builds it first if needed)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
@@ -132,7 +132,7 @@ lock: $(VENV)/.created
 	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
 	rm requirements.lock.old
 
-# Optional: the tiny local model (notebook 06, `python -m agentlib --local`); lab and test never need it.
+# Optional: the tiny local model (notebook 08, `python -m agentlib --local`); lab and test never need it.
 # llama-cpp-python compiles llama.cpp from source: a few minutes once, then pip's wheel cache reuses it.
 local-model: $(VENV)/.local-model
 

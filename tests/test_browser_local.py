@@ -1,4 +1,4 @@
-"""Notebook 06 in a real browser, with the tiny local model answering: a student steps through its trace.
+"""Notebook 08 (the extras) in a real browser, with the tiny local model answering: a student steps through its trace.
 
 JupyterLab and Chromium as in test_browser.py (through browser_support.py). The notebook's
 local cells start llama-cpp-python's server inside the kernel; the run is
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-NOTEBOOK = "notebooks/de/06_echtes_modell.ipynb"
+NOTEBOOK = "notebooks/de/08_vertiefung.ipynb"
 MAX_STEPS = 5  # what the notebook's local-run cell allows
 VIEWER = labels("de")
 # The course must run without a key: every kernel looks for .env where there is none.

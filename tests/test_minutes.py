@@ -64,3 +64,18 @@ def test_a_core_cell_never_needs_an_optional_one():
         for cell in module.CELLS:
             if cell["id"] not in optional and cell.get("needs"):
                 assert cell["needs"] not in optional, (module.FILES["de"], cell["id"])
+
+
+def test_every_optional_cell_sits_under_a_heading_marked_optional():
+    """Tags are invisible in a notebook: what the count leaves out, the student must see as optional."""
+    from notebook_source.cells import render
+
+    for module in minutes.modules():
+        for language in ("de", "en"):
+            under_optional = getattr(module, "OPTIONAL", False)
+            for cell in module.CELLS:
+                text = "".join(render(cell, language)["source"])
+                if cell["cell_type"] == "markdown" and text.startswith("#"):
+                    under_optional = "*(optional)*" in text.splitlines()[0] or getattr(module, "OPTIONAL", False)
+                if "optional" in cell["tags"]:
+                    assert under_optional, (module.FILES[language], cell["id"])

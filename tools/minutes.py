@@ -255,8 +255,10 @@ def main(argv):
         found = problems()
         for problem in found:
             print(problem)
-        if found:
-            print("run python tools/minutes.py --write, then python tools/build_notebooks.py")
+        if any("more than" not in problem for problem in found):
+            print("run python tools/minutes.py --write to show the count")
+        if any("more than" in problem for problem in found):
+            print("shorten the core, or move sections into optional ones (tag their cells optional)")
         return 1 if found else 0
     if "--write" in argv:
         write()
