@@ -123,8 +123,8 @@ def test_every_option_the_readme_gives_the_cli_exists():
         text = subprocess.run([sys.executable, "-m", "agentlib", *args, "--help"], cwd=REPO, capture_output=True,
                               text=True, timeout=60).stdout
         return set(re.findall(r"--[a-z-]+", text))
-    known = {"": options(), "eval": options("eval")}
-    for command in re.findall(r"\.venv/bin/python -m agentlib( eval)?(.*)", "\n".join(commands_in_readme())):
+    known = {"": options(), "eval": options("eval"), "progress": options("progress")}
+    for command in re.findall(r"\.venv/bin/python -m agentlib( eval| progress)?(.*)", "\n".join(commands_in_readme())):
         sub, rest = command[0].strip(), command[1]
         assert set(re.findall(r"--[a-z-]+", rest)) <= known[sub], command
 
