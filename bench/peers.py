@@ -170,21 +170,9 @@ def smolagents_run(steps, tool):
     return lambda: agent.run("Do nothing.")
 
 
-def mini_swe_agent_run(steps, tool):
-    from minisweagent.agents.default import DefaultAgent
+def mini_swe_environment(tool):
+    """mini-swe-agent's environment without a shell: `tool` is the cheap tool, "submit" ends the run."""
     from minisweagent.exceptions import Submitted
-    from minisweagent.models.test_models import DeterministicToolcallModel
-
-    class Fake(DeterministicToolcallModel):  # its own test model, answering without a prepared list
-        asked = 0
-
-        def query(self, messages, **kwargs):
-            self.asked += 1
-            command = "noop" if self.asked < steps else "submit"
-            call = {"id": f"c{self.asked}", "type": "function",
-                    "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
-            return {"role": "assistant", "content": None, "tool_calls": [call],
-                    "extra": {"actions": [{"command": command, "tool_call_id": call["id"]}]}}
 
     class Environment:  # instead of a shell: the cheap tool, and the way mini-swe-agent ends a run
         config = None
@@ -201,7 +189,25 @@ def mini_swe_agent_run(steps, tool):
         def serialize(self):
             return {}
 
-    agent = DefaultAgent(Fake(outputs=[]), Environment(), system_template="Do nothing.",
+    return Environment()
+
+
+def mini_swe_agent_run(steps, tool):
+    from minisweagent.agents.default import DefaultAgent
+    from minisweagent.models.test_models import DeterministicToolcallModel
+
+    class Fake(DeterministicToolcallModel):  # its own test model, answering without a prepared list
+        asked = 0
+
+        def query(self, messages, **kwargs):
+            self.asked += 1
+            command = "noop" if self.asked < steps else "submit"
+            call = {"id": f"c{self.asked}", "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+            return {"role": "assistant", "content": None, "tool_calls": [call],
+                    "extra": {"actions": [{"command": command, "tool_call_id": call["id"]}]}}
+
+    agent = DefaultAgent(Fake(outputs=[]), mini_swe_environment(tool), system_template="Do nothing.",
                          instance_template="{{task}}", step_limit=steps)
     return lambda: agent.run("Do nothing.")["submission"]
 

@@ -33,7 +33,7 @@ import tempfile
 import time
 
 from . import ROOT, peak_mib
-from .peers import growth_exponent
+from .peers import growth_exponent, mini_swe_environment
 from .server import ANSWER, stats
 
 SHORT = 0.2  # seconds: a shorter run is repeated in the same process
@@ -145,27 +145,11 @@ def smolagents_run(url, steps, tool):
 
 def mini_swe_agent_run(url, steps, tool):
     from minisweagent.agents.default import DefaultAgent
-    from minisweagent.exceptions import Submitted
     from minisweagent.models.litellm_model import LitellmModel
-
-    class Environment:  # instead of a shell: the cheap tool, and the way mini-swe-agent ends a run
-        config = None
-
-        def execute(self, action, cwd=""):
-            if action["command"] == "submit":
-                raise Submitted({"role": "exit", "content": ANSWER,
-                                 "extra": {"exit_status": "Submitted", "submission": ANSWER}})
-            return {"output": tool(), "returncode": 0, "exception_info": ""}
-
-        def get_template_vars(self, **kwargs):
-            return {}
-
-        def serialize(self):
-            return {}
 
     model = LitellmModel(model_name="openai/bench", model_kwargs={"api_base": url, "api_key": "bench-key"},
                          cost_tracking="ignore_errors")
-    agent = DefaultAgent(model, Environment(), system_template=QUESTION, instance_template="{{task}}",
+    agent = DefaultAgent(model, mini_swe_environment(tool), system_template=QUESTION, instance_template="{{task}}",
                          step_limit=steps)
     return lambda: agent.run(QUESTION)["submission"]
 
