@@ -348,7 +348,12 @@ def keyboard_pass(page):
     control.locator(".max-steps-limit input").press("Control+a")
     page.keyboard.type("2")
     page.keyboard.press("ArrowUp")
+    # On a busy machine the field may not yet hold 3 when Tab leaves it; then the run would use 2.
+    expect(control.locator(".max-steps-limit input")).to_have_value("3")
     page.keyboard.press("Tab")
+    # ipywidgets holds a model's next update until the kernel has answered the last one, while the
+    # button's click goes out at once: give the kernel a moment to receive the 3 before the run starts.
+    page.wait_for_timeout(1000)
     assert focused() == CONTROL["run"]
     page.keyboard.press("Enter")
     expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=3))
