@@ -33,24 +33,13 @@ import tempfile
 import time
 
 from . import ROOT, peak_mib
-from .peers import growth_exponent, mini_swe_environment
+from .peers import Counter, growth_exponent, mini_swe_environment
 from .server import ANSWER, stats
 
 SHORT = 0.2  # seconds: a shorter run is repeated in the same process
 QUESTION = "Do nothing."
 NOOP_SCHEMA = {"type": "function", "function": {
     "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}
-
-
-class Counter:
-    """The cheap tool: counts its calls, so a run that skipped the tool cannot pass."""
-
-    def __init__(self):
-        self.runs = 0
-
-    def __call__(self):
-        self.runs += 1
-        return "ok"
 
 
 def floor_run(url, steps, tool):
