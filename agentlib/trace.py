@@ -95,18 +95,24 @@ class Trace:
 
     def to_dict(self):
         return {"format": FORMAT, "model": self.model, "stop_reason": self.stop_reason,
-                "stop_message": self.stop_message, "messages": as_text(self.messages), "records": self.records,
+                "stop_message": self.stop_message, "messages": self.messages, "records": self.records,
                 "tools": self.tools}
 
     @classmethod
     def from_dict(cls, data):
-        """The trace `data` describes; ValueError naming the field when it was not written by to_dict."""
-        problem = flaw(mended(data))
-        if problem:
-            raise ValueError(f"not a trace saved by agentlib: {problem}; save one with stats.trace.save(path)")
-        data = mended(data)
-        return cls(data["messages"], data["records"], data.get("stop_reason"), data["stop_message"],
-                   data.get("model", ""), data.get("tools", ()))
+        """The trace `data` describes; ValueError with a sentence when it was not written by to_dict."""
+        try:
+            if data["format"] != FORMAT:
+                raise ValueError(f"its format is {str(data['format'])[:40]!r}, not {FORMAT}")
+            trace = cls(list(data["messages"]), list(data["records"]), data.get("stop_reason"),
+                        str(data.get("stop_message", "")), str(data.get("model", "")), data.get("tools", ()))
+            if any(trace.messages[r["at"]]["role"] != "assistant" for r in trace.records):
+                raise ValueError("a record points at no reply of the model")
+            trace.question  # noqa: B018 (raises StopIteration when there is no question)
+            return trace
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, StopIteration) as problem:
+            raise ValueError(f"not a trace saved by agentlib ({type(problem).__name__}: {str(problem)[:80]}); "
+                             f"save one with stats.trace.save(path)") from None
 
     def save(self, path):
         text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
@@ -115,90 +121,9 @@ class Trace:
 
     @classmethod
     def load(cls, path):
-        if not Path(path).is_file():  # a FIFO or a device would make read_text wait forever
-            raise ValueError(f"{path} is not a regular file; save a trace with stats.trace.save(path)")
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except RecursionError:  # brackets nested thousands deep: no trace looks like that
-            raise ValueError("not a trace saved by agentlib: its JSON is nested too deeply; "
-                             "save one with stats.trace.save(path)") from None
+        except (UnicodeDecodeError, RecursionError, json.JSONDecodeError) as problem:
+            raise ValueError(f"{path} is not a trace saved by agentlib ({type(problem).__name__}); "
+                             f"save one with stats.trace.save(path)") from None
         return cls.from_dict(data)
-
-
-def text_of(content):
-    """A message's content as the text a trace keeps: None stays None, parts are joined, other values become JSON.
-
-    Servers send content as a string, as a list of parts, or (broken ones) as a number.
-    Example: [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}] -> "ab"; 42 -> "42"
-    """
-    if content is None or isinstance(content, str):
-        return content
-    if isinstance(content, list):  # OpenAI's content parts; an image or refusal part has no "text"
-        return "".join(part if isinstance(part, str) else text_of(part.get("text")) or "" if isinstance(part, dict)
-                       else json.dumps(part, ensure_ascii=False, default=str) for part in content)
-    return json.dumps(content, ensure_ascii=False, default=str)
-
-
-def mended(data):
-    """`data` with what older versions saved as it is now written: content as text, "unknown" for a null finish reason."""
-    if not isinstance(data, dict):
-        return data
-    if isinstance(data.get("messages"), list):
-        data = data | {"messages": as_text(data["messages"])}
-    if isinstance(data.get("records"), list):
-        data = data | {"records": [r | {"finish_reason": "unknown"} if isinstance(r, dict) and "finish_reason" in r
-                                   and r["finish_reason"] is None else r for r in data["records"]]}
-    return data
-
-
-def as_text(messages):
-    """`messages` with every content as text (see `text_of`); the list itself when it already is."""
-    if all(not isinstance(m, dict) or isinstance(m.get("content"), (str, type(None))) for m in messages):
-        return messages
-    return [m | {"content": text_of(m["content"])} if isinstance(m, dict) and "content" in m else m for m in messages]
-
-
-STOP_REASONS = {"answer", "max_steps", "interrupted", "error", None}
-
-
-def flaw(data):
-    """What makes `data` no trace this module can show, or "" when it is one.
-
-    Example: flaw({"format": "agentlib-trace/1", "messages": []}) -> "the field 'records' is missing"
-    """
-    if not isinstance(data, dict):
-        return f"it holds a JSON {type(data).__name__}, not an object with the fields format, messages and records"
-    if data.get("format") != FORMAT:
-        return f"it is not a trace of format {FORMAT} (format is {str(data.get('format'))[:40]!r})"
-    for key, kind, default in (("messages", list, None), ("records", list, None), ("stop_message", str, None),
-                               ("model", str, ""), ("tools", list, [])):
-        if key not in data and default is None:
-            return f"the field {key!r} is missing"
-        if not isinstance(data.get(key, default), kind):
-            return f"the field {key!r} is not a {kind.__name__}"
-    if not isinstance(data.get("stop_reason"), (str, type(None))) or data.get("stop_reason") not in STOP_REASONS:
-        return f"stop_reason must be one of {sorted(r for r in STOP_REASONS if r)} or null"
-    messages = data["messages"]
-    for i, message in enumerate(messages):
-        if not (isinstance(message, dict) and message.get("role") in ("system", "user", "assistant", "tool")
-                and isinstance(message.get("content", ""), (str, type(None)))):
-            return f"messages[{i}] is not a message with a role and text content"
-        calls = message.get("tool_calls", [])
-        if not isinstance(calls, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("function"), dict)
-                and isinstance(c["function"].get("name"), str) and isinstance(c["function"].get("arguments"), str)
-                for c in calls):
-            return f"messages[{i}].tool_calls is not a list of calls with id, name and arguments"
-    if not any(m["role"] == "user" and isinstance(m.get("content"), str) for m in messages):
-        return "it holds no question (a user message)"
-    for i, record in enumerate(data["records"]):
-        usage = record.get("usage") if isinstance(record, dict) else None
-        if not (isinstance(record, dict) and type(record.get("at")) is int and 0 <= record["at"] < len(messages)
-                and messages[record["at"]]["role"] == "assistant"
-                and isinstance(record.get("seconds"), (int, float)) and isinstance(record.get("finish_reason"), str)
-                and "usage" in record
-                and (usage is None or (isinstance(usage, dict) and all(
-                    type(usage.get(k)) is int and usage[k] >= 0 for k in ("prompt_tokens", "completion_tokens"))))):
-            return (f"records[{i}] must hold 'at' (the index of an assistant message), 'seconds', "
-                    f"'finish_reason' and 'usage' (null or whole token counts)")
-    return ""

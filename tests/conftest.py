@@ -5,10 +5,10 @@ import os
 import pytest
 
 import agentlib.docs
-from agentlib import config
+from agentlib import settings as config
 from agentlib.tools import TOOLS
 
-# Checks and set-up cells record progress in the home (agentlib/classroom/progress.py); the suite, and the
+# Checks and set-up cells record progress in the home (agentlib/course/progress.py); the suite, and the
 # kernels it starts, must not write to the developer's. Tests of the recording switch it on for themselves.
 os.environ["AGENTLOOP_PROGRESS"] = "off"
 

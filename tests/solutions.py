@@ -8,7 +8,7 @@ mostly the solution with one rule broken, which its check must report as
 incorrect.
 """
 
-from agentlib.classroom import exercise
+from agentlib.course import exercise
 
 
 def solution(key):

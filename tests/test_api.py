@@ -19,8 +19,8 @@ def test_public_api_is_pinned():
 
 def test_import_loads_only_the_standard_library():
     # The notebook helpers too: they import pandas and ipywidgets only when they are used.
-    code = ("import sys, agentlib, agentlib.classroom.controls, agentlib.classroom.tokens, agentlib.classroom.viewer, agentlib.classroom, "
-            "agentlib.classroom.show; heavy = {'openai', 'pandas', 'ipywidgets', 'IPython', 'dotenv', 'httpx'};"
+    code = ("import sys, agentlib, agentlib.course.controls, agentlib.course.tokens, agentlib.course.viewer, agentlib.course, "
+            "agentlib.course.show; heavy = {'openai', 'pandas', 'ipywidgets', 'IPython', 'dotenv', 'httpx'};"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -77,8 +77,8 @@ def test_replayed_usage_with_an_extra_field_is_read_without_it(tmp_path):
 
 @pytest.mark.parametrize("language", ["fr", "EN", "", None])
 def test_evaluate_in_a_language_the_questions_lack_names_the_two_it_has(language):
-    from agentlib.classroom.evaluate import evaluate
-    from agentlib.classroom.oracle import NaiveModel
+    from agentlib.course.evaluate import evaluate
+    from agentlib.course.oracle import NaiveModel
 
     with pytest.raises(ValueError, match="evaluate asks the questions in 'de' or 'en', not .*: pass language='de' or 'en'"):
         evaluate(NaiveModel(), language=language, progress=False)

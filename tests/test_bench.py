@@ -379,7 +379,7 @@ def test_a_failing_gnu_command_stops_the_bench_with_its_error(tmp_path):
 
 
 def test_the_token_tables_caption_names_the_calibrated_ratio():
-    from agentlib.classroom.tokens import SOURCES
+    from agentlib.course.tokens import SOURCES
     from agentlib.models import CHARS_PER_TOKEN
 
     assert f"≈ {CHARS_PER_TOKEN} characters per token" in SOURCES["en"]["estimated"]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom.viewer import labels
+from agentlib.course.viewer import labels
 from browser_support import (CHROMIUM_ARGS, CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, find_chromium,
                              jupyter_lab, unnamed_controls)
 
@@ -55,8 +55,8 @@ WIDGET_OUTPUTS = f"{OUTPUTS}:not(:has([data-outcome]))"
 WIDGETS_NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "widgets", "metadata": {}, "outputs": [],
                "source": "from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent\n"
-                         "from agentlib.classroom.controls import MaxStepsControl\n"
-                         "from agentlib.classroom.viewer import TraceViewer\n"
+                         "from agentlib.course.controls import MaxStepsControl\n"
+                         "from agentlib.course.viewer import TraceViewer\n"
                          "make_model = lambda: ScriptedModel(lesson_script('de'), estimate_usage=True)\n"
                          "answer, stats = run_agent(make_model(), QUESTION['de'], verbose=False)\n"
                          "display(TraceViewer(stats), MaxStepsControl(make_model, QUESTION['de']))\n"}],
@@ -482,7 +482,7 @@ def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(brows
     which prints a marker: the marker is in the run the viewer shows and in the control's log."""
     from playwright.sync_api import expect
 
-    from agentlib.classroom import exercise, own_agent
+    from agentlib.course import exercise, own_agent
 
     marker = "MARKER-FROM-THE-STUDENTS-LOOP"
     head = "    say = print if verbose else (lambda *_: None)"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom import frameworks
+from agentlib.course import frameworks
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser

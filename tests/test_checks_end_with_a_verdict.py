@@ -12,12 +12,12 @@ import time
 import pytest
 
 from agentlib import Call, Message, docs, lesson_script, run_agent, ScriptedModel, tool
-from agentlib.classroom import INCORRECT, exercise
-from agentlib.classroom.checks import base
-from agentlib.classroom.checks import scripted_model as scripted_module
-from agentlib.classroom.checks.real_model import OwnRealModel
-from agentlib.classroom.checks.sandbox import OverTime, time_limit
-from agentlib.classroom.checks.step_limit import StepLimit
+from agentlib.course import INCORRECT, exercise
+from agentlib.course.checks import base
+from agentlib.course.checks import scripted_model as scripted_module
+from agentlib.course.checks.real_model import OwnRealModel
+from agentlib.course.checks.sandbox import OverTime, time_limit
+from agentlib.course.checks.step_limit import StepLimit
 
 LIMIT = 0.5
 
@@ -83,7 +83,7 @@ def test_a_scripted_model_that_loops_after_its_script_gets_a_verdict():
 
 def test_a_real_model_that_hangs_on_its_third_call_gets_a_verdict(monkeypatch, no_llm_settings):
     monkeypatch.setattr(OwnRealModel, "SECONDS", 8)
-    monkeypatch.setattr("agentlib.classroom.checks.real_model.LOOPBACK_SECONDS", 3)
+    monkeypatch.setattr("agentlib.course.checks.real_model.LOOPBACK_SECONDS", 3)
 
     class Hangs:
         def __init__(self):

@@ -2,7 +2,7 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, ScriptedModel, lesson_script
-from agentlib.classroom.controls import MaxStepsControl
+from agentlib.course.controls import MaxStepsControl
 
 
 pytestmark = pytest.mark.usefixtures("lesson_docs")

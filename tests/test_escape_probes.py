@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentlib import docs, read_doc, tool
-from agentlib.classroom import INCORRECT, exercise
-from agentlib.classroom.checks.sandbox import ESCAPES, SECRET, docs_folder, escape_folder, escapes
+from agentlib.course import INCORRECT, exercise
+from agentlib.course.checks.sandbox import ESCAPES, SECRET, docs_folder, escape_folder, escapes
 from agentlib.docs import read_text, refusal, root
 from agentlib.text import say
 
@@ -42,7 +42,7 @@ def test_every_probe_is_refused_by_the_reference_and_really_leads_out(base):
 
 def test_a_probe_the_reference_does_not_refuse_is_dropped(base, monkeypatch):
     # Derived from the reference: if agentlib allowed a path, no check would ask more of a student.
-    monkeypatch.setattr("agentlib.classroom.checks.sandbox.ESCAPES", ESCAPES + [("way_dotdot", "advanced/page.md")])
+    monkeypatch.setattr("agentlib.course.checks.sandbox.ESCAPES", ESCAPES + [("way_dotdot", "advanced/page.md")])
     assert "advanced/page.md" not in [path for path, _ in escapes(base)]
 
 

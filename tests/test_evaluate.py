@@ -7,10 +7,10 @@ import pytest
 
 import agentlib.docs
 from agentlib import config
-from agentlib.classroom.evaluate import PER_QUESTION, evaluate, report
-from agentlib.classroom.oracle import NaiveModel, OracleModel
-from agentlib.classroom.questions import load_questions
-from agentlib.classroom.scoring import cited_ranges, cites_file, declined
+from agentlib.course.evaluate import PER_QUESTION, evaluate, report
+from agentlib.course.oracle import NaiveModel, OracleModel
+from agentlib.course.questions import load_questions
+from agentlib.course.scoring import cited_ranges, cites_file, declined
 from agentlib.models import Message, RealModel, ScriptedModel
 from agentlib.providers.errors import KINDS, ModelError
 from agentlib.models import ReplayModel

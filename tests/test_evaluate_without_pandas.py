@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from agentlib import evaluate
-from agentlib.classroom import NaiveModel, OracleModel
-from agentlib.classroom.questions import load_questions
+from agentlib.course import NaiveModel, OracleModel
+from agentlib.course.questions import load_questions
 
 COLUMNS = ["steps", "tool_calls", "prompt_tokens", "completion_tokens", "cached_tokens", "cost_usd", "answerable",
            "stop_reason", "cites_file", "lines_overlap", "declined", "correct"]

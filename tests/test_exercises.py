@@ -6,7 +6,7 @@ import pytest
 
 from agentlib import QUESTION, Call, Message, ScriptedModel, lesson_script, run_agent, tool
 from agentlib.docs import doc_paths, read_text, refusal, relative, root
-from agentlib.classroom import (CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, HTTP3_QUESTION, exercise, http3_script,
+from agentlib.course import (CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, HTTP3_QUESTION, exercise, http3_script,
                                 longest_file_report)
 from notebook_context import kernel
 
@@ -188,7 +188,7 @@ def test_count_lines_sandbox_is_judged_by_what_leaks_not_by_wording(language, ki
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_longest_file_report_claims_nothing_when_every_call_failed(language, clean_registry):
-    from agentlib.classroom import count_lines_script
+    from agentlib.course import count_lines_script
     clean_registry.pop("count_lines", None)
     _, stats = run_agent(ScriptedModel(count_lines_script(language)), "?", verbose=False)
     assert "quickstart" not in stats.trace.answer and "count_lines" in stats.trace.answer  # the script claims nothing

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from agentlib import QUESTION, TOOLS, lesson_script
-from agentlib.classroom import frameworks
-from agentlib.classroom import side_by_side as sbs
+from agentlib.course import frameworks
+from agentlib.course import side_by_side as sbs
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORKS = ("openai-agents", "pydantic-ai")
@@ -165,7 +165,7 @@ def audit(event, args):
         contacted.append((args[0], args[1]))
 sys.addaudithook(audit)
 from agentlib import QUESTION, lesson_script
-from agentlib.classroom import side_by_side as sbs
+from agentlib.course import side_by_side as sbs
 asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
 asyncio.run(sbs.measure())
 hosts = sorted({str(address[0]) for address in contacted if isinstance(address, tuple)})

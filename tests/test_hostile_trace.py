@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from agentlib.classroom.tokens import compare_runs
-from agentlib.classroom.viewer import trace_text
+from agentlib.course.tokens import compare_runs
+from agentlib.course.viewer import trace_text
 from agentlib.loop import preview, run_agent
 from agentlib.models import Call, Message, ReplayModel, ScriptedModel
 from agentlib.trace import Trace

@@ -28,8 +28,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
-from agentlib.classroom.viewer import labels
+from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.course.viewer import labels
 from agentlib.providers import config
 from agentlib.text import say
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port

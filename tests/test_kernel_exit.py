@@ -2,7 +2,7 @@
 
 Not timed: the kernel's exit was slow because the interpreter's last garbage
 collections walked every object openai, pandas and IPython had made, and
-agentlib.classroom freezes them at exit. Checked here is that the freeze
+agentlib.course freezes them at exit. Checked here is that the freeze
 happens, and that the notebooks' helpers leave no thread behind that the
 interpreter would wait for.
 """
@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import atexit, gc, threading
 atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0))  # runs last: after classroom's
-import agentlib.classroom
-from agentlib.classroom import TraceViewer, MaxStepsControl
-from agentlib.classroom.loopback import Loopback
+import agentlib.course
+from agentlib.course import TraceViewer, MaxStepsControl
+from agentlib.course.loopback import Loopback
 with Loopback([]) as server:
     pass
 print("waited for at exit:", [t.name for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()])

@@ -1,24 +1,16 @@
-"""The folder is the map: the lesson on top, classroom/ and providers/ one level down, text/ a leaf.
+"""The folder is the map: the lesson at the top of agentlib/, the course around it, the extras outside both.
 
-Which module may import which is pinned here, read from the source (imports
-inside functions and through importlib included), so a new import that breaks
-the layout fails a test.
+Which module may import which is read from the source (imports inside functions and through
+importlib included), so a new import that breaks a wing's boundary fails here.
 """
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "agentlib"
-LESSON = {"agentlib.tools", "agentlib.docs", "agentlib.files", "agentlib.loop", "agentlib.models",
-          "agentlib.trace", "agentlib.lesson"}
-# RealModel needs the endpoint's settings and the sentences that explain a failure; nothing else may.
-LESSON_MAY_USE = {"agentlib.providers.settings", "agentlib.providers.http", "agentlib.providers.errors"}
-# The text catalogue is a leaf: it imports nothing else from agentlib, so every layer may import it.
-TEXT = "agentlib.text"
-
-
-def is_text(name):
-    return name == TEXT or name.startswith(TEXT + ".")
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "agentlib"
 
 
 def module_name(path):
@@ -36,13 +28,13 @@ def imports_of(path):
                                                                       "__import__"):
             found.add(dynamic_target(node, package))
         elif isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name.startswith("agentlib")}
+            found |= {alias.name for alias in node.names if alias.name.startswith(("agentlib", "bench"))}
         elif isinstance(node, ast.ImportFrom):
             base = package
             for _ in range(node.level - 1):
                 base = base.rpartition(".")[0]
             target = (f"{base}.{node.module}" if node.module else base) if node.level else node.module or ""
-            if not target.startswith("agentlib"):
+            if not target.startswith(("agentlib", "bench")):
                 continue
             for alias in node.names:  # `from . import config` imports a module, not a name
                 candidate = f"{target}.{alias.name}"
@@ -53,7 +45,7 @@ def imports_of(path):
 def dynamic_target(call, package):
     """The module an importlib call names; "<unknown>" when it is computed, which the rules refuse.
 
-    Example: importlib.import_module(".own_loop", "agentlib.classroom") -> "agentlib.classroom.own_loop"
+    Example: importlib.import_module(".own_loop", "agentlib.course") -> "agentlib.course.own_loop"
     """
     name = call.args[0] if call.args else None
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
@@ -70,22 +62,14 @@ def module_file(name):
 
 
 GRAPH = {module_name(p): imports_of(p) for p in PACKAGE.rglob("*.py")}
+OUTSIDE = {module_name(p): imports_of(p) for folder in ("bench", "tools") for p in (ROOT / folder).rglob("*.py")
+           if "notebook_source" not in p.parts}
 
 
-def test_the_folders_are_the_map():
-    top = {name for name in GRAPH if name.count(".") == 1} - {"agentlib.classroom", "agentlib.providers", TEXT}
-    assert top == LESSON | {"agentlib.__main__"}
-    assert {n for n in GRAPH if n.startswith("agentlib.classroom.")} == {
-        f"agentlib.classroom.{m}" for m in ("viewer", "controls", "tokens", "show", "evaluate", "questions", "scoring",
-                                     "oracle", "loopback", "checks", "progress", "progress_report",
-                                     "replay_server", "frameworks", "side_by_side", "own_agent", "recorder")} | CHECKS
-    providers = {n.rpartition(".")[2] for n in GRAPH if n.startswith("agentlib.providers.")}
-    assert {"settings", "http", "errors", "pricing"} <= providers <= {"config", "settings", "http", "errors", "pricing",
-                                                                     "local"}
-
-CHECKS = {f"agentlib.classroom.checks.{m}" for m in (
-    "base", "skeleton", "sandbox", "decorator", "list_schema", "read_doc", "loop", "scripted_model",
-    "errors_in_script", "step_limit", "real_model", "count_lines", "unanswerable")}
+def wing(name):
+    """"lesson", "course" or "extras". Example: wing("agentlib.course.viewer") -> "course" """
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ("course", "extras") else "lesson"
 
 
 def test_every_import_names_its_module():
@@ -93,80 +77,49 @@ def test_every_import_names_its_module():
     assert not {name for name, imported in GRAPH.items() if "<unknown>" in imported}
 
 
-def test_the_checks_framework_does_not_import_an_exercise():
-    framework = {f"agentlib.classroom.checks.{m}" for m in ("base", "skeleton", "sandbox")}
-    for name in framework:
-        assert not GRAPH[name] & (CHECKS - framework), (name, GRAPH[name])
-
-
-def test_the_lesson_imports_only_the_lesson_and_what_realmodel_needs():
-    for name in LESSON:
-        wrong = {m for m in GRAPH[name] if m not in LESSON and m not in LESSON_MAY_USE and not is_text(m)}
-        assert not wrong, f"{name} imports {sorted(wrong)}"
-    assert {m for name in LESSON for m in GRAPH[name]} & LESSON_MAY_USE <= set(GRAPH["agentlib.models"])
-
-
-def test_providers_import_nothing_from_the_lesson_or_the_classroom():
+def test_the_lesson_imports_neither_the_course_nor_the_extras():
     for name, imported in GRAPH.items():
-        if name.startswith("agentlib.providers"):
-            assert all(m.startswith("agentlib.providers") or is_text(m) for m in imported), (name, imported)
+        if wing(name) == "lesson":
+            assert {wing(m) for m in imported} <= {"lesson"}, (name, imported)
 
 
-def test_the_text_catalogue_is_a_leaf():
-    texts = {name for name in GRAPH if is_text(name)}
-    assert {TEXT, f"{TEXT}.providers"} <= texts
-    for name in texts:
-        assert all(is_text(m) for m in GRAPH[name]), (name, GRAPH[name])
-
-
-def test_nothing_imports_the_classroom_but_the_classroom_and_the_package_surface():
+def test_the_course_never_imports_the_extras():
     for name, imported in GRAPH.items():
-        if not name.startswith("agentlib.classroom") and name not in ("agentlib", "agentlib.__main__"):
-            assert not any(m.startswith("agentlib.classroom") for m in imported), (name, imported)
+        if wing(name) == "course":
+            assert "extras" not in {wing(m) for m in imported}, (name, imported)
 
 
-def test_there_is_no_import_cycle():
-    def visit(name, path):
-        for nxt in GRAPH.get(name, ()):
+def test_there_is_no_import_cycle_in_agentlib_nor_in_the_bench_and_tools():
+    def visit(graph, name, path):
+        for nxt in graph.get(name, ()):
             assert nxt not in path, f"import cycle: {' -> '.join(path + [nxt])}"
-            visit(nxt, path + [nxt])
-    for name in GRAPH:
-        if name != "agentlib":  # every submodule imports its package first; that is no cycle
-            visit(name, [name])
+            visit(graph, nxt, path + [nxt])
+    for graph in (GRAPH, OUTSIDE):
+        for name in graph:
+            if name.rpartition(".")[2] != "__init__" and name not in ("agentlib", "bench"):
+                visit(graph, name, [name])  # a submodule importing its own package first is no cycle
 
 
 def test_the_graph_reader_sees_real_imports():
     # Guards the reader above: if it found nothing, every rule would pass vacuously.
-    assert GRAPH["agentlib.loop"] == {"agentlib.tools", "agentlib.trace"}
-    assert GRAPH["agentlib.models"] >= {"agentlib.providers.settings", "agentlib.providers.errors", "agentlib.trace"}
-    assert "agentlib.loop" in GRAPH["agentlib.classroom.controls"]
-    assert "agentlib.classroom.checks.base" in GRAPH["agentlib.classroom.checks.loop"]
+    assert "agentlib.tools" in GRAPH["agentlib.loop"]
+    assert "agentlib.loop" in GRAPH["agentlib.course.controls"]
     hidden = ast.parse("import importlib\nimportlib.import_module('.own_loop', __package__)").body[1].value
-    assert dynamic_target(hidden, "agentlib.classroom") == "agentlib.classroom.own_loop"
+    assert dynamic_target(hidden, "agentlib.course") == "agentlib.course.own_loop"
+    assert any(name.startswith("bench.") for imported in OUTSIDE.values() for name in imported)
 
 
-def test_the_classroom_surface_is_pinned():
-    import agentlib.classroom as classroom
-
-    assert classroom.__all__ == [
-        "show", "TraceViewer", "print_trace", "trace_text", "token_frame", "token_table", "compare_runs",
-        "MaxStepsControl", "number",
-        "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
-        "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION",
-        "note_start",
-        "load", "build", "real_model", "use_dotenv", "yours",
-        "OracleModel", "NaiveModel",
-        "refusal", "has_key", "describe", "key_field", "settings", "explain", "local_server",
-        "PRICES", "describe_cost", "estimate_cost", "trace_cost",
-    ]
-    for name in classroom.__all__:
-        assert hasattr(classroom, name), name
+def test_importing_agentlib_loads_only_the_standard_library():
+    code = ("import sys; before = set(sys.modules); import agentlib; "
+            "print(sorted({m.split('.')[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names)"
+            " - {'agentlib'}))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
 
 
-def test_notebooks_import_only_from_agentlib_and_the_classroom():
-    sources = PACKAGE.parent / "tools" / "notebook_source"
-    for path in sources.glob("n*.py"):
+def test_notebooks_import_the_lesson_the_course_or_an_extra_by_its_module():
+    for path in (ROOT / "tools" / "notebook_source").glob("n*.py"):
         for line in path.read_text(encoding="utf-8").splitlines():
             words = line.split()
             if line.startswith(" ") and words[:1] in (["from"], ["import"]) and words[1].startswith("agentlib"):
-                assert words[1] in ("agentlib", "agentlib.classroom"), (path.name, line)
+                assert module_file(words[1]), (path.name, line)

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, run_agent, tool
-from agentlib.classroom import exercise
-from agentlib.classroom.loopback import Loopback, completion
+from agentlib.course import exercise
+from agentlib.course.loopback import Loopback, completion
 
 ANSWER = ("httpx has four timeouts, connect, read, write and pool, each 5 seconds by default "
           "(advanced/timeouts.md, line 9 and lines 15-20).")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom.viewer import labels
+from agentlib.course.viewer import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
 from solutions import CORRECT, WRONG
 

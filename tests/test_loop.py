@@ -4,7 +4,7 @@ import pytest
 
 from agentlib import MAX_OBSERVATION, TOOLS, Call, Message, ScriptedModel, Trace, Usage, run_agent, tool
 from agentlib.loop import SYSTEM_PROMPT
-from agentlib.classroom.viewer import trace_text
+from agentlib.course.viewer import trace_text
 
 
 def grep(keyword):

@@ -1,6 +1,6 @@
 """No learner-facing sentence is written inline in the classroom: every one lives in agentlib/text.
 
-The rule, as this test reads the code of agentlib/classroom/ (agentlib/text/ is where they belong):
+The rule, as this test reads the code of agentlib/course/ (agentlib/text/ is where they belong):
 a string literal, or the literal part of an f-string, is a learner-facing sentence when it
 - holds German (an umlaut or ß, or one of a few German function words), or
 - reads as an English sentence: a capital letter, at least four words, and a full stop, question
@@ -20,7 +20,7 @@ import ast
 import re
 from pathlib import Path
 
-CLASSROOM = Path(__file__).resolve().parent.parent / "agentlib" / "classroom"
+CLASSROOM = Path(__file__).resolve().parent.parent / "agentlib" / "course"
 GERMAN = re.compile(r"[äöüÄÖÜß]|\b(?:der|die|das|und|nicht|ist|sind|noch|mit|eine?|deine?)\b")
 SENTENCE = re.compile(r"^[A-Z][\w'’-]*(?:[ ,;–-]+[\w'’\"()\[\]./=-]+){3,}?.*?[.!?:](?:\s|$)")
 MODEL_FACING = {"Message", "Call", "run_agent", "compile"}

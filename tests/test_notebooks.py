@@ -177,7 +177,7 @@ def test_every_exercise_has_a_correct_and_a_wrong_solution():
 
 def test_build_along_cells_hold_the_exercises_own_skeleton_and_solution():
     """The notebook's exercise cell is SKELETON; tests/solutions.py's CORRECT is SOLUTION, both from agentlib."""
-    from agentlib.classroom import exercise
+    from agentlib.course import exercise
 
     cells = {"decorator": "build-decorator-code", "read_doc": "build-read-doc-code", "loop": "build-loop-code",
              "scripted_model": "build-scripted-model-code", "real_model": "build-real-model-code"}

@@ -11,7 +11,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from agentlib.classroom.evaluate import evaluate
+from agentlib.course.evaluate import evaluate
 from agentlib.loop import SYSTEM_PROMPT, run_agent
 from agentlib.models import RealModel, ReplayModel, Usage
 from agentlib.trace import Trace

@@ -13,9 +13,9 @@ import pytest
 
 import agentlib
 from agentlib import QUESTION, Call, Message, lesson_script
-from agentlib.classroom import own_agent
-from agentlib.classroom.checks import exercise
-from agentlib.classroom.viewer import trace_text
+from agentlib.course import own_agent
+from agentlib.course.checks import exercise
+from agentlib.course.viewer import trace_text
 from agentlib.providers import config
 from agentlib.providers.errors import ModelError
 

@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from agentlib import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-from agentlib.classroom.checks import loop as own_loop
-from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.course.checks import loop as own_loop
+from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
 LANGUAGES = ["de", "en"]
 NAMES = {"loop": "run_agent", "scripted_model": "ScriptedModel", "real_model": "RealModel"}

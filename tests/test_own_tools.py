@@ -9,8 +9,8 @@ import ast
 import pytest
 
 from agentlib import TOOLS, read_doc, tool
-from agentlib.classroom import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
-from agentlib.classroom.checks.read_doc import SCHEMA
+from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.course.checks.read_doc import SCHEMA
 from notebook_context import kernel
 
 LANGUAGES = ["de", "en"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.classroom import progress
+from agentlib.course import progress
 
 REPO = Path(__file__).resolve().parent.parent
 NOBODY = 65534  # the unprivileged user a root test run writes as
@@ -112,7 +112,7 @@ def test_another_user_cannot_read_a_students_progress_file(lent_home):
 
 def test_two_kernels_writing_at_once_lose_and_tear_no_line(home):
     code = ("import pathlib, sys, time\n"
-            "from agentlib.classroom.progress import note_check\n"
+            "from agentlib.course.progress import note_check\n"
             "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.001)\n"
             "for n in range(2000): note_check(f'{sys.argv[2]}-{n}', 'incorrect', 'en')\n")
     go = home / "go"
@@ -128,7 +128,7 @@ def test_two_kernels_writing_at_once_lose_and_tear_no_line(home):
 
 def test_a_restarted_kernel_appends_to_what_the_one_before_wrote(home):
     for _ in range(2):
-        started = kernel("from agentlib.classroom.progress import note_start, note_check\n"
+        started = kernel("from agentlib.course.progress import note_start, note_check\n"
                          "note_start('04', 'de'); note_check('loop', 'not attempted', 'de')", home)
         assert started.wait(timeout=60) == 0, started.stderr.read()
     assert [json.loads(line)["event"] for line in lines(home)] == ["start", "check", "start", "check"]
@@ -201,7 +201,7 @@ def leaky_schema(annotation):
 
 
 def test_a_check_records_its_outcome_and_nothing_of_the_work_or_its_message(home, capsys):
-    from agentlib.classroom import exercise
+    from agentlib.course import exercise
 
     progress.note_start("02", "en")
     exercise("lists", "en").check(leaky_schema)
@@ -214,7 +214,7 @@ def test_a_check_records_its_outcome_and_nothing_of_the_work_or_its_message(home
 
 
 def test_a_check_says_the_same_with_a_broken_progress_file_as_with_recording_off(home, capsys, monkeypatch):
-    from agentlib.classroom import exercise
+    from agentlib.course import exercise
 
     (home / ".agentloop" / "progress.jsonl").mkdir(parents=True)  # a folder where the file should be
     exercise("lists", "de").check(leaky_schema)

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from agentlib.classroom.progress_report import active_minutes, main, summary, table
+from agentlib.course.progress_report import active_minutes, main, summary, table
 from test_progress_records import NOBODY, as_user
 
 REPO = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from agentlib.providers.config import settings
 from agentlib.providers.errors import ModelError, redact
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
-from agentlib.classroom.viewer import trace_text
+from agentlib.course.viewer import trace_text
 from fake_openai_server import FakeServer, Hang, Reply, completion, error
 
 PROVIDERS = ["openai", "deepseek", "ollama", "llamacpp"]

@@ -11,9 +11,9 @@ import types
 
 import pytest
 
-from agentlib.classroom.checks import base as exercises
-from agentlib.classroom.evaluate import progress_bar
-from agentlib.classroom.show import in_kernel, show
+from agentlib.course.checks import base as exercises
+from agentlib.course.evaluate import progress_bar
+from agentlib.course.show import in_kernel, show
 from agentlib.loop import run_agent
 
 

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from agentlib import QUESTION, Message, ScriptedModel, Usage, lesson_script, run_agent
-from agentlib.classroom.tokens import token_table
+from agentlib.course.tokens import token_table
 
 pytestmark = pytest.mark.usefixtures("lesson_docs")
 BAR = re.compile(r"linear-gradient\(90deg,\s*#9ecae1\s+([\d.]+)%")

@@ -6,7 +6,7 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, Message, ScriptedModel, Usage, lesson_script, run_agent
-from agentlib.classroom.tokens import compare_runs, token_frame, token_table
+from agentlib.course.tokens import compare_runs, token_frame, token_table
 
 
 pytestmark = pytest.mark.usefixtures("lesson_docs")

@@ -11,10 +11,10 @@ import pytest
 
 import agentlib
 from agentlib import Call, Message, QUESTION, lesson_script
-from agentlib.classroom import exercise, own_agent
-from agentlib.classroom.checks import base
-from agentlib.classroom.checks.base import CORRECT, INCORRECT, NOT_ATTEMPTED
-from agentlib.classroom.loopback import flaw
+from agentlib.course import exercise, own_agent
+from agentlib.course.checks import base
+from agentlib.course.checks.base import CORRECT, INCORRECT, NOT_ATTEMPTED
+from agentlib.course.loopback import flaw
 
 LANGUAGES = ["de", "en"]
 

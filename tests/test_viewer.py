@@ -4,8 +4,8 @@ import pytest
 
 import agentlib.docs
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
-from agentlib.classroom import viewer as viewer_module
-from agentlib.classroom.viewer import TraceViewer, number, print_trace, trace_text
+from agentlib.course import viewer as viewer_module
+from agentlib.course.viewer import TraceViewer, number, print_trace, trace_text
 
 LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
 

@@ -19,17 +19,17 @@ CURRENT = []
 def exercise_class():
     """The exercise base class, wherever the code under test keeps it."""
     try:
-        from agentlib.classroom.checks.base import Exercise
+        from agentlib.course.checks.base import Exercise
     except ImportError:
-        from agentlib.classroom.exercises import Exercise
+        from agentlib.course.exercises import Exercise
     return Exercise
 
 
 def exercise_factory():
     try:
-        from agentlib.classroom import exercise
+        from agentlib.course import exercise
     except ImportError:
-        from agentlib.classroom.exercises import exercise
+        from agentlib.course.exercises import exercise
     return exercise
 
 

@@ -92,7 +92,7 @@ def exercise_key(cell_id):
 
 
 def solution(cell_id, language):
-    from agentlib.classroom import exercise
+    from agentlib.course import exercise
 
     return exercise(exercise_key(cell_id), language).SOLUTION[language]
 

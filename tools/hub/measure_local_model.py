@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from agentlib import QUESTION, RealModel, run_agent
-from agentlib.providers import local
+from agentlib.extras import local
 
 
 def pss_mib(pid):

@@ -28,7 +28,7 @@ def skeleton(name):
 
     Taken from agentlib, never copied, so the notebook and its check cannot drift apart.
     """
-    from agentlib.classroom import exercise
+    from agentlib.course import exercise
 
     return {language: exercise(name, language).SKELETON[language] for language in ("de", "en")}
 

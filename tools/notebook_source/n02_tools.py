@@ -54,13 +54,13 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("02", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("02", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         import json
 
         from agentlib import TOOLS, call_tool, tool  # ⟨die fertige Fassung; deine ersetzt sie, sobald sie die Prüfung besteht|the finished version; yours replaces it once it passes the check⟩
-        from agentlib.classroom import exercise
-        from agentlib.classroom import show
+        from agentlib.course import exercise
+        from agentlib.course import show
         """),
     md("build-decorator", de="""
         ## Du bist dran: schreib `tool`

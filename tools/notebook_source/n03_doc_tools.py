@@ -38,14 +38,14 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("03", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("03", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import grep_docs, list_docs, read_doc  # ⟨read_doc: die fertige Fassung, bis deine die Prüfung besteht|read_doc: the finished version, until yours passes the check⟩
-        from agentlib.classroom import refusal
-        from agentlib.classroom import exercise
-        from agentlib.classroom import show
+        from agentlib.course import refusal
+        from agentlib.course import exercise
+        from agentlib.course import show
 
-        from agentlib.classroom import load
+        from agentlib.course import load
 
         agent = load(LANGUAGE, before=3)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS = agent.tool, agent.TOOLS

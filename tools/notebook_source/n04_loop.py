@@ -38,16 +38,16 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
                               lesson_script, list_docs, read_doc, tool)
         from agentlib import run_agent  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.classroom import exercise
-        from agentlib.classroom import show
-        from agentlib.classroom import number
+        from agentlib.course import exercise
+        from agentlib.course import show
+        from agentlib.course import number
 
-        from agentlib.classroom import load
+        from agentlib.course import load
 
         agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent
@@ -120,7 +120,7 @@ CELLS = [
     code("own-trace", """
         # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `model` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
         from agentlib import Trace
-        from agentlib.classroom import TraceViewer
+        from agentlib.course import TraceViewer
 
         messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
         replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}

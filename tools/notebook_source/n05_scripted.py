@@ -38,15 +38,15 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets", "openai"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         import agentlib
         from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent
         from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.classroom import has_key
-        from agentlib.classroom import exercise
+        from agentlib.course import has_key
+        from agentlib.course import exercise
 
-        from agentlib.classroom import load
+        from agentlib.course import load
 
         agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, run_agent = agent.tool, agent.TOOLS, agent.run_agent
@@ -112,7 +112,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
-        from agentlib.classroom import TraceViewer
+        from agentlib.course import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="scripted-run"),
@@ -126,7 +126,7 @@ CELLS = [
         The scripted model from `agentlib` can estimate tokens. The prompt tokens grow row by row, because every step re-sends the whole list:
         """),
     code("token-table", """
-        from agentlib.classroom import token_table
+        from agentlib.course import token_table
 
         _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                              verbose=False)
@@ -181,7 +181,7 @@ CELLS = [
         Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """, tags=["optional"]),
     code("max-steps-control", """
-        from agentlib.classroom import MaxStepsControl
+        from agentlib.course import MaxStepsControl
 
         control = MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE,
                                   agent=run_agent)

@@ -38,19 +38,19 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets", "openai"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from pathlib import Path
 
         import agentlib
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
         from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.classroom import describe, has_key, key_field
-        from agentlib.classroom import exercise
+        from agentlib.course import describe, has_key, key_field
+        from agentlib.course import exercise
         from agentlib import ModelError
-        from agentlib import ReplayModel
+        from agentlib.course.replay import ReplayModel
 
-        from agentlib.classroom import build, load, use_dotenv
+        from agentlib.course import build, load, use_dotenv
 
         agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
@@ -133,7 +133,7 @@ CELLS = [
         """),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom import TraceViewer
+        from agentlib.course import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="real-run"),
@@ -157,7 +157,7 @@ CELLS = [
         """, tags=["optional"]),
     code("token-table", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.classroom import token_table
+        from agentlib.course import token_table
 
         token_table(stats.trace, language=LANGUAGE)
         """, tags=["widget", "optional"], needs="real-run"),

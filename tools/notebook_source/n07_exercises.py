@@ -25,17 +25,17 @@ CELLS = [
             await piplite.install(["agentloop-course", "ipywidgets", "openai"])
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib.classroom import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
+        from agentlib.course import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import RealModel, ScriptedModel, run_agent, tool
-        from agentlib.classroom import has_key
+        from agentlib.course import has_key
         from agentlib import ModelError
-        from agentlib.classroom import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
+        from agentlib.course import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
                                                   longest_file_report)
-        from agentlib.classroom import TraceViewer
+        from agentlib.course import TraceViewer
 
         import agentlib
-        from agentlib.classroom import build, load, real_model, use_dotenv, yours
+        from agentlib.course import build, load, real_model, use_dotenv, yours
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel, RealModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel, agent.RealModel
@@ -148,7 +148,7 @@ CELLS = [
         Schreib ein Werkzeug `count_lines(path)`, das zurückgibt, wie viele Zeilen eine Doku-Datei hat, und registriere es mit `@tool`. Die Prüfzelle prüft:
         - das Werkzeug ist mit `@tool` registriert und hat genau einen Parameter `path: str`,
         - es zählt so viele Zeilen, wie `read_doc` nummeriert,
-        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.classroom import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
+        - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.course import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
 
         Danach spielt die Prüfzelle einen Lauf ab, in dem das Skriptmodell dein Werkzeug benutzt. Ersetze die ganze Zeile `count_lines = ...` durch deine Funktion mit dem Dekorator darüber.
         """, en="""
@@ -159,7 +159,7 @@ CELLS = [
         Write a tool `count_lines(path)` that returns how many lines a doc file has, and register it with `@tool`. The check cell tests:
         - the tool is registered with `@tool` and takes exactly one parameter `path: str`,
         - it counts as many lines as `read_doc` numbers,
-        - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.classroom import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
+        - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.course import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
 
         After that the check cell plays a run in which the scripted model uses your tool. Replace the whole line `count_lines = ...` with your function, decorator on top.
         """, tags=["exercise", "optional"]),

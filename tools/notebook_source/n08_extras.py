@@ -54,7 +54,7 @@ CELLS = [
         """),
     code("model-fails", """
         import agentlib
-        from agentlib.classroom import explain
+        from agentlib.errors import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = agentlib.run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE],
@@ -84,7 +84,7 @@ CELLS = [
         Do not expect too much: the big providers' models are a thousand times larger. This one really decides for itself – but often badly.
         """),
     code("local-run", """
-        from agentlib.classroom import local_server
+        from agentlib.extras.local import local_server
 
         try:  # ⟨agentlibs RealModel: Es schickt einen Schritt mit Tool-Aufrufen mit content "" zurück, das verlangt dieser Server|agentlib's RealModel: it sends a tool-call turn back with content "", which this server insists on⟩
             local_model = agentlib.RealModel(**local_server(LANGUAGE), language=LANGUAGE)
@@ -98,7 +98,7 @@ CELLS = [
         """),
     code("local-trace", """
         # ⟨braucht `local_stats`: führe zuerst die Zelle darüber aus|needs `local_stats`: run the cell above first⟩
-        from agentlib.classroom import TraceViewer
+        from agentlib.course import TraceViewer
 
         TraceViewer(local_stats, language=LANGUAGE)
         """, tags=["widget"], needs="local-run"),
@@ -124,14 +124,14 @@ CELLS = [
     md("cost-intro", de="""
         ## 3 · Was kostet ein Lauf?
 
-        `agentlib.providers.pricing` multipliziert die Tokens mit einer kleinen, datierten Preistabelle. Das ist eine Schätzung: Preise ändern sich, manche Anbieter berechnen je nach Uhrzeit anders – was zählt, ist deine Rechnung. Für ein Modell ohne Eintrag in der Tabelle sagt es „unbekannt“, statt zu raten. Die Zelle rechnet den Lauf des Skriptmodells (mit geschätzten Tokens) zu den Preisen von `deepseek-flash`; den Trace eines echten Laufs aus Notebook 6 rechnest du mit denselben Zeilen aus.
+        `agentlib.course.pricing` multipliziert die Tokens mit einer kleinen, datierten Preistabelle. Das ist eine Schätzung: Preise ändern sich, manche Anbieter berechnen je nach Uhrzeit anders – was zählt, ist deine Rechnung. Für ein Modell ohne Eintrag in der Tabelle sagt es „unbekannt“, statt zu raten. Die Zelle rechnet den Lauf des Skriptmodells (mit geschätzten Tokens) zu den Preisen von `deepseek-flash`; den Trace eines echten Laufs aus Notebook 6 rechnest du mit denselben Zeilen aus.
         """, en="""
         ## 3 · What does a run cost?
 
-        `agentlib.providers.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. The cell prices the scripted model's run (with estimated tokens) at the prices of `deepseek-flash`; the same lines price the trace of a real run from notebook 6.
+        `agentlib.course.pricing` multiplies the tokens by a small, dated price table. It is an estimate: prices change, some providers charge differently by time of day – your bill is what counts. For a model that is not in the table it says "unknown" instead of guessing. The cell prices the scripted model's run (with estimated tokens) at the prices of `deepseek-flash`; the same lines price the trace of a real run from notebook 6.
         """),
     code("cost", """
-        from agentlib.classroom import PRICES, describe_cost, trace_cost
+        from agentlib.course import PRICES, describe_cost, trace_cost
 
         answer, stats = agentlib.run_agent(ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
                                            verbose=False)
@@ -153,8 +153,8 @@ CELLS = [
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
     code("rag-comparison", """
-        from agentlib.classroom import number
-        from agentlib.classroom import describe_cost, estimate_cost
+        from agentlib.course import number
+        from agentlib.course import describe_cost, estimate_cost
 
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
             ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),
@@ -186,8 +186,8 @@ CELLS = [
         Two scripted models show the two ends of the scale, offline and for free: `NaiveModel` searches for the longest word of the question and cites the top of the first file it finds; `OracleModel` looks things up the way the question set intends. With a key you can do the same with `RealModel` – then it costs money, and you learn where your model stands between the two.
         """),
     code("evaluate", """
-        from agentlib import evaluate
-        from agentlib.classroom import NaiveModel, OracleModel
+        from agentlib.course.evaluate import evaluate
+        from agentlib.course import NaiveModel, OracleModel
 
         for model in (NaiveModel(), OracleModel()):
             table = evaluate(model, language=LANGUAGE, progress=False)

@@ -39,7 +39,9 @@ CELLS = [
         from IPython.display import HTML, display
 
         from agentlib import QUESTION, lesson_script, run_agent
-        from agentlib.classroom import describe, frameworks, has_key, settings, show, side_by_side as sbs
+        from agentlib.course import describe, has_key, show
+        from agentlib.extras import frameworks, side_by_side as sbs
+        from agentlib.settings import settings
 
         agent_loop = run_agent  # ⟨die Schleife, mit der die Frameworks verglichen werden|the loop the frameworks are compared with⟩
 

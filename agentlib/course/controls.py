@@ -1,0 +1,138 @@
+"""A field for `max_steps` and a run button: watch the step limit at work.
+
+Every press of the button asks `make_model()` for a fresh model (so a
+scripted model replays its script from the start), runs the agent with the
+chosen limit and shows how the run ended in one plain sentence, its trace
+in a `TraceViewer` and its token table. What the loop prints goes into a
+log inside the control, shown on demand, instead of spilling into the cell.
+
+The limit is a number field, not a slider: a field carries its name for
+screen readers and keeps its arrow keys in Notebook 7, where the arrow keys
+on a slider handle move the cell selection instead.
+
+Deliberately left out: running in the background and cancelling a run;
+the button waits until the run is over. It stays enabled meanwhile (a disabled
+button would drop the keyboard focus to the page), so a second click during a
+run starts one more run after it.
+"""
+
+from contextlib import redirect_stdout
+from html import escape
+
+from ..loop import run_agent
+from .tokens import token_table
+from .viewer import TraceViewer, button, labels, stale_note, text_box
+
+TEXT = {
+    "run": {"de": "Agent starten", "en": "Run agent"},
+    "log": {"de": "Ausgabe der Schleife zeigen", "en": "Show what the loop printed"},
+    "hide_log": {"de": "Ausgabe der Schleife ausblenden", "en": "Hide what the loop printed"},
+    "ready": {"de": "Wähle ein Schrittlimit und starte den Agenten.", "en": "Pick a step limit and run the agent."},
+    "running": {"de": "Läuft mit max_steps={limit} …", "en": "Running with max_steps={limit} …"},
+    "no_model": {"de": "Kein Modell: {message}", "en": "No model: {message}"},
+    "answer": {"de": "Antwort nach {steps}", "en": "Answer after {steps}"},
+    "max_steps": {"de": "Schrittlimit {limit} erreicht – keine Antwort",
+                  "en": "Step limit {limit} reached – no answer"},
+    "error": {"de": "Abbruch nach {steps}: {message}", "en": "Stopped after {steps}: {message}"},
+    "interrupted": {"de": "Unterbrochen nach {steps}", "en": "Interrupted after {steps}"},
+    "steps.one": {"de": "Schritt", "en": "step"},
+    "steps.many": {"de": "Schritten", "en": "steps"},
+    "static": {"de": "Hier kann kein Widget angezeigt werden – die Steuerung für max_steps braucht JupyterLab, "
+                     "Notebook 7 oder VS Code. Ohne sie: run_agent(model, frage, max_steps=3).",
+               "en": "No widget can be shown here – the max_steps control needs JupyterLab, Notebook 7 or VS Code. "
+                     "Without it: run_agent(model, question, max_steps=3)."},
+}
+
+
+# (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
+COLOURS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
+          "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
+
+
+class OutputWriter:
+    """A file-like object that appends what is printed to an ipywidgets Output."""
+
+    def __init__(self, output):
+        self.output = output
+
+    def write(self, text):
+        self.output.append_stdout(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+class MaxStepsControl:
+    """Step limit (1-10), run button, status line, trace viewer and token table for one question.
+
+    Example: MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["de"], value=2)
+    `agent` is the loop to run: agentlib's run_agent unless a notebook hands on the student's.
+    `.run()` does what the button does; `.last` holds the last (answer, stats).
+    """
+
+    def __init__(self, make_model, question, language="de", value=2, agent=run_agent):
+        import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
+
+        # labels() refuses an unknown language before anything is built
+        self.agent, self.make_model, self.language, self.label, self.last = agent, make_model, language, labels(language, TEXT), None
+        self.question = question[language] if isinstance(question, dict) else question
+        self.limit = w.BoundedIntText(value=value, min=1, max=10, description="max_steps", continuous_update=True,
+                                      style={"description_width": "initial"},
+                                      layout=w.Layout(width="10em", flex="0 0 auto"))
+        self.button = button(w, self.label["run"], button_style="primary")
+        self.status = w.HTML(text_box(escape(self.label["ready"]), live=True))
+        self.viewer = TraceViewer(language=language, note=False)  # one note for the whole control
+        self.table = w.Output(layout=w.Layout(overflow="auto", max_width="100%"))  # a wide table scrolls, not cut
+        self.log = w.Output(layout=w.Layout(display="none"))
+        self.show_log = w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
+                                       layout=w.Layout(width="max-content", max_width="100%"))
+        for widget, name in [(self.limit, "max-steps-limit"), (self.button, "max-steps-run"),
+                             (self.status, "max-steps-status"), (self.table, "token-table"),
+                             (self.log, "max-steps-log"), (self.show_log, "max-steps-show-log")]:
+            widget.add_class(name)
+        self.button.on_click(lambda _: self.run())
+        self.show_log.observe(lambda _: self.toggle_log(), "value")
+        self.widget = w.VBox([stale_note(w, language), w.HBox([self.limit, self.button], layout=w.Layout(flex_flow="row wrap")),
+                              self.status, self.table, self.viewer.widget, self.show_log, self.log])
+        self.widget.add_class("max-steps-control")
+
+    def toggle_log(self):
+        self.log.layout.display = "" if self.show_log.value else "none"  # "", not None: JupyterLite drops None
+        self.show_log.description = self.show_log.tooltip = self.label["hide_log" if self.show_log.value else "log"]
+
+    def run(self):
+        """Run the agent once with the chosen limit; show and return (answer, stats)."""
+        limit = self.limit.value
+        self.status.value = text_box(escape(self.label["running"].format(limit=limit)), live=True)
+        self.log.outputs = ()
+        try:
+            model = self.make_model()
+            with redirect_stdout(OutputWriter(self.log)):
+                answer, stats = self.agent(model, self.question, max_steps=limit)
+        except Exception as error:  # e.g. no API key: one plain sentence instead of a traceback
+            self.status.value = self.line("error", self.label["no_model"].format(message=error))
+            return None
+        self.last = answer, stats
+        self.viewer.show(stats)
+        self.table.outputs = ()
+        self.table.append_display_data(token_table(stats, self.language))
+        self.status.value = self.line(stats.trace.stop_reason, self.outcome(stats, limit))
+        return self.last
+
+    def outcome(self, stats, limit):
+        """Example: 'Schrittlimit 2 erreicht – keine Antwort' or 'Antwort nach 4 Schritten'."""
+        one, many = self.label["steps"]
+        steps = f"{stats.steps} {one if stats.steps == 1 else many}"
+        template = self.label.get(stats.trace.stop_reason, "{message}")
+        return template.format(steps=steps, limit=limit, message=stats.trace.stop_message)
+
+    def line(self, reason, text):
+        color, background = COLOURS.get(reason, ("inherit", "transparent"))
+        return text_box(f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>"
+                        f"{escape(text)}</b>", live=True)
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.label["static"]  # where widgets cannot be drawn: a sentence, not "VBox(...)"
+        return bundle

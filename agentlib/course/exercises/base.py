@@ -1,0 +1,267 @@
+"""The exercise framework: an `Exercise` judges the student's work and shows one of three outcomes.
+
+    q = exercise(1, "de")
+    q.check(my_script)      # not attempted / incorrect: what is wrong / correct
+    q.hint(); q.solution()
+
+A check gets the student's work as arguments. An untouched exercise cell holds `...` (or None),
+which reads as "not attempted"; for a build-along piece, agentlib's own piece and the untouched
+skeleton do too. Each exercise's sentences are in its own module's TEXT; the framework's are here.
+Deliberately left out: scores, grading across exercises, and any peeking into the notebook's variables.
+"""
+
+import sysconfig
+import traceback
+from html import escape
+from pathlib import Path
+
+from ...models import Message
+from .. import own_agent
+from ..progress import note_check
+from ..show import in_kernel
+from ..text import LANGUAGES, say
+from .sandbox import OverTime, time_limit
+from .skeleton import code_gaps, same_code, skeleton_objects
+
+NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
+
+TEXT = {
+    "heading.correct": {"de": "✓ Richtig", "en": "✓ Correct"},
+    "heading.incorrect": {"de": "✗ Noch nicht richtig", "en": "✗ Not quite"},
+    "heading.not attempted": {"de": "○ Noch nicht bearbeitet", "en": "○ Not attempted yet"},
+    "heading.hint": {"de": "Tipp", "en": "Hint"},
+    "heading.solution": {"de": "Lösung", "en": "Solution"},
+    "not_attempted": {
+        "de": "Ersetze das ... in der Übungszelle durch deine Lösung, führe sie aus und prüfe dann noch einmal.",
+        "en": "Replace the ... in the exercise cell with your solution, run it, then check again.",
+    },
+    "still_reference": {
+        "de": "{name} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre "
+              "Lücken (...), führe sie aus und prüfe dann noch einmal.",
+        "en": "{name} is still agentlib's version: the exercise cell has not been run. Fill in its "
+              "gaps (...), run it, then check again.",
+    },
+    "untouched": {
+        "de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die "
+              "Zelle aus und prüfe dann noch einmal.",
+        "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the "
+              "cell, then check again.",
+    },
+    "one_gap": {
+        "de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und "
+              "prüfe dann noch einmal.",
+        "en": "Your code still has one open gap (...). Fill in it, run the cell, then check again.",
+    },
+    "gaps": {
+        "de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus "
+              "und prüfe dann noch einmal.",
+        "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again.",
+    },
+    "pick_own": {
+        "de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
+        "en": "The following cells use your {name}.",
+    },
+    "pick_reference": {
+        "de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch "
+              "nicht bestanden hat.",
+        "en": "The following cells use agentlib's {name}, because your version has not passed the check yet.",
+    },
+    "overtime": {
+        "de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief "
+              "noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet "
+              "(etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
+        "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the "
+              "check stopped it. Look for a loop that never ends (such as while True), or a call that "
+              "waits for something that never comes.",
+    },
+    "raised": {
+        "de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten "
+              "um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, "
+              "und dabei darf keine Ausnahme entstehen.",
+        "en": "While it was being checked, your code raised {error}{at}. The check handles your "
+              "objects as the loop and Python do – it calls repr(), str(), == and != too – and none of "
+              "that may raise an exception.",
+    },
+    "raised_at": {"de": " (in {function}, Zeile {line})", "en": " (in {function}, line {line})"},
+    "replaced": {
+        "de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, "
+              "weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie "
+              "aus und dann diese Zelle.",
+        "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last "
+              "check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, "
+              "then this cell.",
+    },
+    "kept": {"de": "Sie steht jetzt auch in {file}.", "en": "It is now in {file} too."},
+    "hint_more": {
+        "de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
+        "en": "Run q.hint() again to see the shape of the code.",
+    },
+}
+HEADINGS = {language: {kind: say(TEXT, f"heading.{kind}", language)
+                       for kind in (CORRECT, INCORRECT, NOT_ATTEMPTED, "hint", "solution")} for language in LANGUAGES}
+# Text and background are both set, so the verdict reads the same in a light and a dark theme;
+# every colour here reaches at least 6:1 on the light background (WCAG AA asks for 4.5:1).
+COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "hint": "#0550ae",
+           "solution": "#6639ba"}
+BOX = "background: #f6f8fa; color: #1f2328;"
+AGENTLIB = Path(__file__).resolve().parents[2]
+LIBRARY = {Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
+HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
+
+
+class Outcome(Exception):
+    """Raised inside `evaluate` to end a check early with an outcome and a message."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class Exercise:
+    """One exercise: `evaluate` judges the work, `check` shows the verdict; TEXT holds its sentences."""
+
+    AREA = "check"  # its name in the progress records and in the student's agent file
+    TEXT = {}
+    SECONDS = 15  # the whole check; far more than any correct piece needs, far less than a wait at a hung cell
+    REFERENCE = ()  # what a build-along exercise rebuilds: agentlib's object(s), in the order `check` takes them
+    NAME = "?"  # what the student's work is called, where there is no reference to take the name from
+    SKELETON = {}
+
+    def __init__(self, language="de"):
+        if language not in LANGUAGES:
+            raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
+        self.language = language
+        self.outcome = None  # the last check's status, for whoever wants to read it
+        self.checked = ()  # the work that check last judged, so pick hands on only what was judged
+        self.running = None  # what of the student's code runs now, for the verdict should it not end
+        self.message = ""
+
+    def say(self, key, /, **facts):
+        """This exercise's sentence `key` in the student's language."""
+        return say(self.TEXT, key, self.language, **facts)
+
+    def framework(self, key, /, **facts):
+        return say(TEXT, key, self.language, **facts)
+
+    def wrong(self, key, /, **facts):
+        return Outcome(INCORRECT, self.say(key, **facts))
+
+    @property
+    def HINT(self):
+        return {language: say(self.TEXT, "hint", language) for language in LANGUAGES}
+
+    def judge(self, *work):
+        """(status, message) for `work`, without showing anything."""
+        if work and getattr(work[0], "stands_in", False):  # a set-up cell's wrapper (own_agent): judge what it wraps
+            work = (work[0].__wrapped__, *work[1:])
+        if all(item is ... or item is None for item in work):
+            return NOT_ATTEMPTED, self.framework("not_attempted")
+        if work and any(work[0] is reference for reference in self.REFERENCE):
+            if (type(self), self.language) in REPLACED:  # the check cell run again after q.pick replaced a failed piece
+                return INCORRECT, self.framework("replaced", name=self.name(), reason=REPLACED[type(self), self.language])
+            return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
+        REPLACED.pop((type(self), self.language), None)
+        skeleton = skeleton_objects(self.SKELETON.get(self.language))
+        if work and any(same_code(work[0], defined) for defined in skeleton):
+            return NOT_ATTEMPTED, self.framework("untouched")
+        gaps = code_gaps(work[0]) if work and self.SKELETON else 0  # a build-along cell, half filled
+        if gaps:
+            return INCORRECT, self.framework("one_gap" if gaps == 1 else "gaps", gaps=gaps)
+        self.running = None
+        try:
+            with time_limit(self.SECONDS):
+                return CORRECT, self.evaluate(*work)
+        except Outcome as outcome:
+            return outcome.status, outcome.message
+        except OverTime as limit:  # the limit that ran out: the check's own, or a shorter one inside it
+            return INCORRECT, self.framework("overtime", seconds=limit.args[0], what=self.running or self.name())
+        except Exception as error:
+            where = student_frame(error)
+            if where is None:  # the check's own mistake: it must show, not pass for the student's
+                raise
+            return INCORRECT, self.framework("raised", error=described(error),
+                                             at=self.framework("raised_at", function=where.name, line=where.lineno))
+
+    def check(self, *work):
+        self.outcome, self.message = self.judge(*work)
+        self.checked = work
+        report(self.outcome, HEADINGS[self.language][self.outcome], self.message)
+        note_check(self.AREA, self.outcome, self.language)  # one line in the student's progress file; never raises
+
+    def name(self):
+        return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
+
+    def pick(self, *work):
+        """The student's work if the last check of exactly this work was correct, else agentlib's; says which.
+
+        Example: run_agent = q.pick(run_agent); tool, TOOLS = q.pick(tool, TOOLS)
+        """
+        own = (self.outcome == CORRECT and len(work) == len(self.checked)
+               and all(a is b for a, b in zip(work, self.checked)))
+        chosen = work if own else self.REFERENCE[:len(work)]
+        if self.outcome == INCORRECT and not own:  # remembered, so a second check of the reference is not "not attempted"
+            REPLACED[type(self), self.language] = self.message
+        kept = own and own_agent.keep(self.AREA, work[0], self.language)
+        print(self.framework("pick_own" if own else "pick_reference", name=self.name())
+              + (" " + self.framework("kept", file=kept.name) if kept else ""))
+        return chosen[0] if len(work) == 1 else tuple(chosen)
+
+    def hint(self):
+        """The next hint: first the rule in words (TEXT["rule"]), when there is one, then the shape of the code."""
+        levels = [key for key in ("rule", "hint") if key in self.TEXT]
+        shown = HINTS_SHOWN.get((type(self), self.language), 0)
+        HINTS_SHOWN[type(self), self.language] = shown + 1
+        more = " " + self.framework("hint_more") if shown < len(levels) - 1 else ""
+        report("hint", HEADINGS[self.language]["hint"], self.say(levels[min(shown, len(levels) - 1)]) + more)
+
+    def solution(self):
+        report("solution", HEADINGS[self.language]["solution"], self.SOLUTION[self.language], code=True)
+
+
+def short(value, limit=120):
+    """repr(value), cut so that a verdict never dumps a whole file; a Message shows only what it says.
+
+    A student's object whose repr() raises is shown by its type.
+    Example: short(Message("Done.")) -> "Message(content='Done.')"; short("x" * 500) -> "'xxx…'" (121 characters)
+    """
+    try:
+        if isinstance(value, Message):
+            said = {"content": value.content, "tool_calls": value.tool_calls}
+            text = f"Message({', '.join(f'{k}={v!r}' for k, v in said.items() if v is not None)})"
+        else:
+            text = repr(value)
+    except Exception as error:
+        text = f"<{type(value).__name__}: repr() → {type(error).__name__}>"
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
+def described(error):
+    """Example: described(KeyError("x")) -> "KeyError: 'x'"; an error whose str() raises gives its type alone."""
+    try:
+        return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    except Exception:
+        return type(error).__name__
+
+
+def student_frame(error):
+    """The innermost frame of `error`'s traceback in the student's code (neither agentlib nor a library), or None."""
+    def theirs(frame):
+        path = Path(frame.filename).resolve()
+        return not any(path.is_relative_to(folder) for folder in LIBRARY | {AGENTLIB})
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if theirs(frame)]
+    return frames[-1] if frames else None
+
+
+def report(kind, heading, message, code=False):
+    """Show a verdict, a hint or a solution: coloured in Jupyter, plain text elsewhere."""
+    text = f"{heading}: {message}" if not code else f"{heading}:\n{message}"
+    if not in_kernel():
+        print(text)
+        return
+    from IPython.display import display
+    body = (f'<pre style="margin: 4px 0 0; white-space: pre-wrap; {BOX}">{escape(message)}</pre>' if code
+            else f"<span>{escape(message)}</span>".replace("\n", "<br>"))
+    html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
+            f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>')
+    display({"text/plain": text, "text/html": html}, raw=True)

@@ -1,0 +1,84 @@
+"""What a notebook says about the real model's settings, and where a student types a key.
+
+    describe("de")   # -> "Modell deepseek-flash unter https://api.deepseek.com; es ist kein API-Schlüssel gesetzt (LLM_API_KEY)."
+    key_field("de")  # a password field: the key goes into os.environ for this kernel only
+
+Deliberately left out: saving a key anywhere; a key typed here is gone when the kernel stops.
+"""
+
+import os
+
+from ..errors import explain
+from ..keys import shown_url
+from ..settings import is_local, key_in_model, settings
+from .text import say
+
+TEXT = {
+    # describe(): the settings in one sentence; {key} is one of the four key_ texts.
+    "describe": {"de": "Modell {model} unter {url}; {key}.", "en": "Model {model} at {url}; {key}."},
+    "key_set": {"de": "ein API-Schlüssel ist gesetzt (aus {source})", "en": "an API key is set (from {source})"},
+    "key_spaces": {"de": "LLM_API_KEY in {source} enthält nur Leerzeichen",
+                   "en": "LLM_API_KEY in {source} holds only spaces"},
+    "key_not_needed": {"de": "kein Schlüssel nötig (lokaler Server)", "en": "no key needed (local server)"},
+    "key_missing": {"de": "es ist kein API-Schlüssel gesetzt (LLM_API_KEY)", "en": "no API key is set (LLM_API_KEY)"},
+    # Where the key came from, as {source} of key_set and key_spaces.
+    "source_argument": {"de": "dem Argument", "en": "the argument"},
+    "source_environment": {"de": "der Umgebung", "en": "the environment"},
+    "source_env_file": {"de": "der Datei .env", "en": "the .env file"},
+    # The key field.
+    "field_placeholder": {"de": "API-Schlüssel einfügen", "en": "paste your API key"},
+    "field_button": {"de": "Schlüssel nutzen", "en": "Use key"},
+    "field_before": {"de": "Der Schlüssel bleibt nur in dieser Sitzung: Er wird weder gespeichert noch angezeigt.",
+                     "en": "The key stays in this session only: it is not saved and not shown."},
+    "field_empty": {"de": "Das Feld war leer: Füge zuerst deinen Schlüssel ein.",
+                    "en": "The field was empty: paste your key first."},
+    "field_after": {"de": "Schlüssel für diese Sitzung gesetzt. Wenn der Kernel endet, ist er weg.",
+                    "en": "Key set for this session. It is gone when the kernel stops."},
+}
+SOURCES = {"argument": "argument", "environment": "environment", ".env": "env_file"}  # key_source -> its text
+
+
+def describe(language="en", **overrides):
+    """Endpoint, model and whether a key is set, in one sentence; never the key itself.
+
+    Example: describe("en") -> "Model deepseek-flash at https://api.deepseek.com; no API key is set (LLM_API_KEY)."
+    """
+    try:
+        current = settings(**overrides)
+    except ValueError as problem:  # e.g. LLM_EXTRA_BODY is no JSON object: that is the one thing to say
+        return str(problem)
+    if key_in_model(current):  # the name would show the key
+        return str(explain("key_in_model", language))
+    source = say(TEXT, f"source_{SOURCES.get(current.key_source, 'argument')}", language)
+    key = (say(TEXT, "key_set", language, source=source) if current.api_key
+           else say(TEXT, "key_spaces", language, source=source) if current.key_source
+           else say(TEXT, "key_not_needed", language) if is_local(current.base_url)
+           else say(TEXT, "key_missing", language))
+    return say(TEXT, "describe", language, model=current.model, url=shown_url(current.base_url, current.api_key),
+               key=key)
+
+
+def key_field(language="en"):
+    """A password field and a button that put a key into os.environ for this kernel only.
+
+    The field is emptied as soon as the key is taken, so a saved notebook (widget state
+    included) never holds it. Example: display(key_field("de"))
+    """
+    import ipywidgets as widgets  # imported here: the course loads without ipywidgets
+
+    def text(part):
+        return say(TEXT, f"field_{part}", language)
+
+    secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em"))
+    button = widgets.Button(description=text("button"), button_style="primary")
+    status = widgets.Label(value=text("before"))
+
+    def take(_):
+        key = secret.value.strip()
+        secret.value = ""
+        if key:
+            os.environ["LLM_API_KEY"] = key
+        status.value = text("after" if key else "empty")
+
+    button.on_click(take)
+    return widgets.VBox([widgets.HBox([secret, button]), status])

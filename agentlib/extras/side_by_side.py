@@ -1,0 +1,331 @@
+"""The course's loop and two frameworks on the same script, compared by what each one sent.
+
+Each system answers the same question against its own replay server, so
+every request it made is recorded as the JSON it sent. From those records:
+`side_by_side` draws one step's message lists next to each other,
+`additions` lists what a framework sends that the loop does not, and
+`mapping` runs small probes (an unknown tool, a wrong argument, a tool that
+raises, a long result, the step limit) and reports what each one did.
+
+    runs = await compare(QUESTION["en"], lesson_script())
+    side_by_side(runs, step=2)
+
+Deliberately left out: timing (bench/peers.py measures it) and any verdict:
+the tables say what happened, the notebook says what it means.
+"""
+
+import ast
+import html
+import inspect
+import json
+import textwrap
+from dataclasses import dataclass, field
+
+from .. import docs, loop, tools
+from ..course.text import say
+from ..loop import run_agent
+from ..models import Call, Message, RealModel
+from ..tools import TOOLS
+from . import frameworks
+from .replay_server import replay
+
+SYSTEMS = ("loop", "openai-agents", "pydantic-ai")
+# Inline, so JupyterLab, Notebook and VS Code draw it alike: equal columns, text from the top left, long words wrapped.
+TABLE = 'style="table-layout: fixed; width: 100%"'
+CELL = 'style="text-align: left; vertical-align: top; overflow-wrap: anywhere"'
+MODEL = "replay"  # the name every system asks for; forwarding, the server puts in the real one
+# Notebook 09's words around the measured values: the step tables and the mapping of loop and frameworks.
+TEXT = {
+    "step": {"de": "Schritt", "en": "step"},
+    "raises": {"de": "wirft {error} nach {n} Anfrage(n)", "en": "raises {error} after {n} request(s)"},
+    "ended": {"de": "{n} Anfrage(n), Antwort {answer}", "en": "{n} request(s), answer {answer}"},
+    "shown": {"de": "{shown} von {whole} Zeichen gezeigt", "en": "{shown} of {whole} characters shown"},
+    "cut": {"de": ", gekürzt mit Hinweis", "en": ", cut with a note"},
+    "sent": {"de": "geschickt", "en": "sent"},
+    "lines": {"de": "{n} Zeilen", "en": "{n} lines"},
+    "docstring": {"de": "der Docstring", "en": "the docstring"},
+    "trace.loop": {"de": "stats.trace (jeder Schritt, im Speicher)",
+                   "en": "stats.trace (every step, kept in memory)"},
+    "trace.openai-agents": {"de": "Tracing: set_tracing_disabled(True); sonst ginge es an OpenAI",
+                            "en": "tracing: set_tracing_disabled(True); else sent to OpenAI"},
+    "trace.pydantic-ai": {"de": "Instrumentierung aus (kein logfire): result.all_messages()",
+                          "en": "instrumentation off (no logfire): result.all_messages()"},
+}
+
+
+@dataclass
+class Run:
+    """What one system did: the requests it sent (bodies), its answer, its usage, or what it raised."""
+    requests: list = field(default_factory=list)
+    answer: object = None
+    usage: object = None
+    error: str = ""
+
+
+def read_whole_file(path: str) -> str:
+    """Read a whole documentation file at once.
+
+    Args:
+        path: file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'
+    """
+    return (docs.root() / path).read_text(encoding="utf-8")  # careless on purpose: no check, no cap
+
+
+READ_WHOLE_FILE = {"fn": read_whole_file, "schema": {"type": "function", "function": {
+    "name": "read_whole_file", "description": "Read a whole documentation file at once.",
+    "parameters": {"type": "object", "properties": {"path": {
+        "type": "string", "description": "file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'"}},
+        "required": ["path"]}}}}
+
+
+async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent):
+    """Let `system` answer `question` against `server`; return its Run (the server keeps the requests)."""
+    result = Run()
+    try:
+        if system == "loop":
+            registry = TOOLS | ({"read_whole_file": READ_WHOLE_FILE} if careless else {})
+            model = RealModel(base_url=server.base_url, api_key=frameworks.KEY, model=MODEL)
+            result.answer, result.usage = agent_loop(model, question, max_steps=max_steps, verbose=False,
+                                                     tools=registry)
+        else:
+            build, go = {"openai-agents": (frameworks.openai_agents_agent, frameworks.run_openai_agents),
+                         "pydantic-ai": (frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai)}[system]
+            agent = build(server.base_url, MODEL, frameworks.DOC_TOOLS + ([read_whole_file] if careless else []))
+            result.answer, result.usage = await go(agent, question, max_steps)
+    except Exception as error:  # what a framework raises is part of what it does: recorded, not hidden
+        result.error = f"{type(error).__name__}: {error}"
+    result.requests = [request["body"] for request in server.requests]
+    return result
+
+
+async def compare(question, script=None, upstream=None, systems=SYSTEMS, **options):
+    """{system: Run}: each system against a fresh server that plays `script` (or forwards to `upstream`)."""
+    runs = {}
+    for system in systems:
+        with replay(script or (), upstream=upstream) as server:
+            runs[system] = await run(system, server, question, **options)
+    return runs
+
+
+def outline(messages):
+    """Roles in order, with the call ids that pair them. Example: [("assistant", "c1"), ("tool", "c1")]"""
+    found = []
+    for m in messages:
+        ids = ",".join(c["id"] for c in m.get("tool_calls") or []) or m.get("tool_call_id", "")
+        found.append((m["role"], ids))
+    return found
+
+
+def additions(runs):
+    """{system: [(where, what)]}: what it sent that the loop's requests did not, measured field by field."""
+    base = runs["loop"].requests
+    found = {}
+    for system, result in runs.items():
+        if system == "loop" or not result.requests:
+            continue
+        notes, first = [], result.requests[0]
+        for key in sorted(set(first) - {"messages", "tools"}):
+            if first.get(key) != base[0].get(key):
+                notes.append(("request", f"{key}: {json.dumps(first[key])}"))
+        for key in sorted(set(base[0]) - set(first) - {"messages", "tools"}):
+            notes.append(("request", f"no {key}"))
+        ours = {t["function"]["name"]: t["function"] for t in base[0].get("tools", [])}
+        for sent in first.get("tools", []):
+            function = sent["function"]
+            mine = ours.get(function["name"], {})
+            extra = sorted(set(function) - set(mine)) + sorted(set(function["parameters"]) - set(mine.get("parameters", {})))
+            for key in extra:
+                value = function.get(key, function["parameters"].get(key))
+                notes.append((function["name"], f"{key}: {json.dumps(value)[:60]}"))
+            if sorted(function["parameters"].get("required", [])) != sorted(mine.get("parameters", {}).get("required", [])):
+                notes.append((function["name"], f"required: {function['parameters'].get('required', [])}"))
+            inner = {k for p in function["parameters"].get("properties", {}).values() for k in p} - {"type", "description"}
+            if inner:
+                notes.append((function["name"], f"per parameter also: {', '.join(sorted(inner))}"))
+        notes += message_differences(base[-1]["messages"], result.requests[-1]["messages"])
+        found[system] = notes
+    return found
+
+
+def message_differences(ours, theirs):
+    """How the same conversation is written differently: a system prompt, null content, re-written JSON."""
+    notes = []
+    if ours[0] != theirs[0] and theirs[0]["role"] == "system":
+        notes.append(("messages", f"system text differs: {theirs[0]['content'][:80]!r}"))
+    for mine, sent in zip(ours, theirs):
+        if mine["role"] == sent["role"] == "assistant" and mine.get("tool_calls"):
+            if mine.get("content") != sent.get("content"):
+                notes.append(("messages", f"assistant content with tool calls: {json.dumps(sent.get('content'))} "
+                                          f"instead of {json.dumps(mine.get('content'))}"))
+            if [c["function"]["arguments"] for c in mine["tool_calls"]] != [c["function"]["arguments"] for c in sent["tool_calls"]]:
+                notes.append(("messages", f"arguments re-written: {sent['tool_calls'][0]['function']['arguments']}"))
+    return sorted(set(notes), key=notes.index)
+
+
+def cell(message):
+    """One message as a short text for the table. Example: {"role": "tool", ...} -> "tool c1: No line ...\""""
+    if message.get("tool_calls"):
+        calls = "; ".join(f"{c['id']} {c['function']['name']}({c['function']['arguments']})" for c in message["tool_calls"])
+        return f"{message['role']}: {calls}"
+    text = str(message.get("content"))
+    text = text if len(text) <= 90 else text[:90] + f"… ({len(text):,})"
+    return f"{message['role']}{' ' + message['tool_call_id'] if 'tool_call_id' in message else ''}: {text}"
+
+
+def side_by_side(runs, step, language="en"):
+    """An HTML table: the message list each system sent at model call `step` (from 1), row by row."""
+    lists = {s: (r.requests[step - 1]["messages"] if len(r.requests) >= step else []) for s, r in runs.items()}
+    rows = max(map(len, lists.values()), default=0)
+    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in lists)
+    body = ""
+    for i in range(rows):
+        texts = [cell(m[i]) if i < len(m) else "—" for m in lists.values()]
+        same = len({outline([m[i]])[0] if i < len(m) else None for m in lists.values()}) == 1
+        body += f"<tr class=\"{'same' if same else 'differs'}\"><td style=\"width: 2em\">{i + 1}</td>" + "".join(
+            f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts) + "</tr>"
+    return (f"<table class=\"framework-comparison\" {TABLE}><caption>{say(TEXT, 'step', language)} {step}</caption>"
+            f"<thead><tr><th style=\"width: 2em\">#</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def code_lines(objects, keep_docstrings=False):
+    """Lines of source that are neither blank nor comments; docstrings left out unless asked for.
+
+    Example: code_lines([loop.preview]) -> 4
+    """
+    count = 0
+    for obj in objects:
+        source = textwrap.dedent(inspect.getsource(obj))
+        skipped = set()
+        for node in ast.walk(ast.parse(source)):
+            body = getattr(node, "body", None)
+            if not keep_docstrings and isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                    isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                skipped |= set(range(body[0].lineno, body[0].end_lineno + 1))
+        count += sum(1 for number, line in enumerate(source.splitlines(), 1)
+                     if number not in skipped and line.strip() and not line.strip().startswith("#"))
+    return count
+
+
+def lines_of_code():
+    """{system: lines written around the three tool bodies}: declarations, agent, loop or run call."""
+    declarations = sum(len(inspect.getsource(f).split("\ndef ")[0].splitlines()) for f in
+                       (docs.list_docs, docs.grep_docs, docs.read_doc))  # the @tool(...) lines above each def
+    ours = [tools.tool, tools.call_tool, tools.coerce, tools.example, loop.Stats, loop.run_agent, loop.observe,
+            loop.preview, loop.finish]
+    wrappers = code_lines(frameworks.DOC_TOOLS, keep_docstrings=True)
+    return {"loop": declarations + code_lines(ours),
+            "openai-agents": wrappers + code_lines([frameworks.openai_agents_agent, frameworks.run_openai_agents]),
+            "pydantic-ai": wrappers + code_lines([frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai])}
+
+
+def probe(*calls):
+    """A two-step script: these calls in one reply, then an answer."""
+    return [Message(tool_calls=[Call(*c) for c in calls]), Message("done")]
+
+
+WRONG = '{"path": "advanced/timeouts.md", "start": "abc"}'
+# One small script per row of the mapping table; each system runs every one with the careless tool offered.
+PROBES = {
+    "unknown_tool": probe(("c1", "search_web", '{"query": "httpx timeout"}')),
+    "wrong_type": probe(("c1", "read_doc", WRONG)),
+    "broken_json": probe(("c1", "grep_docs", '{"keyword": "time')),
+    "tool_raises": probe(("c1", "read_whole_file", '{"path": "advanced/timeout.md"}')),
+    "long_result": probe(("c1", "read_whole_file", '{"path": "advanced/timeouts.md"}')),
+    "two_calls": probe(("c1", "grep_docs", '{"keyword": "timeout"}'), ("c2", "list_docs", "{}")),
+}
+AGAIN_SCRIPT = [Message(tool_calls=[Call(f"c{i}", "read_doc", WRONG)]) for i in range(1, 4)] + [Message("done")]
+LIMIT_SCRIPT = [Message(tool_calls=[Call(f"c{i}", "list_docs", "{}")]) for i in range(1, 6)] + [Message("done")]
+LIMIT = 2
+
+
+async def measure(agent_loop=run_agent, systems=SYSTEMS):
+    """{probe: {system: Run}} for every probe; "again": the same wrong call three times; "limit": LIMIT model calls."""
+    found = {}
+    for name, script in PROBES.items():
+        found[name] = await compare("Use the tools.", script, systems=systems, careless=True, agent_loop=agent_loop)
+    found["again"] = await compare("Use the tools.", AGAIN_SCRIPT, systems=systems, agent_loop=agent_loop)
+    found["limit"] = await compare("Use the tools.", LIMIT_SCRIPT, systems=systems, max_steps=LIMIT,
+                                   agent_loop=agent_loop)
+    return found
+
+
+def seen(result, call_id="c1"):
+    """What the model was shown for call `call_id`, or how the run ended without showing it anything."""
+    for request in result.requests[1:2]:
+        for message in request["messages"]:
+            if message.get("tool_call_id") == call_id:
+                return message["content"]
+    return None
+
+
+def outcome(result, language="en"):
+    """How a run ended, in a few words. Example: "raises MaxTurnsExceeded after 2 request(s)"."""
+    if result.error:
+        return say(TEXT, "raises", language, error=result.error.split(":")[0], n=len(result.requests))
+    answer = "None" if result.answer is None else repr(str(result.answer)[:20])
+    return say(TEXT, "ended", language, n=len(result.requests), answer=answer)
+
+
+def shown(text, limit=110):
+    return "—" if text is None else (text if len(text) <= limit else text[:limit] + "…")
+
+
+def usage_of(system, usage):
+    """The run's counts under each system's own names."""
+    if usage is None:
+        return "—"
+    if system == "loop":
+        return (f"stats: steps={usage['steps']}, tool_calls={usage['tool_calls']}, "
+                f"prompt_tokens={usage['prompt_tokens']}, completion_tokens={usage['completion_tokens']}")
+    names = ("requests", "input_tokens", "output_tokens", "tool_calls")
+    return "usage: " + ", ".join(f"{n}={getattr(usage, n)}" for n in names if hasattr(usage, n))
+
+
+DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(…, tools=TOOLS)", f"max_steps={LIMIT}"),
+            "openai-agents": ("function_tool(f)", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})"),
+            "pydantic-ai": ("agent.tool_plain(f)", "Agent(…); agent.tool_plain(f)", f"UsageLimits(request_limit={LIMIT})")}
+
+
+def mapping(lesson_runs, probes, language="en"):
+    """[(concept, {system: measured text})]: the mapping table, every cell from a run."""
+    systems = list(lesson_runs)
+    def word(key, **facts):
+        return say(TEXT, key, language, **facts)
+    def row(concept, text):
+        return concept, {s: text(s) for s in systems}
+    def schema(s, name="read_doc"):
+        sent = next(t["function"] for t in lesson_runs[s].requests[0]["tools"] if t["function"]["name"] == name)
+        return f"required={sent['parameters'].get('required')}, strict={sent.get('strict', '—')}"
+    def declared(s):
+        return DECLARED[s][0] + ("" if s == "loop" else f": {word('docstring')}")
+    def long(s):
+        text, whole = seen(probes["long_result"][s]) or "", len(read_whole_file("advanced/timeouts.md"))
+        return word("shown", shown=len(text), whole=whole) + (
+            word("cut") if "characters, only the first" in text else "")
+    return [
+        row("tool", lambda s: f"{declared(s)} → read_doc: {schema(s)}"),
+        row("registry", lambda s: f"{DECLARED[s][1]} → {word('sent')}: "
+                                  f"{', '.join(t['function']['name'] for t in lesson_runs[s].requests[0]['tools'])}"),
+        row("max_steps", lambda s: f"{DECLARED[s][2]} → {outcome(probes['limit'][s], language)}"),
+        *[row(name, lambda s, name=name: shown(seen(probes[name][s])) if seen(probes[name][s]) is not None
+              else outcome(probes[name][s], language))
+          for name in ("unknown_tool", "wrong_type", "broken_json", "tool_raises")],
+        row("again", lambda s: outcome(probes["again"][s], language)),
+        row("long_result", long),
+        row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
+                                              outline(probes["two_calls"][s].requests[1]["messages"][2:]))),
+        row("stats", lambda s: usage_of(s, lesson_runs[s].usage)),
+        row("trace", lambda s: word(f"trace.{s}")),
+        row("lines", lambda s: word("lines", n=lines_of_code()[s])),
+    ]
+
+
+def table(rows, labels):
+    """The mapping as an HTML table; `labels` names each concept in the student's language."""
+    systems = list(rows[0][1])
+    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in systems)
+    body = "".join(f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
+                   + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems) + "</tr>"
+                   for c, cells in rows)
+    return (f"<table class=\"framework-mapping\" {TABLE}><thead><tr><th {CELL}></th>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
