@@ -50,23 +50,24 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__), tools=schemas))
     say = print if verbose else lambda *_: None
     try:
-        while stats.steps < max_steps:
+        for step in range(1, max_steps + 1):
             started = time.perf_counter()
-            message, usage = model(messages, schemas)
+            message, usage = model(messages, schemas)  # the model sees everything so far
             finish_reason = getattr(message, "finish_reason", "stop")  # the SDK's message leaves it to its choice
-            messages.append(message.model_dump(exclude_none=True))
+            messages.append(message.model_dump(exclude_none=True))  # the reply joins the protocol, answer or not
             stats.trace.record(usage, time.perf_counter() - started, finish_reason)
-            stats.steps += 1  # counted once recorded: a reply that cannot be recorded is no step
+            stats.steps = step
             if usage:
                 stats.prompt_tokens += usage.prompt_tokens
                 stats.completion_tokens += usage.completion_tokens
-            if not message.tool_calls:
+            if not message.tool_calls:  # stop condition 1: the model answered
                 return finish(stats, message.content or "", "answer", "the model answered", say)
             for call in message.tool_calls:  # every call gets exactly one result, in order
                 observation = observe(call, tools, finish_reason)
                 stats.tool_calls += 1
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-                say(preview(stats.steps, call, observation))
+                say(preview(step, call, observation))
+        # stop condition 2: the step limit, the guard against a model that never stops calling tools
         return finish(stats, None, "max_steps",
                       f"the step limit ({max_steps}) was reached before the model answered", say)
     except KeyboardInterrupt:

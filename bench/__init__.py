@@ -13,12 +13,15 @@ Deliberately left out: the real model (it costs money and its timing is the
 network's), and statistics beyond the median.
 """
 
+import math
 import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, where `agentlib` imports from
+ANSWER = "done"  # how every run of the races ends
+SHORT = 0.2  # seconds: a shorter run is repeated in the same process
 
 
 def run_times(function, repeat):
@@ -59,3 +62,44 @@ def median_seconds(function, repeat):
 def fastest_seconds(function, repeat):
     """For runs of a few milliseconds, where other processes on the machine add only delays."""
     return min(run_times(function, repeat))
+
+
+# ---- the races' workload (bench/peers.py, bench/race.py) ----
+
+class Counter:
+    """The cheap tool: counts its calls, so a run that skipped the tool cannot pass."""
+
+    def __init__(self):
+        self.runs = 0
+
+    def __call__(self):
+        self.runs += 1
+        return "ok"
+
+
+def growth_exponent(small, large):
+    """Slope of log(time) over log(steps) between two sizes. Example: ((100, 1.0), (1000, 10.0)) -> 1.0"""
+    (n1, t1), (n2, t2) = small, large
+    return math.log(t2 / t1) / math.log(n2 / n1)
+
+
+def mini_swe_environment(tool):
+    """mini-swe-agent's environment without a shell: `tool` is the cheap tool, "submit" ends the run."""
+    from minisweagent.exceptions import Submitted
+
+    class Environment:  # instead of a shell: the cheap tool, and the way mini-swe-agent ends a run
+        config = None
+
+        def execute(self, action, cwd=""):
+            if action["command"] == "submit":
+                raise Submitted({"role": "exit", "content": ANSWER,
+                                 "extra": {"exit_status": "Submitted", "submission": ANSWER}})
+            return {"output": tool(), "returncode": 0, "exception_info": ""}
+
+        def get_template_vars(self, **kwargs):
+            return {}
+
+        def serialize(self):
+            return {}
+
+    return Environment()

@@ -108,9 +108,12 @@ def table(r):
     loop, scripted = lp["loop"], lp["with_scripted_model"]
     out.append(f"\nLoop overhead (no-op tool; fastest of {lp['repeat']}; a fresh process per size)"
                f"\n  {'':20} steps   loop ms   us/step  peak MiB   with ScriptedModel: ms   us/step  peak MiB")
-    for point, other in zip(loop["points"], scripted["points"]):
-        out.append(f"  {'':20} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f} "
-                   f"{point['peak_mib']:9.1f}   {other['ms']:22.1f} {other['us_per_step']:9.1f} {other['peak_mib']:9.1f}")
+    others = {other["steps"]: other for other in scripted["points"]}
+    for point in loop["points"]:
+        other = others.get(point["steps"])
+        out.append(f"  {'':20} {point['steps']:5} {point['ms']:9.1f} {point['us_per_step']:9.1f} {point['peak_mib']:9.1f}   "
+                   + (f"{other['ms']:22.1f} {other['us_per_step']:9.1f} {other['peak_mib']:9.1f}" if other
+                      else f"{'- (quadratic copies)':>22}"))
     out.append(f"  growth exponent (1 = linear, 2 = quadratic): loop {loop['exponent']:.2f}, "
                f"with ScriptedModel {scripted['exponent']:.2f}")
     if tk is None:

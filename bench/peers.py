@@ -33,7 +33,6 @@ and prints its figures as JSON.
 import argparse
 import importlib
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -43,21 +42,7 @@ import time
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 
-from . import ROOT, peak_mib
-
-ANSWER = "done"
-SHORT = 0.2  # seconds: a shorter run is repeated in the same process
-
-
-class Counter:
-    """The cheap tool: counts its calls, so a run that skipped the tool cannot pass."""
-
-    def __init__(self):
-        self.runs = 0
-
-    def __call__(self):
-        self.runs += 1
-        return "ok"
+from . import ANSWER, ROOT, SHORT, Counter, growth_exponent, mini_swe_environment, peak_mib, race
 
 
 def agentlib_run(steps, tool):
@@ -170,28 +155,6 @@ def smolagents_run(steps, tool):
     return lambda: agent.run("Do nothing.")
 
 
-def mini_swe_environment(tool):
-    """mini-swe-agent's environment without a shell: `tool` is the cheap tool, "submit" ends the run."""
-    from minisweagent.exceptions import Submitted
-
-    class Environment:  # instead of a shell: the cheap tool, and the way mini-swe-agent ends a run
-        config = None
-
-        def execute(self, action, cwd=""):
-            if action["command"] == "submit":
-                raise Submitted({"role": "exit", "content": ANSWER,
-                                 "extra": {"exit_status": "Submitted", "submission": ANSWER}})
-            return {"output": tool(), "returncode": 0, "exception_info": ""}
-
-        def get_template_vars(self, **kwargs):
-            return {}
-
-        def serialize(self):
-            return {}
-
-    return Environment()
-
-
 def mini_swe_agent_run(steps, tool):
     from minisweagent.agents.default import DefaultAgent
     from minisweagent.models.test_models import DeterministicToolcallModel
@@ -253,12 +216,6 @@ def measure_one(name, steps):
     if done.returncode:
         raise RuntimeError(f"{name} at {steps} steps failed:\n{done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.splitlines()[-1])
-
-
-def growth_exponent(small, large):
-    """Slope of log(time) over log(steps) between two sizes. Example: ((100, 1.0), (1000, 10.0)) -> 1.0"""
-    (n1, t1), (n2, t2) = small, large
-    return math.log(t2 / t1) / math.log(n2 / n1)
 
 
 def summarise(runs, sizes):
@@ -334,7 +291,6 @@ def main(argv=None):
     if missing:
         parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
                      f"which installs them into bench/.peers-venv")
-    from . import race
     from .__main__ import machine
 
     sizes, result = sorted(set(args.steps)), {"versions": versions(), "sizes": sorted(set(args.steps))}
@@ -352,7 +308,7 @@ def main(argv=None):
         print(table(result))
     if "e2e" in args.races:
         started, load = time.perf_counter(), machine()["load_average"]
-        names = ["floor"] + [name for name in race.RUNNERS if name != "floor" and name in args.only]
+        names = [name for name in race.RUNNERS if name in args.only or name in race.REFERENCES]
         runs = race.race(names, sizes, args.e2e_repeat, args.budget)
         result["end_to_end"] = e2e = {
             "date": datetime.now().astimezone().isoformat(timespec="seconds"),

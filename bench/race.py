@@ -5,16 +5,28 @@ what a real run does at every step: send the whole conversation over HTTP.
 Here agentlib's RealModel + run_agent and each framework, with the client it
 uses for OpenAI-compatible servers (the openai SDK for agentlib, pydantic-ai,
 openai-agents and smolagents; litellm for mini-swe-agent), drive the same
-server on 127.0.0.1 (bench/server.py) through the same N-step run: N - 1 calls
-of one cheap tool, whose counter must reach N - 1, then the answer "done".
+server on 127.0.0.1 (agentlib/course/loopback.py, answering with `reply`) through
+the same N-step run: N - 1 calls of one cheap tool, whose counter must reach
+N - 1, then the answer "done". The server reads the step from the number of
+assistant turns in the request, so any client that sends the whole
+conversation gets the same run; the first path segments of the URL name the
+dialect (how the framework ends a run) and the run length:
+POST /plain/100/v1/chat/completions.
 
 The floor is the protocol itself: the same request bodies as agentlib's,
 built with json.dumps and POSTed with http.client, the reply parsed with
 json.loads, and no agent around it. Every step must send the whole history,
 so the floor grows with N too; each agent is shown as a ratio to it.
+RealModel calls `client.chat.completions.create(...)`, as the student does,
+and create() first walks every message of the history through the SDK's type
+hints (its request transform). "agentlib, no transform" is the same run with
+create() swapped for one POST of the body built with json.dumps through the
+same client: the difference between the two rows is what the transform costs
+per step, shown below the table at each N.
 
-The server times its own work per request; that time is subtracted from
-every figure and shown beside it. Each measurement is a fresh process, as in
+The server times its own work per request (parsing the body, building and
+encoding the reply; GET /stats returns the totals); that time is subtracted
+from every figure and shown beside it. Each measurement is a fresh process, as in
 bench/peers.py (import, a 2-step warm-up, the timed run; runs under 0.2 s
 are repeated and the fastest taken). Each framework sends its own system
 prompt and tool schemas, so the bodies differ a little in size.
@@ -32,14 +44,62 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, peak_mib
-from .peers import Counter, growth_exponent, mini_swe_environment
-from .server import ANSWER, stats
+from agentlib.course.loopback import Loopback
 
-SHORT = 0.2  # seconds: a shorter run is repeated in the same process
+from . import ANSWER, ROOT, SHORT, Counter, growth_exponent, mini_swe_environment, peak_mib
+
 QUESTION = "Do nothing."
 NOOP_SCHEMA = {"type": "function", "function": {
     "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}
+
+
+# dialect: (tool name, arguments of each step's call, the last step's reply: a call, or None for text)
+DIALECTS = {
+    "plain": ("noop", {}, None),  # agentlib, the floor, pydantic-ai, openai-agents: text ends the run
+    "smolagents": ("noop", {}, ("final_answer", {"answer": ANSWER})),  # its final_answer tool ends it
+    "mini-swe-agent": ("bash", {"command": "noop"}, ("bash", {"command": "submit"})),  # a command ends it
+}
+
+
+def reply(dialect, steps, request):
+    """The completion for `request`, a parsed chat-completions body, in run of `steps` steps.
+
+    Example: reply("plain", 3, {"messages": [system, user]}) -> a call of noop with id "c1"
+    """
+    name, arguments, last = DIALECTS[dialect]
+    step = 1 + sum(message.get("role") == "assistant" for message in request["messages"])
+    if step > steps:
+        raise ValueError(f"step {step} of a {steps}-step run: the client went on after the answer")
+    call = (name, arguments) if step < steps else last
+    message = {"role": "assistant", "content": ANSWER if call is None else None}
+    if call:
+        message["tool_calls"] = [{"id": f"c{step}", "type": "function",
+                                  "function": {"name": call[0], "arguments": json.dumps(call[1])}}]
+    return {"id": f"chatcmpl-{step}", "object": "chat.completion", "created": 0, "model": request.get("model", "m"),
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if call else "stop"}],
+            "usage": {"prompt_tokens": step, "completion_tokens": 1, "total_tokens": step + 1}}
+
+def serve(lifetime=3600.0, record=False):
+    """The race's server (a Loopback, not started): each run answered by `reply`, the totals at GET /stats."""
+    chats = []  # one entry per chat request: a count that the server's threads share
+
+    def answer(request):
+        if request["path"] == "/stats":  # what the server has spent so far (this question's microseconds too)
+            return {"requests": len(chats), "seconds": server.seconds}
+        _, dialect, steps, *_ = request["path"].split("/")
+        chats.append(None)
+        return reply(dialect, int(steps), request["body"])
+
+    server = Loopback(answer, lifetime, strict=False, record=record)
+    return server
+
+
+def stats(url):
+    """The server's totals, {"requests": ..., "seconds": ...}, read with the standard library."""
+    import urllib.request
+
+    with urllib.request.urlopen("/".join(url.split("/", 3)[:3]) + "/stats", timeout=10) as answer:
+        return json.loads(answer.read())
 
 
 def floor_run(url, steps, tool):
@@ -72,19 +132,32 @@ def floor_run(url, steps, tool):
     return run
 
 
-def agentlib_run(url, steps, tool):
+def agentlib_run(url, steps, tool, transform=True):
     from agentlib import RealModel, run_agent
 
     def noop() -> str:
         return tool()
 
     model = RealModel("bench", url, "bench-key", extra_body={}, timeout=60.0, max_retries=0)
+    if not transform:
+        model.client.chat.completions.create = posted(model.client)
     tools = {"noop": {"fn": noop, "schema": NOOP_SCHEMA}}
 
     def run():
         answer, stats = run_agent(model, QUESTION, max_steps=steps, verbose=False, tools=tools)
         return answer if answer is not None else stats.trace.stop_message  # the reason, for the error shown
     return run
+
+
+def posted(client):
+    """create() without the SDK's request transform: the body serialised once with json.dumps, POSTed as it is."""
+    from openai.types.chat import ChatCompletion
+
+    def create(extra_body=None, **fields):
+        body = json.dumps(fields | (extra_body or {}), ensure_ascii=False,
+                          default=lambda message: message.model_dump(exclude_none=True))
+        return client.post("/chat/completions", content=body.encode(), cast_to=ChatCompletion)
+    return create
 
 
 def pydantic_ai_run(url, steps, tool):
@@ -147,11 +220,16 @@ def mini_swe_agent_run(url, steps, tool):
 RUNNERS = {
     "floor": ("http.client", None, "plain", floor_run),
     "agentlib": ("agentlib", None, "plain", agentlib_run),
+    "agentlib, no transform": ("agentlib", None, "plain", lambda *run: agentlib_run(*run, transform=False)),
     "pydantic-ai": ("pydantic_ai", "pydantic-ai-slim", "plain", pydantic_ai_run),
     "openai-agents": ("agents", "openai-agents", "plain", openai_agents_run),
     "smolagents": ("smolagents", "smolagents", "smolagents", smolagents_run),
     "mini-swe-agent": ("minisweagent", "mini-swe-agent", "mini-swe-agent", mini_swe_agent_run),
 }
+
+
+NO_TRANSFORM = "agentlib, no transform"
+REFERENCES = ("floor", NO_TRANSFORM)  # raced whenever agentlib is: the figures agentlib is read against
 
 
 def quiet():
@@ -209,14 +287,12 @@ def measure_one(name, steps, port, budget):
 
 
 def race(names, sizes, repeat, budget, log=sys.stderr):
-    """Every runner at every size, taking turns, `repeat` rounds, against one server process.
+    """Every runner at every size, taking turns, `repeat` rounds, against one server.
 
     A runner that ran over the budget at a size is not started there again: its figure is a lower bound.
     """
-    server = subprocess.Popen([sys.executable, "-m", "bench.server"], cwd=ROOT, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(server.stdout.readline())
+    with serve() as server:  # in this process, which only waits for the measuring ones
+        port = server.httpd.server_port
         runs = {name: {steps: [] for steps in sizes} for name in names}
         for round_ in range(repeat):
             for steps in sizes:
@@ -224,9 +300,6 @@ def race(names, sizes, repeat, budget, log=sys.stderr):
                     if not any("over_s" in r for r in runs[name][steps]):
                         runs[name][steps].append(measure_one(name, steps, port, budget))
             print(f"end to end: round {round_ + 1} of {repeat} done", file=log)
-    finally:
-        server.stdin.close()  # it serves until its stdin closes
-        server.wait(timeout=30)
     return runs
 
 
@@ -279,10 +352,10 @@ def table(result):
            f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all"]
     for measure, heading in MEASURES.items():
         out.append(f"  {heading}")
-        out.append(f"  {'':16} {'version':>9}" + "".join(
+        out.append(f"  {'':24} {'version':>9}" + "".join(
             f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10}" for n in sizes) + f" {'exponent':>9}")
         for name, row in rows.items():
-            line = f"  {name:16} {result['versions'].get(name) or ('this repo' if name == 'agentlib' else '-'):>9}"
+            line = f"  {name:24} {result['versions'].get(name) or ('this repo' if name.startswith('agentlib') else '-'):>9}"
             for f in figures[name]:
                 bound = "> " if f[measure] is None and f.get(f"{measure}_at_least") else ""
                 value = f[measure] or f.get(f"{measure}_at_least")
@@ -292,11 +365,11 @@ def table(result):
             exponent = row["exponent"][measure]
             out.append(line + (f" {exponent:9.2f}" if exponent is not None else f" {'-':>9}"))
     out.append("  the server's own time per step, and the peak memory (RSS) of the agent's process")
-    out.append(f"  {'':16} {'':>9}" + "".join(f" {'server us N=' + str(n):>17}" for n in sizes)
+    out.append(f"  {'':24} {'':>9}" + "".join(f" {'server us N=' + str(n):>17}" for n in sizes)
                + "".join(f" {'MiB N=' + str(n):>11} {'x agentlib':>10}" for n in sizes))
     base = figures.get("agentlib")
     for name in rows:
-        line = f"  {name:16} {'':>9}" + "".join(
+        line = f"  {name:24} {'':>9}" + "".join(
             f" {f['server']:17,.0f}" if f["server"] is not None else f" {'-':>17}" for f in figures[name])
         for k, f in enumerate(figures[name]):
             line += (f" {f['peak_mib']:11.0f} {ratio(f['peak_mib'] / base[k]['peak_mib']):>10}"
@@ -304,6 +377,12 @@ def table(result):
         out.append(line)
     out.append(f"  x: ratio to the floor, to agentlib; > : stopped after {result['budget_s']:.0f} s, a lower bound; "
                f"-: not measured (stopped)")
+    if "agentlib" in figures and NO_TRANSFORM in figures:
+        out.append("  what the openai SDK's request transform in create() costs per step (agentlib minus "
+                   f"{NO_TRANSFORM!r}): " + "; ".join(
+                       f"N={n}: " + ", ".join(f"{with_[m] - without[m]:,.0f} us {m}" for m in MEASURES
+                                              if with_[m] is not None and without[m] is not None)
+                       for n, with_, without in zip(sizes, figures["agentlib"], figures[NO_TRANSFORM])))
     return "\n".join(out)
 
 

@@ -178,7 +178,8 @@ def yours(language):
 
 def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
-    text = functools.partial(say, TEXT, language=language)
+    def text(key, **facts):
+        return say(TEXT, key, language, **facts)
     whose = {p.exercise: text("yours" if p.exercise in pieces else "theirs", n=p.notebook) for p in PIECES}
     listing = "\n".join(f"    {', '.join(p.names)}: {whose[p.exercise]}" for p in PIECES)
     parts = [f'"""{text("title")}\n\n{listing}\n\n{count(len(pieces), language)}\n\n{text("run")}\n'

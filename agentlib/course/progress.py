@@ -7,7 +7,7 @@ Each line is one JSON object, e.g.
     {"event": "check", "notebook": "02", "exercise": "decorator", "outcome": "incorrect",
      "language": "de", "time": "2026-12-01T15:02:11+00:00"}
 so an instructor sees when a notebook was opened, every attempt, and the first "correct"
-(`python -m agentlib progress`, see progress_report.py). A check line names the notebook whose
+(`python -m agentlib.course progress`, see progress_report.py). A check line names the notebook whose
 set-up cell this kernel ran last.
 
 The file is append-only: each line goes out in one write with O_APPEND, so kernels that run at

@@ -65,10 +65,11 @@ CELLS = [
         from IPython.display import display
 
         from agentlib import QUESTION, lesson_script
+        from agentlib.extras.local import local_server
 
         answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
         display(TraceViewer(stats, language=LANGUAGE))
-        model = real_model(RealModel, LANGUAGE)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
+        model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
             real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3, verbose=False)
             display(TraceViewer(real_stats, language=LANGUAGE))

@@ -1,13 +1,12 @@
-"""The exercise checks: `exercise(key, language)` gives the exercise, whose `check` judges the student's work.
+"""The course's exercises, one file each: `exercise(key, language)` gives one, whose `check` judges the student's work.
 
     q = exercise("loop", "de")
     q.check(run_agent)          # not attempted / incorrect: the broken rule / correct
     run_agent = q.pick(run_agent)
 
-base.py holds the framework (outcome, judge/check/pick/hint/solution, report), skeleton.py the
-build-along cells and how an untouched one is recognised, sandbox.py how student code is run
-(time limit, probes); one module per exercise, listed below in the order the course meets them.
-Every sentence a check says is in agentlib/text, under the exercise's area.
+Each exercise file holds its skeleton and solution (one template), its check, its hints and its
+sentences (TEXT, German and English); base.py is the framework (outcomes, report, pick, hint,
+solution), skeleton.py the gaps, sandbox.py how student code is run (time limit, probes).
 """
 
 from .base import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, Exercise
@@ -24,7 +23,7 @@ from .unanswerable import HTTP3_QUESTION, Unanswerable, http3_script
 
 EXERCISES = {"decorator": Decorator, "lists": ListSchema, "read_doc": ReadDoc, "loop": OwnLoop,
              "scripted_model": OwnScriptedModel, 1: ErrorsInScript, 2: StepLimit, "real_model": OwnRealModel,
-             3: CountLines, 4: Unanswerable}
+             3: CountLines, 4: Unanswerable}  # in the order the course meets them
 
 
 def exercise(key, language="de"):
@@ -35,6 +34,7 @@ def exercise(key, language="de"):
     if key not in EXERCISES:
         raise ValueError(f"there is no exercise {key!r}; choose one of {list(EXERCISES)}")
     return EXERCISES[key](language)
+
 
 __all__ = ["exercise", "EXERCISES", "Exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
            "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION"]

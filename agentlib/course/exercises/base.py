@@ -176,7 +176,9 @@ class Exercise:
             return outcome.status, outcome.message
         except OverTime as limit:  # the limit that ran out: the check's own, or a shorter one inside it
             return INCORRECT, self.framework("overtime", seconds=limit.args[0], what=self.running or self.name())
-        except Exception as error:
+        except KeyboardInterrupt:  # the student pressed stop: that is no verdict
+            raise
+        except BaseException as error:  # SystemExit and kin from a student's code get a verdict too
             where = student_frame(error)
             if where is None:  # the check's own mistake: it must show, not pass for the student's
                 raise

@@ -12,35 +12,79 @@ import re
 import tempfile
 from pathlib import Path
 
-from ...docs import doc_paths, read_text, relative, root
+from ...docs import doc_paths, relative, root
 from ...loop import run_agent
 from ...models import Call, Message, ScriptedModel
-from ...text import number, say
 from ...tools import TOOLS, call_tool
-from .base import LANGUAGES, Exercise, both, short
+from ..text import LANGUAGES, number, say
+from .base import Exercise, short
 from .sandbox import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes
+
+TEXT = {
+    "hint": {"de": 'Schau dir show(read_doc) an: Es prüft den Pfad mit refusal(path) und gibt "Error: ..." zurück, wenn der Pfad nicht erlaubt ist. Danach liefert (root() / path).read_text(encoding="utf-8") den Text der Datei. refusal und root kannst du aus agentlib.docs importieren. Vergiss nicht den Dekorator @tool mit einer Beschreibung für path.',
+            "en": 'Look at show(read_doc): it checks the path with refusal(path) and returns "Error: ..." when the path is not allowed. After that, (root() / path).read_text(encoding="utf-8") is the file\'s text. You can import refusal and root from agentlib.docs. Don\'t forget the @tool decorator with a description of path.'},
+    "correct": {"de": "count_lines ist registriert, zählt richtig und gibt nichts von außerhalb der Doku preis. Im Skriptlauf hat die Schleife es {used}-mal aufgerufen, ohne Fehler. {report}",
+               "en": "count_lines is registered, counts right and gives away nothing from outside the docs. In the scripted run the loop called it {used} times, without an error. {report}"},
+    "all_failed": {"de": "Alle {calls} Aufrufe von count_lines sind gescheitert, es gibt also keine Zeilenzahl. {why}",
+                  "en": "All {calls} calls to count_lines failed, so there is no line count. {why}"},
+    "unregistered": {"de": "count_lines ist nicht als Werkzeug registriert: Führe die Zelle von Übung 3 aus.",
+                    "en": "count_lines is not registered as a tool: run exercise 3's cell."},
+    "first_message": {"de": "Die erste Meldung: {first}", "en": "The first message: {first}"},
+    "longest": {"de": "Laut count_lines ist {path} die längste Datei ({lines} Zeilen); {counted} von {calls} Aufrufen lieferten eine Zahl.",
+               "en": "According to count_lines, the longest file is {path} ({lines} lines); {counted} of {calls} calls answered with a number."},
+    "script_answer": {"de": "(Skriptmodell) Ende des Skripts. Ein echtes Modell würde jetzt aus den Ergebnissen von count_lines die längste Datei nennen.",
+                     "en": "(scripted model) End of the script. A real model would now name the longest file from what count_lines returned."},
+    "not_a_function": {"de": "count_lines sollte eine Funktion sein, ist aber {count_lines_type}.",
+                      "en": "count_lines should be a function, but it is a {count_lines_type}."},
+    "not_registered": {"de": 'count_lines ist nicht als Werkzeug registriert: Setz @tool("...", path="...") direkt über die Funktion und führe die Zelle noch einmal aus.',
+                      "en": 'count_lines is not registered as a tool: put @tool("...", path="...") right above the function and run the cell again.'},
+    "one_parameter": {"de": "count_lines sollte genau einen Parameter path: str haben; das Schema sagt {properties}.",
+                     "en": "count_lines should take exactly one parameter path: str; the schema says {properties}."},
+    "returns": {"de": "count_lines({path!r}) ergibt {got}, ", "en": "count_lines({path!r}) returns {got}, "},
+    "no_count": {"de": '{said}aber keine Zeilenzahl. Gib die Zahl der Zeilen zurück, z. B. {expected} oder "{path} has {expected} lines", nicht den Text der Datei.',
+                "en": '{said}but no line count. Return the number of lines, e.g. {expected} or "{path} has {expected} lines", not the file\'s text.'},
+    "off_by_one": {"de": " text.splitlines() zählt richtig; text.split('\\n') zählt eine zu viel, wenn die Datei mit einem Zeilenumbruch endet.",
+                  "en": " text.splitlines() counts right; text.split('\\n') counts one too many when the file ends with a line break."},
+    "wrong_count": {"de": "{said}die Datei hat aber {expected} Zeilen (so viele, wie read_doc nummeriert).{off_by_one}",
+                   "en": "{said}but the file has {expected} lines (as many as read_doc numbers).{off_by_one}"},
+    "leak": {"de": "count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {got}. Lass den Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
+            "en": "count_lines({path!r}) counts a file outside the docs and returns {got}. Have agentlib.docs.refusal check the path first, as read_doc does."},
+    "error_in_run": {"de": "Im Skriptlauf meldete count_lines einen Fehler an das Modell: {observation}",
+                    "en": "In the scripted run count_lines reported an error to the model: {observation}"},
+    "not_called": {"de": "In diesem Lauf wurde count_lines kein einziges Mal aufgerufen.",
+                  "en": "count_lines was not called once in this run."},
+}
 
 
 class CountLines(Exercise):
     """count_lines(path): registered with @tool, counts right, refuses what read_doc refuses."""
 
-    AREA = "count_lines"
-    NAME = "count_lines"
+    AREA, TEXT, NAME = "count_lines", TEXT, "count_lines"
+    SOLUTION = dict.fromkeys(LANGUAGES, '''from agentlib.docs import refusal, root
+
+@tool("Count the lines of one documentation file.",
+      path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'")
+def count_lines(path: str) -> str:
+    problem = refusal(path)
+    if problem:
+        return f"Error: {problem}"
+    text = (root() / path).read_text(encoding="utf-8")
+    return f"{path} has {len(text.splitlines())} lines"''')
 
     def evaluate(self, count_lines):
         if not callable(count_lines):
             raise self.wrong("not_a_function", count_lines_type=type(count_lines).__name__)
         tools = getattr(count_lines, "__globals__", {}).get("TOOLS")
-        self.tools = tools if isinstance(tools, dict) else TOOLS  # the registry the notebook's @tool writes to
-        registered = self.tools.get("count_lines")
+        tools = tools if isinstance(tools, dict) else TOOLS  # the registry the notebook's @tool writes to
+        registered = tools.get("count_lines")
         if registered is None or registered["fn"] is not count_lines:
             raise self.wrong("not_registered")
         parameters = registered["schema"]["function"]["parameters"]
         if list(parameters["properties"]) != ["path"] or parameters["properties"]["path"]["type"] != "string":
-            raise self.wrong("one_parameter", properties=json.dumps(parameters['properties']))
+            raise self.wrong("one_parameter", properties=json.dumps(parameters["properties"]))
         for path in sample_files():
-            expected = len(read_text(path)[0].splitlines())
-            got = run_tool("count_lines", relative(path), self.tools)
+            expected = len(path.read_text(encoding="utf-8").splitlines())
+            got = run_tool(relative(path), tools)
             found = numbers(got, relative(path))
             if found == [str(expected)]:
                 continue
@@ -50,53 +94,33 @@ class CountLines(Exercise):
             off_by_one = self.say("off_by_one") if found == [str(expected + 1)] else ""
             raise self.wrong("wrong_count", said=said, expected=expected, off_by_one=off_by_one)
         for path, outside in real_escapes():
-            got = run_tool("count_lines", path, self.tools)
+            got = run_tool(path, tools)
             if leaked(got, path, outside):
                 raise self.wrong("leak", path=path, got=short(got))
-        self.judge_sandbox()
+        with tempfile.TemporaryDirectory() as folder:  # every way out agentlib's read_doc refuses: nothing may leak
+            base = escape_folder(Path(folder))
+            with docs_folder(base):
+                for path, _ in escapes(base):
+                    got = run_tool(path, tools)
+                    if SECRET in got or str(SECRET_LINES) in numbers(got, path):
+                        raise self.wrong("leak", path=path, got=short(got))
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
-                                  "Which httpx documentation file is the longest?", verbose=False, tools=self.tools)
+                                  "Which httpx documentation file is the longest?", verbose=False, tools=tools)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
         failed = next((c for c in used if c.error), None)
         if failed:
             raise self.wrong("error_in_run", observation=short(failed.observation))
         return self.say("correct", used=len(used), report=longest_file_report(stats, self.language))
 
-    def judge_sandbox(self):
-        """Every way out that agentlib's read_doc refuses, in a throw-away docs folder: nothing may leak."""
-        with tempfile.TemporaryDirectory() as folder:
-            base = escape_folder(Path(folder))
-            with docs_folder(base):
-                for path, _ in escapes(base):
-                    got = run_tool("count_lines", path)
-                    if SECRET in got or str(SECRET_LINES) in numbers(got, path):
-                        raise self.wrong("leak", path=path, got=short(got))
-
-    HINT = both("count_lines.hint")
-    SOLUTION = {language: '''from agentlib.docs import read_text, refusal, root
-
-@tool("Count the lines of one documentation file.",
-      path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'")
-def count_lines(path: str) -> str:
-    problem = refusal(path)
-    if problem:
-        return f"Error: {problem}"
-    text, _ = read_text(root() / path)
-    return f"{path} has {len(text.splitlines())} lines"''' for language in LANGUAGES}
-
 
 def sample_files():
     """Two doc files of different lengths, so a hard-coded number cannot pass."""
-    paths = sorted(doc_paths(), key=lambda p: len(read_text(p)[0] or ""))
+    paths = sorted(doc_paths(), key=lambda p: len(p.read_text(encoding="utf-8")))
     return [paths[0], paths[-1]] if len(paths) > 1 else paths
 
 
 def real_escapes():
-    """(path, the real file outside the docs folder it leads to), which a careless tool would read.
-
-    These find a count_lines that reads a folder of its own choosing; judge_sandbox tries every
-    way out that agentlib's read_doc refuses, in a folder made for it.
-    """
+    """(path, the real file outside the docs folder it leads to), which a tool reading a folder of its own choosing would read."""
     outside = Path(__file__).resolve().parents[2] / "tools.py"  # exists whenever agentlib does
     up = "../" * len(root().parts)  # from the docs folder up to the file system's root
     return [(up + outside.as_posix().lstrip("/"), outside), (str(outside), outside),
@@ -108,40 +132,36 @@ def leaked(text, path, outside):
 
     A refusal in any language, or an exception, leaks nothing; judging the wording would be unfair.
     """
-    content, _ = read_text(outside)
-    if content is None:
+    try:
+        content = outside.read_text(encoding="utf-8", errors="replace")
+    except OSError:
         return False
     lines = [line.strip() for line in content.splitlines() if len(line.strip()) > 20]
     return str(len(content.splitlines())) in numbers(text, path) or any(line in text for line in lines)
 
 
-def run_tool(name, path, tools=TOOLS):
-    """Call the tool as the loop would and return its observation as text, errors included."""
+def run_tool(path, tools):
+    """Call count_lines as the loop would and return its observation as text, errors included."""
     try:
-        return str(call_tool(name, json.dumps({"path": path}), tools))
+        return str(call_tool("count_lines", json.dumps({"path": path}), tools))
     except Exception as error:
         return f"Error: {type(error).__name__}: {error}"
 
 
 def numbers(text, path):
-    """The numbers in `text` apart from those in `path`.
-
-    Example: numbers("http2.md has 88 lines", "http2.md") -> ["88"]
-    """
+    """The numbers in `text` apart from those in `path`. Example: numbers("http2.md has 88 lines", "http2.md") -> ["88"]"""
     return re.findall(r"\d+", text.replace(path, ""))
 
 
 def count_lines_script(language="en"):
     """A scripted agent that lists the docs and counts the lines of every file in one step.
 
-    Its answer claims nothing: a script is written before its tools run. What count_lines really
-    said is for longest_file_report to tell.
+    Its answer claims nothing: a script is written before its tools run; longest_file_report tells what count_lines said.
     """
     paths = [relative(p) for p in doc_paths()]
-    answer = say("count_lines.script_answer", language)
     return [Message(tool_calls=[Call("c1", "list_docs", {})]),
             Message(tool_calls=[Call(f"c{i}", "count_lines", {"path": p}) for i, p in enumerate(paths, 2)]),
-            Message(content=answer)]
+            Message(content=say(TEXT, "script_answer", language))]
 
 
 def longest_file_report(stats, language="de"):
@@ -152,7 +172,7 @@ def longest_file_report(stats, language="de"):
     """
     calls = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
     if not calls:
-        return say("count_lines.not_called", language)
+        return say(TEXT, "not_called", language)
     counted = {}
     for call in calls:
         path = json.loads(call.arguments or "{}").get("path", "") if call.arguments.strip().startswith("{") else ""
@@ -161,10 +181,9 @@ def longest_file_report(stats, language="de"):
             counted[path] = int(found[0])
     if not counted:
         first = next((c.observation for c in calls if c.observation), "")
-        unregistered = "no tool called 'count_lines'" in first
-        why = say("count_lines.unregistered", language) if unregistered else say(
-            "count_lines.first_message", language, first=short(first))
-        return say("count_lines.all_failed", language, calls=len(calls), why=why)
+        why = (say(TEXT, "unregistered", language) if "no tool called 'count_lines'" in first
+               else say(TEXT, "first_message", language, first=short(first)))
+        return say(TEXT, "all_failed", language, calls=len(calls), why=why)
     path, lines = max(counted.items(), key=lambda item: item[1])
-    return say("count_lines.longest", language, path=path, lines=number(lines, language), counted=len(counted),
+    return say(TEXT, "longest", language, path=path, lines=number(lines, language), counted=len(counted),
                calls=len(calls))

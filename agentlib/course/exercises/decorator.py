@@ -67,12 +67,12 @@ TEXT = {
 
 
 def find_word(keyword, limit: int = 5):
-    """A sample for the check: an unannotated parameter and an int with a default."""
+    """A sample for the decorator check: an unannotated parameter and an int with a default."""
     return f"{keyword} x{limit}"
 
 
 def greet(name: str):
-    """A sample for the check: one annotated str parameter."""
+    """A sample for the decorator check: one annotated str parameter."""
     return f"hello {name}"
 
 

@@ -1,0 +1,179 @@
+"""The instructor's command line (with the course installed: .venv/bin/python -m agentlib.course ...).
+
+    python -m agentlib.course eval                score a model on data/questions.json (--model oracle|naive|real|replay)
+    python -m agentlib.course eval --model real --save runs    ... and record every run, for --model replay
+    python -m agentlib.course progress /home      the class's progress: exercises solved, minutes per notebook
+
+Exit status: 0 the table is complete, 1 the run failed, 2 bad usage. The lesson's own run is
+`python -m agentlib` (--real).
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from shlex import quote
+
+FAILED, USAGE = 1, 2  # argparse's convention: 2 for a command line that cannot be run
+EXIT_CODES = "exit status: 0 the table is complete, 1 the run failed (an error, the step limit), 2 bad usage"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["progress"]:
+        from .progress_report import main as progress
+
+        return progress(argv[1:])
+    if argv[:1] != ["eval"]:
+        print("usage: python -m agentlib.course eval|progress ... (--help after either says more)", file=sys.stderr)
+        return USAGE
+    parser = argparse.ArgumentParser(prog="python -m agentlib.course eval", epilog=EXIT_CODES,
+                                     description="Run the agent on every question of the question set and score "
+                                                 "the citations.")
+    parser.add_argument("--model", choices=["oracle", "naive", "real", "replay"], default="oracle",
+                        help="oracle and naive are scripted and free; real needs LLM_API_KEY (or LLM_BASE_URL of a "
+                             "server on this machine); replay needs --recording")
+    parser.add_argument("--recording", metavar="FOLDER", help="traces saved by an earlier `eval --save`")
+    parser.add_argument("--questions", metavar="FILE", help="default: data/questions.json")
+    parser.add_argument("--language", choices=["en", "de"], default="en",
+                        help="which language of each question to ask (default: en)")
+    parser.add_argument("--max-steps", type=positive, default=8, metavar="N",
+                        help="stop a question after N model calls (default: 8)")
+    parser.add_argument("--save", metavar="FOLDER", help="save every run's trace there, for --model replay")
+    args = parser.parse_args(argv[1:])
+    for name, example in (("save", "runs"), ("recording", "runs"), ("questions", "data/questions.json")):
+        if getattr(args, name) is not None and not getattr(args, name).strip():  # "" must not mean "no file"
+            parser.error(f"--{name} is empty: give it a name, e.g. --{name} {example}")
+    if args.model == "replay" and not args.recording:
+        parser.error("--model replay needs --recording FOLDER")
+    from ..errors import ModelError
+    from .evaluate import evaluate, report, writable_folder
+    from .questions import load_questions
+
+    questions = usage_check(load_questions, args.questions)
+    save = args.save is not None and usage_check(writable_folder, args.save)
+    model = usage_check(load_recording, args.recording, args.language) if args.model == "replay" else choose_model(
+        args.model, args.language, questions)
+    try:
+        table = evaluate(model, questions, language=args.language, max_steps=args.max_steps, save_to=save)
+    except ModelError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return FAILED
+    except KeyboardInterrupt:
+        print(f"error: you interrupted the evaluation{'; the runs so far are in ' + str(save) if save else ''}",
+              file=sys.stderr)
+        return FAILED
+    except ImportError as error:
+        return missing_package(error)
+    return 0 if out(report(table)) else FAILED
+
+
+def out(text):
+    """Print `text`; False when the output cannot take it (a full disk), True when it did or a reader left."""
+    return written(lambda: print(text, flush=True))
+
+
+def written(write):
+    """`write()`; a reader that closed the pipe (`| head`) had all it wanted, so the rest goes nowhere, no traceback."""
+    try:
+        write()
+        return True
+    except OSError as error:  # EPIPE from `| head`, ENOSPC from >/dev/full, EIO from a terminal that went away
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's own flush at exit fails no more
+        if isinstance(error, BrokenPipeError):
+            return True
+        print(f"error: cannot write the output ({error.strerror or error})", file=sys.stderr)
+        return False
+
+
+def positive(text):
+    """argparse type: a whole number of at least 1. Example: positive("-1") -> ArgumentTypeError"""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def usage_check(function, *args):
+    """`function(*args)`, or exit 2 with its one sentence when a file named on the command line is unusable."""
+    try:
+        return function(*args)
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(USAGE)
+
+
+def load_recording(path, language="en"):
+    """A ReplayModel of every *.json trace in the folder `path` (or of that one file); ValueError naming a bad file."""
+    from ..trace import Trace
+    from .replay import ReplayModel
+
+    path, record = Path(path), f"`python -m agentlib.course eval --model real --save {quote(str(path))}` (needs a key)"
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path] if path.is_file() else []
+    if not files:
+        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with {record}")
+    traces = []
+    for file in files:
+        try:
+            if not file.is_file():  # a FIFO would block forever
+                raise ValueError("not a regular file")
+            traces.append(Trace.load(file))
+            traces[-1].question  # noqa: B018 -- raises when the trace holds no question, which no replay can ask
+        except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError, StopIteration) as error:
+            fix = f"set it aside with `mv {quote(str(file))} {quote(str(file) + '.bad')}`"
+            raise ValueError(f"{file} is not a run saved with --save ({why(error)}): {fix}") from None
+    try:
+        return ReplayModel(traces, language)
+    except (TypeError, ValueError) as error:  # e.g. a model name that is not text
+        raise ValueError(f"{path} holds a tampered recording ({error}): record it again with {record}") from None
+
+
+def why(error):
+    """A few words on what is wrong with a saved trace. Example: KeyError("records") -> "the field 'records' is missing" """
+    from .questions import reason
+
+    if isinstance(error, KeyError):
+        return f"the field {error.args[0]!r} is missing"
+    if isinstance(error, StopIteration):
+        return "it holds no question"
+    if isinstance(error, (AttributeError, TypeError)):
+        return "it is JSON, but not an object with the fields format, messages and records"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return reason(error)  # not JSON, not UTF-8, nested too deeply, or Trace's own complaint
+
+
+def choose_model(kind, language, questions):
+    """The model named on the command line; exits 1 with one sentence when it cannot be had."""
+    from ..errors import ModelError
+    from ..models import RealModel
+    from .oracle import NaiveModel, OracleModel
+
+    try:
+        return RealModel(language=language) if kind == "real" else OracleModel(questions) if kind == "oracle" \
+            else NaiveModel()
+    except ImportError as error:
+        sys.exit(missing_package(error))
+    except (ModelError, OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(FAILED)
+
+
+def missing_package(error):
+    """Say which package is missing and the command that installs it; returns the exit status."""
+    print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
+          f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
+          f"-r requirements.txt`", file=sys.stderr)
+    return FAILED
+
+
+def entry():
+    """main() as the shell runs it: help or usage text that cannot be written is one line, not a traceback."""
+    try:
+        status = main()
+    except SystemExit as done:  # argparse: --help, or a command line that cannot be run
+        status = done.code
+    return status if written(sys.stdout.flush) else status or FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -1,0 +1,81 @@
+"""The minutes the course shows are tools/minutes.py's count, and the core stays within an hour."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import minutes  # noqa: E402
+
+
+def test_every_notebook_and_the_readme_show_the_counted_minutes():
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "minutes.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_core_takes_at_most_an_hour(language):
+    assert 0 < minutes.core_total(language) <= minutes.CORE_LIMIT
+
+
+def test_the_check_notices_a_readme_that_shows_other_minutes(tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    shutil.copy(minutes.README, readme)
+    text = readme.read_text(encoding="utf-8")
+    old = f"The core takes about {minutes.core_total('de')} minutes in German"
+    assert old in text
+    readme.write_text(text.replace(old, f"The core takes about {minutes.core_total('de') + 7} minutes in German"),
+                      encoding="utf-8")
+    monkeypatch.setattr(minutes, "README", readme)
+    assert [problem for problem in minutes.problems() if "README.md: the core total" in problem]
+
+
+def test_written_lines_are_the_solution_lines_the_cell_does_not_hold():
+    skeleton = "def f(x):\n    y = ...  # double it\n    return y\n"
+    assert minutes.written_lines(skeleton, "def f(x):\n    y = 2 * x  # twice\n    return y\n") == 1
+    assert minutes.written_lines(skeleton, "def f(x):\n    y = 2 * x\n    z = y + 1\n    return z\n") == 3
+    assert minutes.written_lines("x = ...  # YOUR CODE HERE", "# a comment\n\nx = [\n    1,\n]\n") == 3
+    assert minutes.written_lines(skeleton, skeleton) == 0
+
+
+def test_words_leave_out_pictures_tags_tables_rules_and_the_timer():
+    assert minutes.words("![a long description](x.svg) The loop | --- | runs <b>3</b> times.") == 5
+    assert minutes.words("# Title\n\n⏱ about 9 minutes, plus 2 optional minutes") == 1
+
+
+def test_every_exercise_cell_has_a_solution_to_count():
+    for module in minutes.modules():
+        for cell in module.CELLS:
+            if cell["cell_type"] == "code" and "exercise" in cell["tags"]:
+                assert minutes.solution(cell["id"], "de").strip(), (module.FILES["de"], cell["id"])
+
+
+def test_a_core_cell_never_needs_an_optional_one():
+    """A student who skips every optional section can still run every core cell."""
+    for module in minutes.modules():
+        optional = {cell["id"] for cell in module.CELLS
+                    if getattr(module, "OPTIONAL", False) or "optional" in cell["tags"]}
+        for cell in module.CELLS:
+            if cell["id"] not in optional and cell.get("needs"):
+                assert cell["needs"] not in optional, (module.FILES["de"], cell["id"])
+
+
+def test_every_optional_cell_sits_under_a_heading_marked_optional():
+    """Tags are invisible in a notebook: what the count leaves out, the student must see as optional."""
+    from notebook_source.cells import render
+
+    for module in minutes.modules():
+        for language in ("de", "en"):
+            under_optional = getattr(module, "OPTIONAL", False)
+            for cell in module.CELLS:
+                text = "".join(render(cell, language)["source"])
+                if cell["cell_type"] == "markdown" and text.startswith("#"):
+                    under_optional = "*(optional)*" in text.splitlines()[0] or getattr(module, "OPTIONAL", False)
+                if "optional" in cell["tags"]:
+                    assert under_optional, (module.FILES[language], cell["id"])

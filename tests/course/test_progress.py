@@ -1,0 +1,225 @@
+"""A student's progress file: one line per event, in their home, never in their way.
+
+Kernels run as processes of their own, so the concurrency and permission cases
+run in subprocesses; a subprocess that must feel a file's permissions runs as
+an unprivileged user when the suite runs as root (root ignores them).
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from agentlib.course import progress
+
+REPO = Path(__file__).resolve().parents[2]
+NOBODY = 65534  # the unprivileged user a root test run writes as
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A student's home, with recording switched on (the suite switches it off everywhere else)."""
+    monkeypatch.delenv(progress.SWITCH, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setitem(progress.current, "notebook", None)
+    return tmp_path
+
+
+def lines(home):
+    return (home / ".agentloop" / "progress.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def kernel(code, home):
+    """Run `code` in a fresh Python process with HOME=`home` and recording on, as a kernel would; the process."""
+    env = {k: v for k, v in os.environ.items() if k != progress.SWITCH} | {"HOME": str(home), "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def as_user(uid, function):
+    """`function()`'s repr and what it printed, run in a forked child as `uid` (None: as we are).
+
+    Root ignores file permissions; an unprivileged user feels them. The child is forked, not started,
+    because that user may not be allowed to run this Python at all.
+    """
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            if uid is not None:
+                os.setgid(uid)
+                os.setuid(uid)
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                result = repr(function())
+            os.write(writer, f"{result}|{printed.getvalue()}".encode())
+        except BaseException as error:
+            os.write(writer, f"raised {type(error).__name__}|".encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(pid, 0)
+    with os.fdopen(reader) as pipe:
+        return tuple(pipe.read().split("|", 1))
+
+
+@pytest.fixture
+def lent_home(monkeypatch):
+    """A home outside pytest's private folder, owned by NOBODY when we are root; HOME points there."""
+    home = Path(tempfile.mkdtemp())
+    if os.geteuid() == 0:
+        os.chown(home, NOBODY, NOBODY)
+    monkeypatch.delenv(progress.SWITCH, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    yield home, NOBODY if os.geteuid() == 0 else None
+    home.chmod(0o755)
+    shutil.rmtree(home)
+
+
+def test_a_start_and_each_check_add_one_line_that_names_the_notebook_its_kernel_opened(home):
+    progress.note_start("02", "de")
+    progress.note_check("decorator", "incorrect", "de")
+    progress.note_check("decorator", "correct", "de")
+    records = progress.read(home / ".agentloop" / "progress.jsonl")
+    assert [(r["event"], r.get("exercise"), r.get("outcome"), r["notebook"], r["language"]) for r in records] == [
+        ("start", None, None, "02", "de"), ("check", "decorator", "incorrect", "02", "de"),
+        ("check", "decorator", "correct", "02", "de")]
+    assert all(r["time"].endswith("+00:00") for r in records)
+
+
+def test_the_file_is_readable_by_its_owner_only(home):
+    progress.note_start("04", "en")
+    assert stat.S_IMODE((home / ".agentloop").stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / ".agentloop" / "progress.jsonl").stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as two users")
+def test_another_user_cannot_read_a_students_progress_file(lent_home):
+    home, student = lent_home
+    home.chmod(0o755)  # a home others may look into: the file's own mode must keep them out
+    assert as_user(student, lambda: progress.note_start("02", "de")) == ("None", "")
+    path = home / ".agentloop" / "progress.jsonl"
+    assert as_user(student, lambda: len(path.read_text()) > 0) == ("True", "")
+    assert as_user(student - 1, lambda: path.read_text()) == ("raised PermissionError", "")
+
+
+def test_two_kernels_writing_at_once_lose_and_tear_no_line(home):
+    code = ("import pathlib, sys, time\n"
+            "from agentlib.course.progress import note_check\n"
+            "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.001)\n"
+            "for n in range(2000): note_check(f'{sys.argv[2]}-{n}', 'incorrect', 'en')\n")
+    go = home / "go"
+    writers = [subprocess.Popen([sys.executable, "-c", code, str(go), name], env={
+        **{k: v for k, v in os.environ.items() if k != progress.SWITCH}, "HOME": str(home),
+        "PYTHONPATH": str(REPO)}) for name in ("a", "b")]
+    go.touch()  # both are waiting: now they write at the same time
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
+    written = [json.loads(line)["exercise"] for line in lines(home)]
+    assert sorted(written) == sorted(f"{name}-{n}" for name in "ab" for n in range(2000))
+    assert [e for e in written if e.startswith("a-")] == [f"a-{n}" for n in range(2000)]  # each in its order
+
+
+def test_a_restarted_kernel_appends_to_what_the_one_before_wrote(home):
+    for _ in range(2):
+        started = kernel("from agentlib.course.progress import note_start, note_check\n"
+                         "note_start('04', 'de'); note_check('loop', 'not attempted', 'de')", home)
+        assert started.wait(timeout=60) == 0, started.stderr.read()
+    assert [json.loads(line)["event"] for line in lines(home)] == ["start", "check", "start", "check"]
+
+
+@pytest.mark.parametrize("value", ["off", "OFF", " off\n"])
+def test_recording_switched_off_writes_nothing(home, monkeypatch, value):
+    monkeypatch.setenv(progress.SWITCH, value)
+    progress.note_start("02", "de")
+    progress.note_check("decorator", "correct", "de")
+    assert not (home / ".agentloop").exists()
+
+
+@pytest.mark.parametrize("line", ["AGENTLOOP_PROGRESS=off", "export AGENTLOOP_PROGRESS = 'off'"])
+def test_a_line_in_the_env_file_the_course_reads_switches_recording_off(home, monkeypatch, line):
+    monkeypatch.delenv("LLM_ENV_FILE", raising=False)
+    notebooks = home / "course" / "notebooks" / "de"
+    notebooks.mkdir(parents=True)
+    monkeypatch.chdir(notebooks)  # where a kernel runs; ~/.env is found from here up, as the key is
+    (home / ".env").write_text(f"{line}\n")
+    (home / "course" / ".env").write_text("LLM_API_KEY=sk-x\n")  # nearer, as a key file would be
+    progress.note_start("02", "de")
+    assert not (home / ".agentloop").exists()
+    (home / ".env").write_text("AGENTLOOP_PROGRESS=on\n")
+    progress.note_start("02", "de")
+    assert len(lines(home)) == 1
+
+
+def test_a_read_only_home_is_skipped_without_a_word(lent_home):
+    home, student = lent_home
+    home.chmod(0o555)
+
+    def record():
+        progress.note_start("02", "de")
+        progress.note_check("decorator", "correct", "de")
+        return progress.append({"event": "start"})
+
+    assert as_user(student, record) == ("False", "")
+    assert list(home.iterdir()) == []
+
+
+def test_a_folder_where_the_file_should_be_is_skipped(home):
+    (home / ".agentloop" / "progress.jsonl").mkdir(parents=True)
+    progress.note_check("decorator", "correct", "de")  # raises nothing
+    assert progress.append({"event": "start"}) is False
+
+
+def test_a_corrupted_line_is_skipped_and_a_record_after_a_torn_line_is_kept(home):
+    progress.note_start("02", "de")
+    with open(home / ".agentloop" / "progress.jsonl", "ab") as file:
+        file.write(b"\x00\xff not json\n[1, 2]\n{\"event\": \"check\"}\n{\"event\": \"check\", \"notebook\": \"0")
+    progress.note_check("decorator", "correct", "de")  # lands on the end of the torn line
+    records = progress.read(home / ".agentloop" / "progress.jsonl")
+    assert [(r["event"], r.get("exercise")) for r in records] == [("start", None), ("check", "decorator")]
+
+
+def test_a_record_holds_short_fields_only(home):
+    progress.note_check("x" * 500, "correct", "de")
+    (line,) = lines(home)
+    assert json.loads(line)["exercise"] == "x" * progress.LONGEST
+    assert set(json.loads(line)) == {"event", "notebook", "exercise", "outcome", "language", "time"}
+
+
+KEY = "sk-progress-test-" + "9f" * 16
+
+
+def leaky_schema(annotation):
+    """A wrong answer whose verdict quotes it: the key it returns ends up in the check's message."""
+    return {"type": KEY}
+
+
+def test_a_check_records_its_outcome_and_nothing_of_the_work_or_its_message(home, capsys):
+    from agentlib.course import exercise
+
+    progress.note_start("02", "en")
+    exercise("lists", "en").check(leaky_schema)
+    assert KEY in capsys.readouterr().out  # the verdict quotes the work: the file must not
+    exercise("decorator", "en").check(..., ...)
+    text = "\n".join(lines(home))
+    assert KEY not in text and "leaky_schema" not in text and "def " not in text and str(home) not in text
+    assert [(r["event"], r.get("exercise"), r.get("outcome")) for r in map(json.loads, lines(home))] == [
+        ("start", None, None), ("check", "list_schema", "incorrect"), ("check", "decorator", "not attempted")]
+
+
+def test_a_check_says_the_same_with_a_broken_progress_file_as_with_recording_off(home, capsys, monkeypatch):
+    from agentlib.course import exercise
+
+    (home / ".agentloop" / "progress.jsonl").mkdir(parents=True)  # a folder where the file should be
+    exercise("lists", "de").check(leaky_schema)
+    broken = capsys.readouterr()
+    monkeypatch.setenv(progress.SWITCH, "off")
+    exercise("lists", "de").check(leaky_schema)
+    assert capsys.readouterr() == broken
+    assert broken.err == "" and KEY in broken.out

@@ -1,0 +1,113 @@
+"""Record a run of RealModel (against the loopback server), replay it offline with ReplayModel."""
+
+import json
+
+import pytest
+
+import agentlib.loop
+from agentlib.errors import ModelError
+from agentlib.loop import run_agent
+from agentlib.models import RealModel
+from agentlib.course.replay import ReplayModel
+from agentlib.trace import Trace
+from provider_rules import completion, error, serve
+
+QUESTION = "Which timeouts does httpx have?"
+
+
+pytestmark = pytest.mark.usefixtures("no_llm_settings")
+
+
+def record(tmp_path, replies, max_steps=8, name="run.json"):
+    """A real run against the loopback server, saved; returns (answer, stats, path)."""
+    with serve("deepseek", replies, models=("deepseek-flash",)) as server:
+        model = RealModel("deepseek-flash", server.base_url, server.key, extra_body={"thinking": {"type": "enabled"}},
+                          max_retries=0)
+        answer, stats = run_agent(model, QUESTION, max_steps=max_steps, verbose=False)
+    path = tmp_path / name
+    stats.trace.save(path)
+    assert server.key not in path.read_text(encoding="utf-8")
+    return answer, stats, path
+
+
+def lesson(reasoning="grep first"):
+    return [completion("deepseek", calls=[("grep_docs", '{"keyword": "timeout"}'), ("list_docs", "")],
+                       usage=(800, 50, 0), reasoning=reasoning),
+            completion("deepseek", calls=[("read_doc", '{"path": "advanced/timeouts.md"}')],
+                       usage=(1200, 40, 768), reasoning=reasoning),
+            completion("deepseek", content="Four: connect, read, write, pool (advanced/timeouts.md, lines 2-3).",
+                       usage=(1700, 500, 1152), reasoning=reasoning)]
+
+
+def test_replay_repeats_the_recorded_run_offline(tmp_path, docs):
+    answer, stats, path = record(tmp_path, lesson())
+    replay = ReplayModel.load(path)
+    again, replayed = run_agent(replay, QUESTION, verbose=False)  # no server runs any more
+    assert again == answer
+    assert replayed.trace.messages == json.loads(path.read_text(encoding="utf-8"))["messages"]
+    assert [r["usage"] for r in replayed.trace.records] == [r["usage"] for r in stats.trace.records]
+    assert (replayed.steps, replayed.tool_calls, replayed.prompt_tokens) == (3, 3, 3700)
+    assert replay.name == "deepseek-flash" == replayed.trace.model
+    assert replayed.trace.messages[2]["reasoning_content"] == "grep first"  # provider fields come back too
+
+
+def test_replay_notices_another_system_prompt(tmp_path, docs, monkeypatch):
+    _, _, path = record(tmp_path, lesson())
+    monkeypatch.setattr(agentlib.loop, "SYSTEM_PROMPT", "You are a pirate.")
+    answer, stats = run_agent(ReplayModel.load(path), QUESTION, verbose=False)
+    assert answer is None and stats.steps == 0
+    assert stats.trace.stop_message.startswith(
+        "The conversation left the recording at message 1 (another system prompt)")
+
+
+def test_replay_notices_a_tool_that_now_returns_something_else(tmp_path, docs):
+    _, _, path = record(tmp_path, lesson())
+    (docs / "advanced" / "timeouts.md").write_text("# Timeouts\nchanged\n", encoding="utf-8")
+    answer, stats = run_agent(ReplayModel.load(path, language="de"), QUESTION, verbose=False)
+    assert answer is None and stats.steps == 1  # step 1 matched; step 2 saw another grep result
+    assert stats.trace.stop_message.startswith(
+        "Das Gespräch weicht bei Nachricht 4 von der Aufnahme ab (ein anderes Ergebnis von grep_docs)")
+
+
+def test_replay_refuses_a_question_it_has_no_recording_of(tmp_path, docs):
+    _, _, path = record(tmp_path, lesson())
+    with pytest.raises(ModelError) as caught:
+        ReplayModel.load(path)([{"role": "system", "content": "x"}, {"role": "user", "content": "Why?"}], [])
+    assert caught.value.kind == "unknown_question" and "'Why?'" in str(caught.value)
+
+
+def test_replay_says_when_the_recording_ends_before_the_run(tmp_path, docs):
+    _, stats, path = record(tmp_path, lesson(), max_steps=1)
+    assert stats.trace.stop_reason == "max_steps"
+    answer, replayed = run_agent(ReplayModel.load(path), QUESTION, max_steps=3, verbose=False)
+    assert answer is None and replayed.steps == 1
+    assert replayed.trace.stop_message.startswith("The recording has only 1 steps")
+
+
+def test_a_recorded_failure_is_replayed_as_the_same_failure(tmp_path, docs):
+    replies = lesson()[:1] + [error(401, "Incorrect API key provided: sk-te***34")]
+    _, stats, path = record(tmp_path, replies)
+    _, replayed = run_agent(ReplayModel.load(path), QUESTION, verbose=False)
+    assert replayed.trace.stop_reason == "error" and replayed.steps == 1
+    assert replayed.trace.stop_message == stats.trace.stop_message
+    assert "rejected the API key (401)" in replayed.trace.stop_message
+
+
+def test_a_folder_of_recordings_replays_each_question(tmp_path, docs):
+    (tmp_path / "runs").mkdir()
+    record(tmp_path / "runs", lesson()[2:], name="a.json")
+    other = Trace([{"role": "system", "content": agentlib.loop.SYSTEM_PROMPT},
+                   {"role": "user", "content": "Other?"},
+                   {"role": "assistant", "content": "No idea."}],
+                  [{"at": 2, "usage": None, "seconds": 0.1, "finish_reason": "stop"}], "answer", "", "deepseek-flash")
+    other.save(tmp_path / "runs" / "b.json")
+    replay = ReplayModel.load(tmp_path / "runs")
+    assert run_agent(replay, "Other?", verbose=False)[0] == "No idea."
+    assert run_agent(replay, QUESTION, verbose=False)[0].startswith("Four:")
+
+
+def test_loading_a_missing_recording_says_how_to_make_one(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"stats.trace.save\(path\)"):
+        ReplayModel.load(tmp_path / "nothing.json")
+    with pytest.raises(FileNotFoundError):
+        ReplayModel.load(tmp_path)  # an empty folder

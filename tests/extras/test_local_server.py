@@ -1,0 +1,144 @@
+"""The local model's server: one owner, one server, gone with its owner.
+
+Run against a stand-in (STAND_IN: the one loopback server in a process of its own) that speaks
+local.py's protocol, so these tests need no llama-cpp-python: it serves on the socket that --fd
+hands over, exits when the pipe on its stdin closes, and answers GET /v1/models with its process
+id, so a test can tell which process answered.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from agentlib.extras import local
+
+REPO = Path(__file__).resolve().parents[2]
+STAND_IN = textwrap.dedent("""
+    import os, socket, sys, time
+    from agentlib.course.loopback import Loopback
+    from agentlib.extras.local import NAME, watch_owner
+
+    watch_owner()
+    server = Loopback(lambda request: {"data": [{"id": NAME}], "pid": os.getpid()}, lifetime=600)
+    server.httpd.socket.close()  # serve on the socket local.start bound and handed over
+    server.httpd.socket = socket.socket(fileno=int(sys.argv[sys.argv.index("--fd") + 1]))
+    server.httpd.server_activate()  # bound by local.start, listening from here on
+    with server:
+        time.sleep(600)
+""")
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    monkeypatch.setattr(local, "SERVER", ["-c", STAND_IN])
+    monkeypatch.setattr(local, "model_file", lambda language: Path("stand-in.gguf"))
+    monkeypatch.setattr(local, "running", None)
+    yield
+    local.stop()
+
+
+def answering_pid(base_url):
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(f"{base_url}/models", timeout=5) as reply:
+        return json.load(reply).get("pid")
+
+
+def test_two_threads_starting_at_once_share_one_server(stand_in, monkeypatch):
+    started = []
+    start = local.start
+    monkeypatch.setattr(local, "start", lambda path: started.append(path) or start(path))
+    results, gate = [], threading.Barrier(2)
+
+    def ask():
+        gate.wait()
+        results.append(local.local_server(timeout=30)["base_url"])
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(results) == 2 and results[0] == results[1]
+    assert len(started) == 1
+    assert answering_pid(results[0]) == local.running[0].pid
+
+
+def test_a_program_that_wants_the_port_before_the_server_binds_it_cannot_have_it(stand_in, monkeypatch):
+    intruders = []
+    popen = subprocess.Popen
+
+    def take_the_port_first(command, **options):  # another program, right between choosing the port and the bind
+        intruder = socket.socket()
+        try:
+            intruder.bind(("127.0.0.1", int(command[command.index("--port") + 1])))
+            intruder.listen()
+            intruders.append(intruder)
+        except OSError:
+            intruder.close()  # the port is already bound: by us
+        return popen(command, **options)
+
+    monkeypatch.setattr(local.subprocess, "Popen", take_the_port_first)
+    try:
+        base_url = local.local_server(timeout=15)["base_url"]
+        assert intruders == [] and answering_pid(base_url) == local.running[0].pid
+    finally:
+        for intruder in intruders:
+            intruder.close()
+
+
+OWNER = textwrap.dedent("""
+    import os, sys, time
+    from pathlib import Path
+    from agentlib.extras import local
+    local.SERVER = ["-c", sys.argv[1]]
+    local.model_file = lambda language: Path("stand-in.gguf")
+    print(local.local_server(timeout=30)["base_url"], flush=True)
+    child = os.fork()
+    if child == 0:
+        time.sleep(600)  # a forked child that lives on, e.g. a worker of multiprocessing
+        os._exit(0)
+    print(child, flush=True)
+    time.sleep(600)
+""")
+
+
+def still_answers(base_url):
+    try:
+        answering_pid(base_url)
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_server_goes_with_its_owner_even_when_a_forked_child_lives_on():
+    env = os.environ | {"PYTHONPATH": str(REPO)}
+    owner = subprocess.Popen([sys.executable, "-c", OWNER, STAND_IN], stdout=subprocess.PIPE, text=True, env=env)
+    child = None
+    try:
+        base_url = owner.stdout.readline().strip()
+        child = int(owner.stdout.readline())
+        assert still_answers(base_url)
+        owner.kill()  # SIGKILL: no atexit; the child still holds whatever it inherited
+        owner.wait()
+        deadline = time.monotonic() + 20
+        while still_answers(base_url) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not still_answers(base_url), "the server outlived its owner"
+        os.kill(child, 0)  # the child is alive: the server did not wait for it
+    finally:
+        owner.kill()
+        if child:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
