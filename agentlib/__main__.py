@@ -10,6 +10,8 @@ The course's commands (the evaluation, the class's progress) are `python -m agen
 
 import argparse
 import sys
+import tempfile
+from pathlib import Path
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
 from .errors import ModelError
@@ -29,14 +31,26 @@ def main(argv=None):
         parser.error("--question needs --real: the script knows only the lesson's question")
     if args.max_steps < 1:
         parser.error("--max-steps must be 1 or more")
+    if args.save is not None and (Path(args.save).is_dir() or not Path(args.save).parent.is_dir()):
+        parser.error(f"--save {args.save!r}: name a file in a folder that exists, e.g. --save run.json")
     try:
         model = RealModel(language=args.language) if args.real else ScriptedModel(lesson_script(args.language))
     except (ModelError, ValueError) as problem:  # no key, a bad URL, a .env that cannot be read
         print(problem, file=sys.stderr)
         return 1
+    except ModuleNotFoundError as missing:  # the system's python instead of the course's
+        print(f"{missing.name} is not installed in this Python: use the course's .venv/bin/python, "
+              f"or run make setup", file=sys.stderr)
+        return 1
     answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
     if args.save:
-        stats.trace.save(args.save)
+        try:
+            stats.trace.save(args.save)
+        except OSError as problem:  # the run is done (and maybe paid for): keep it where it can be written
+            fallback = Path(tempfile.mkstemp(prefix="agentlib-run-", suffix=".json")[1])
+            stats.trace.save(fallback)
+            print(f"could not save {args.save} ({problem.strerror}); the trace is in {fallback}", file=sys.stderr)
+            return 1
         print(f"saved: {args.save}")
     return 0 if answer is not None else 1
 

@@ -61,7 +61,7 @@ def explained(ask, settings, language, retries, timeout):
     except ProviderError as error:  # a 200 reply that carries {"error": ...} instead of a completion
         facts.update(status=200, detail=redact(str(error), settings.api_key))
         kind = status_kind(400, None, facts["detail"])
-    except (openai.APIResponseValidationError, AttributeError, IndexError, TypeError, ValueError):
+    except (openai.APIResponseValidationError, AttributeError, IndexError, KeyError, TypeError, ValueError):
         kind = "bad_reply"  # an HTML page, broken JSON, no choices
     raise explain(kind, language, **facts)
 

@@ -15,7 +15,7 @@ QUESTION = {
 }
 
 # Where advanced/timeouts.md states the 5-second default and defines the four kinds;
-# tests/test_lesson.py proves both.
+# tests/lesson/test_lesson.py proves both.
 DEFAULT_LINE = 9
 TIMEOUT_LINES = (15, 20)
 

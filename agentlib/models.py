@@ -13,6 +13,7 @@ the course's: agentlib/course/replay.py).
 """
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from .errors import ProviderError, explained
@@ -85,7 +86,7 @@ def text_of(content):
     if content is None or isinstance(content, str):
         return content
     if isinstance(content, list):  # OpenAI's content parts; an image or refusal part has no "text"
-        return "".join(part.get("text") or "" if isinstance(part, dict) else str(part) for part in content)
+        return "".join(text_of(part.get("text")) or "" if isinstance(part, dict) else str(part) for part in content)
     return json.dumps(content, ensure_ascii=False, default=str)
 
 
@@ -164,15 +165,24 @@ class RealModel:
                                                         extra_body=self.settings.extra_body or None)
             if not reply.choices and isinstance(getattr(reply, "error", None), dict):  # a 200 that is an error
                 raise ProviderError(str(reply.error.get("message")))
-            return reply, reply.choices[0]
+            # Read inside ask(): a reply of the wrong shape (no message, calls as text) is a "bad reply".
+            choice = reply.choices[0]
+            calls = [Call(c.id, c.function.name, unpaired(c.function.arguments)) for c in choice.message.tool_calls or []]
+            extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
+            # A tool-call turn without text goes back with content "" instead of null: llama-cpp-python
+            # refuses null, while OpenAI and DeepSeek accept "".
+            content = "" if calls and choice.message.content is None else unpaired(text_of(choice.message.content))
+            return Message(content, calls or None, choice.finish_reason, extra), usage_of(reply.usage)
 
-        reply, choice = explained(ask, self.settings, self.language, self.client.max_retries, self.timeout)
-        calls = [Call(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
-        extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
-        # A tool-call turn without text goes back with content "" instead of null: llama-cpp-python
-        # refuses null, while OpenAI and DeepSeek accept "".
-        content = "" if calls and choice.message.content is None else choice.message.content
-        return Message(content, calls or None, choice.finish_reason, extra), usage_of(reply.usage)
+        return explained(ask, self.settings, self.language, self.client.max_retries, self.timeout)
+
+
+def unpaired(text):
+    """`text` with every lone surrogate as U+FFFD: JSON may carry "\\ud800", UTF-8 (the next request) cannot.
+
+    Example: unpaired("a\\ud800") -> "a\\ufffd"
+    """
+    return re.sub("[\ud800-\udfff]", "\ufffd", text) if isinstance(text, str) else text
 
 
 def usage_of(usage):

@@ -50,7 +50,7 @@ def hanging(source):
 
 def judged(name, source, language):
     """(seconds, status) of judging `source` as q.check does, without printing the verdict (microseconds)."""
-    from agentlib.course.checks import exercise
+    from agentlib.course.exercises import exercise
 
     q = exercise(name, language)
     work = defined(name, source, language)
@@ -75,7 +75,7 @@ def judged_apart(name, language):
 
 def measure(repeat=5, language="en"):
     """One row per check: first and median seconds on the solution, seconds on a hanging piece."""
-    from agentlib.course.checks import exercise
+    from agentlib.course.exercises import exercise
 
     rows = []
     for name in PIECES:
@@ -103,7 +103,7 @@ def table(result):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--hanging"]:  # one hanging piece, for judged_apart: (seconds, status) as JSON
-        from agentlib.course.checks import exercise
+        from agentlib.course.exercises import exercise
 
         name, language = sys.argv[2:4]
         print(json.dumps(judged(name, hanging(exercise(name, language).SOLUTION[language]), language)))

@@ -132,11 +132,18 @@ def student_processes(student):
             if p.name.isdigit() and environ(p.name).get("JUPYTERHUB_USER") == student]
 
 
-def leftovers(homes):
-    """Processes still running with a home below `homes`, after the hub stopped (should be none)."""
-    time.sleep(1)  # kernels get a moment to follow their server
-    return [int(p.name) for p in Path("/proc").iterdir()
-            if p.name.isdigit() and environ(p.name).get("HOME", "").startswith(str(homes))]
+def leftovers(homes, seconds=10):
+    """Processes still running with a home below `homes` after the hub stopped (should be none).
+
+    Kernels follow their server within moments: the list is taken again until it is empty or `seconds` passed.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        found = [int(p.name) for p in Path("/proc").iterdir()
+                 if p.name.isdigit() and environ(p.name).get("HOME", "").startswith(str(homes))]
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
 
 
 def pss_mib(pid):

@@ -184,3 +184,39 @@ def test_the_students_recorded_run_leaves_the_same_messages_and_steps_as_agentli
     assert mine.trace.messages == theirs.trace.messages
     assert [(r["at"], r["usage"]) for r in mine.trace.records] == [(r["at"], r["usage"]) for r in theirs.trace.records]
     assert (mine.trace.stop_reason, mine.trace.answer) == (theirs.trace.stop_reason, theirs.trace.answer)
+
+
+def test_the_students_five_pieces_leave_the_same_message_list_and_trace_as_agentlibs(folder, lesson_docs):
+    """All five passed pieces (decorator, read_doc, loop, ScriptedModel, and RealModel behind a server that
+    plays the script) against agentlib's pieces: the same protocol step by step, the same trace."""
+    from agentlib.course.loopback import Loopback, completion
+
+    pass_all()
+    agent = own_agent.load("en", quiet=True)
+    assert sorted(agent.yours) == sorted(NAMES)
+    script = lesson_script("en")
+    replies = [completion(content=m.content, calls=[(c.function.name, c.function.arguments) for c in m.tool_calls or []])
+               for m in script]
+
+    def runs(pieces):
+        _, scripted = pieces.run_agent(pieces.ScriptedModel(lesson_script("en")), QUESTION["en"], verbose=False)
+        with Loopback(replies) as server:
+            real = pieces.RealModel() if pieces is agent else agentlib.RealModel()
+            _, served = pieces.run_agent(real, QUESTION["en"], verbose=False)
+        return scripted.trace, served.trace
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LLM_API_KEY", "sk-test-five-pieces")
+        mine, theirs = runs(agent), runs(agentlib)
+        for own, reference in zip(mine, theirs):
+            assert [m["role"] for m in own.messages] == [m["role"] for m in reference.messages]
+            assert [m.get("tool_call_id") for m in own.messages] == [m.get("tool_call_id") for m in reference.messages]
+            assert [m for m in own.messages if m["role"] != "tool"] == [m for m in reference.messages
+                                                                          if m["role"] != "tool"]
+            assert [(s.number, [(c.id, c.name, c.arguments) for c in s.calls]) for s in own.steps] == [
+                (s.number, [(c.id, c.name, c.arguments) for c in s.calls]) for s in reference.steps]
+            assert (own.stop_reason, own.answer) == (reference.stop_reason, reference.answer)
+            # Tool results differ only where the student wrote the tool: their read_doc words its notes its own way.
+            names = {c["id"]: c["function"]["name"] for m in reference.messages for c in m.get("tool_calls", [])}
+            assert [m for m in own.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"] == [
+                m for m in reference.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"]

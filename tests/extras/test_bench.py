@@ -6,17 +6,15 @@ rows come from the processes they name, the token estimate holds against real to
 really runs its tool, the RAG request carries the passages that answer.
 """
 
-import gc
 import json
 import os
 import subprocess
-import tracemalloc
 from pathlib import Path
 
 import pytest
 
-import agentlib.docs
-from agentlib import QUESTION, Call, Message, ScriptedModel, grep_docs, list_docs, read_doc, run_agent
+import agentlib
+from agentlib import QUESTION
 from bench import Counter, growth_exponent, peers, race, rag, startup
 from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.course import frameworks
+from agentlib.extras import frameworks
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "notebooks/de/09_frameworks.ipynb"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 
 
 def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_path):
@@ -30,7 +31,7 @@ def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_pa
             pytest.fail("CI is set, so the browser test must run: apt-get install chromium")
         pytest.skip("install Debian's chromium to run the browser test (apt-get install chromium)")
     root = tmp_path / "course"
-    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "notebooks"), root / "notebooks")
+    shutil.copytree(REPO / "notebooks", root / "notebooks")
     installed = [name for name, found in frameworks.installed().items() if found]
     with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)

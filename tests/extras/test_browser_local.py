@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from agentlib.course.viewer import labels
-from agentlib.providers import local
+from agentlib.extras import local
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 NOTEBOOK = "notebooks/de/08_vertiefung.ipynb"
 MAX_STEPS = 5  # what the notebook's local-run cell allows
 VIEWER = labels("de")
 # The course must run without a key: every kernel looks for .env where there is none.
-NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
+NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 
 
 def must_run(reason):

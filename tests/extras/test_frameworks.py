@@ -1,7 +1,7 @@
 """Notebook 09's claims about the OpenAI Agents SDK and pydantic-ai, checked against fresh recordings.
 
-Each framework and the reference loop answer the lesson's question against a
-ReplayServer; the tests compare what the server recorded. When a framework
+Each framework and the reference loop answer the lesson's question against the
+replay server (agentlib/extras/replay_server.py); the tests compare what the server recorded. When a framework
 update changes what it sends, the test that pins the notebook's sentence
 about it fails, and the sentence (tools/notebook_source/n09_frameworks.py)
 must change with it. Without the frameworks (make frameworks) these tests
@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from agentlib import QUESTION, TOOLS, lesson_script
-from agentlib.course import frameworks
-from agentlib.course import side_by_side as sbs
+from agentlib.extras import frameworks
+from agentlib.extras import side_by_side as sbs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FRAMEWORKS = ("openai-agents", "pydantic-ai")
 
 
@@ -165,7 +165,7 @@ def audit(event, args):
         contacted.append((args[0], args[1]))
 sys.addaudithook(audit)
 from agentlib import QUESTION, lesson_script
-from agentlib.course import side_by_side as sbs
+from agentlib.extras import side_by_side as sbs
 asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en")))
 asyncio.run(sbs.measure())
 hosts = sorted({str(address[0]) for address in contacted if isinstance(address, tuple)})
@@ -225,19 +225,18 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
 
 
 def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
-    """Forwarding: every system's requests pass the API's rules (fake_openai_server) with the key only the server holds."""
-    from fake_openai_server import FakeServer, completion
-
-    from agentlib.providers.config import settings
+    """Forwarding: every system's requests pass the API's rules (provider_rules) with the key only the server holds."""
+    from agentlib.settings import settings
+    from provider_rules import completion, serve
 
     script = lesson_script("en")
     replies = [completion("openai", m.content, [(c.function.name, c.function.arguments) for c in m.tool_calls or []])
                for m in script]
-    with FakeServer("openai", replies=replies * 3) as upstream:
+    with serve("openai", replies * 3) as upstream:
         runs = asyncio.run(sbs.compare(QUESTION["en"], upstream=settings(
             model="test-model", base_url=upstream.base_url, api_key=upstream.key)))
-        assert upstream.refusals == [] and len(upstream.requests) == 12
-        assert {body["model"] for body in upstream.requests} == {"test-model"}
+        assert upstream.refused == [] and len(upstream.requests) == 12
+        assert {request["body"]["model"] for request in upstream.requests} == {"test-model"}
     for name, run in runs.items():
         assert not run.error and run.answer == script[-1].content, (name, run.error)
         last = sbs.outline(run.requests[-1]["messages"])

