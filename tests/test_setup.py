@@ -29,13 +29,14 @@ def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_p
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_") and k != "CI"}
     env |= {"LLM_API_KEY": "sk-fake-0123456789abcdef", "LLM_BASE_URL": "http://127.0.0.1:9/v1",
             "LLM_ENV_FILE": os.devnull}
-    test = "tests/test_real_model.py::test_real_provider_answers_the_lesson_question"
+    test = "tests/lesson/test_models.py::test_a_real_provider_answers_the_lessons_question_citing_the_docs"
 
     def pytest_run(*args):
         return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test, *args],
                               cwd=REPO, env=env, capture_output=True, text=True, timeout=300).stdout
 
-    assert "1 skipped" in pytest_run() and "runs only with --paid (make test-paid)" in pytest_run()
+    skipped = pytest_run()
+    assert "1 skipped" in skipped and "runs only with --paid (make test-paid)" in skipped
     assert "1 failed" in pytest_run("--paid")  # asked for explicitly, it runs (and cannot reach port 9)
 
 
@@ -120,13 +121,16 @@ def test_the_readme_runs_agentlib_with_the_venvs_python():
 
 def test_every_option_the_readme_gives_the_cli_exists():
     def options(*args):
-        text = subprocess.run([sys.executable, "-m", "agentlib", *args, "--help"], cwd=REPO, capture_output=True,
+        text = subprocess.run([sys.executable, "-m", *args, "--help"], cwd=REPO, capture_output=True,
                               text=True, timeout=60).stdout
         return set(re.findall(r"--[a-z-]+", text))
-    known = {"": options(), "eval": options("eval"), "progress": options("progress")}
-    for command in re.findall(r"\.venv/bin/python -m agentlib( eval| progress)?(.*)", "\n".join(commands_in_readme())):
-        sub, rest = command[0].strip(), command[1]
-        assert set(re.findall(r"--[a-z-]+", rest)) <= known[sub], command
+    known = {"agentlib": options("agentlib"), "agentlib.course eval": options("agentlib.course", "eval"),
+             "agentlib.course progress": options("agentlib.course", "progress")}
+    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(.*)",
+                       "\n".join(commands_in_readme()))
+    assert {command for command, _ in found} == set(known)
+    for command, rest in found:
+        assert set(re.findall(r"--[a-z-]+", rest)) <= known[command], (command, rest)
 
 
 def test_the_readme_has_no_link_that_leads_nowhere():

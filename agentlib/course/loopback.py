@@ -188,7 +188,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.send(reply if isinstance(reply, Reply) else Reply(200, reply), started=started)
 
-    do_GET = do_POST
+    do_GET = do_OPTIONS = do_POST  # every method alike: a reply function tells them apart by the body
 
     def do_CONNECT(self):  # https to another host through us as a proxy: refused, and noted
         self.server.loopback.elsewhere.append(self.path)

@@ -142,5 +142,5 @@ def test_notebook_06_with_a_key_in_dot_env_runs_the_students_real_model_against_
                                      f"LLM_MODEL=test-model\n", encoding="utf-8")
         notebook = run(next(here.glob("06_*.ipynb")), here)  # raises if any cell raises
     assert "RealModel" in said(notebook, "choose-model")
-    assert len(server.requests) == 2 and not server.refusals, server.refusals
-    assert server.headers[0]["authorization"] == f"Bearer {server.key}"
+    assert len(server.requests) == 2 and not server.refused, server.refused
+    assert server.requests[0]["headers"]["authorization"] == f"Bearer {server.key}"
