@@ -53,7 +53,7 @@ test-paid: $(VENV)/.dev
 # minutes). It needs JupyterHub and nbgitpuller (requirements-hub.txt) and configurable-http-proxy
 # from npm; `make test` skips it. A time-out sends Ctrl-C, so that the hub is still shut down.
 test-hub: $(VENV)/.hub
-	HUB_TEST=1 timeout --signal=INT --kill-after=60 900 $(BIN)/python -m pytest -s tests/test_hub.py
+	HUB_TEST=1 timeout --signal=INT --kill-after=60 900 $(BIN)/python -m pytest -s tests/extras/test_hub.py
 
 $(VENV)/.hub: requirements-hub.txt tools/hub/package.json tools/hub/package-lock.json $(VENV)/.dev
 	@command -v npm >/dev/null || { echo "make test-hub needs npm for configurable-http-proxy:" \
