@@ -54,11 +54,12 @@ class Trace:
         self.stop_reason, self.stop_message, self.model = stop_reason, stop_message, model
         self.tools = list(tools)  # the tool schemas the model was offered at every step
 
-    def record(self, usage, seconds, finish_reason):
-        """Note what the newest assistant message in `messages` does not say itself."""
+    def record(self, usage, seconds, finish_reason, at=None):
+        """Note what the reply at `messages[at]` (default: the newest message) does not say itself."""
         counts = usage and (asdict(usage) if is_dataclass(usage) else  # agentlib's Usage, or the openai SDK's
                             {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens})
-        self.records.append({"at": len(self.messages) - 1, "usage": counts, "seconds": round(seconds, 4),
+        self.records.append({"at": len(self.messages) - 1 if at is None else at, "usage": counts,
+                             "seconds": round(seconds, 4),
                              # servers may send null, which a trace keeps as "unknown"
                              "finish_reason": finish_reason if isinstance(finish_reason, str) else "unknown"})
 

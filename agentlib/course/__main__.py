@@ -9,7 +9,6 @@ Exit status: 0 the table is complete, 1 the run failed, 2 bad usage. The lesson'
 """
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from shlex import quote
@@ -52,9 +51,9 @@ def main(argv=None):
 
     questions = usage_check(load_questions, args.questions)
     save = args.save is not None and usage_check(writable_folder, args.save)
-    model = usage_check(load_recording, args.recording, args.language) if args.model == "replay" else choose_model(
-        args.model, args.language, questions)
     try:
+        model = usage_check(load_recording, args.recording, args.language) if args.model == "replay" else \
+            choose_model(args.model, args.language, questions)
         table = evaluate(model, questions, language=args.language, max_steps=args.max_steps, save_to=save)
     except ModelError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -64,26 +63,12 @@ def main(argv=None):
               file=sys.stderr)
         return FAILED
     except ImportError as error:
-        return missing_package(error)
-    return 0 if out(report(table)) else FAILED
-
-
-def out(text):
-    """Print `text`; False when the output cannot take it (a full disk), True when it did or a reader left."""
-    return written(lambda: print(text, flush=True))
-
-
-def written(write):
-    """`write()`; a reader that closed the pipe (`| head`) had all it wanted, so the rest goes nowhere, no traceback."""
-    try:
-        write()
-        return True
-    except OSError as error:  # EPIPE from `| head`, ENOSPC from >/dev/full, EIO from a terminal that went away
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's own flush at exit fails no more
-        if isinstance(error, BrokenPipeError):
-            return True
-        print(f"error: cannot write the output ({error.strerror or error})", file=sys.stderr)
-        return False
+        print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
+              f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
+              f"-r requirements.txt`", file=sys.stderr)
+        return FAILED
+    print(report(table))
+    return 0
 
 
 def positive(text):
@@ -105,41 +90,23 @@ def usage_check(function, *args):
 def load_recording(path, language="en"):
     """A ReplayModel of every *.json trace in the folder `path` (or of that one file); ValueError naming a bad file."""
     from ..trace import Trace
+    from .questions import reason
     from .replay import ReplayModel
 
-    path, record = Path(path), f"`python -m agentlib.course eval --model real --save {quote(str(path))}` (needs a key)"
+    path = Path(path)
     files = sorted(path.glob("*.json")) if path.is_dir() else [path] if path.is_file() else []
     if not files:
-        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with {record}")
+        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with "
+                                f"`python -m agentlib.course eval --model real --save {quote(str(path))}` (needs a key)")
     traces = []
     for file in files:
         try:
-            if not file.is_file():  # a FIFO would block forever
-                raise ValueError("not a regular file")
             traces.append(Trace.load(file))
             traces[-1].question  # noqa: B018 -- raises when the trace holds no question, which no replay can ask
-        except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError, StopIteration) as error:
-            fix = f"set it aside with `mv {quote(str(file))} {quote(str(file) + '.bad')}`"
-            raise ValueError(f"{file} is not a run saved with --save ({why(error)}): {fix}") from None
-    try:
-        return ReplayModel(traces, language)
-    except (TypeError, ValueError) as error:  # e.g. a model name that is not text
-        raise ValueError(f"{path} holds a tampered recording ({error}): record it again with {record}") from None
-
-
-def why(error):
-    """A few words on what is wrong with a saved trace. Example: KeyError("records") -> "the field 'records' is missing" """
-    from .questions import reason
-
-    if isinstance(error, KeyError):
-        return f"the field {error.args[0]!r} is missing"
-    if isinstance(error, StopIteration):
-        return "it holds no question"
-    if isinstance(error, (AttributeError, TypeError)):
-        return "it is JSON, but not an object with the fields format, messages and records"
-    if isinstance(error, OSError):
-        return error.strerror or str(error)
-    return reason(error)  # not JSON, not UTF-8, nested too deeply, or Trace's own complaint
+        except Exception as error:
+            raise ValueError(f"{file} is not a run saved with --save ({reason(error)}): set it aside with "
+                             f"`mv {quote(str(file))} {quote(str(file) + '.bad')}`") from None
+    return ReplayModel(traces, language)
 
 
 def choose_model(kind, language, questions):
@@ -151,29 +118,10 @@ def choose_model(kind, language, questions):
     try:
         return RealModel(language=language) if kind == "real" else OracleModel(questions) if kind == "oracle" \
             else NaiveModel()
-    except ImportError as error:
-        sys.exit(missing_package(error))
     except (ModelError, OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(FAILED)
 
 
-def missing_package(error):
-    """Say which package is missing and the command that installs it; returns the exit status."""
-    print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
-          f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
-          f"-r requirements.txt`", file=sys.stderr)
-    return FAILED
-
-
-def entry():
-    """main() as the shell runs it: help or usage text that cannot be written is one line, not a traceback."""
-    try:
-        status = main()
-    except SystemExit as done:  # argparse: --help, or a command line that cannot be run
-        status = done.code
-    return status if written(sys.stdout.flush) else status or FAILED
-
-
 if __name__ == "__main__":
-    sys.exit(entry())
+    sys.exit(main())

@@ -1,19 +1,11 @@
 """A field for `max_steps` and a run button: watch the step limit at work.
 
-Every press of the button asks `make_model()` for a fresh model (so a
-scripted model replays its script from the start), runs the agent with the
-chosen limit and shows how the run ended in one plain sentence, its trace
-in a `TraceViewer` and its token table. What the loop prints goes into a
-log inside the control, shown on demand, instead of spilling into the cell.
-
-The limit is a number field, not a slider: a field carries its name for
-screen readers and keeps its arrow keys in Notebook 7, where the arrow keys
-on a slider handle move the cell selection instead.
-
-Deliberately left out: running in the background and cancelling a run;
-the button waits until the run is over. It stays enabled meanwhile (a disabled
-button would drop the keyboard focus to the page), so a second click during a
-run starts one more run after it.
+Each press asks `make_model()` for a fresh model (a scripted one replays from the start), runs the
+agent with the chosen limit and shows how the run ended in one sentence, its trace in a
+`TraceViewer` and its token table; what the loop prints goes into a log shown on demand. The
+limit is a number field, not a slider: a field carries its name for screen readers and keeps its
+arrow keys in Notebook 7. Deliberately left out: running in the background and cancelling; the
+button stays enabled meanwhile (a disabled one drops the keyboard focus), so a second click runs again after.
 """
 
 from contextlib import redirect_stdout
@@ -21,7 +13,7 @@ from html import escape
 
 from ..loop import run_agent
 from .tokens import token_table
-from .viewer import TraceViewer, button, labels, stale_note, text_box
+from .viewer import TraceViewer, button, labels, named, stale_note, text_box
 
 TEXT = {
     "run": {"de": "Agent starten", "en": "Run agent"},
@@ -43,21 +35,16 @@ TEXT = {
                      "Without it: run_agent(model, question, max_steps=3)."},
 }
 
-
 # (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
 COLOURS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
-          "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
+           "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
 
 
 class OutputWriter:
     """A file-like object that appends what is printed to an ipywidgets Output."""
 
     def __init__(self, output):
-        self.output = output
-
-    def write(self, text):
-        self.output.append_stdout(text)
-        return len(text)
+        self.write = lambda text: output.append_stdout(text) or len(text)
 
     def flush(self):
         pass
@@ -67,35 +54,33 @@ class MaxStepsControl:
     """Step limit (1-10), run button, status line, trace viewer and token table for one question.
 
     Example: MaxStepsControl(lambda: ScriptedModel(lesson_script()), QUESTION["de"], value=2)
-    `agent` is the loop to run: agentlib's run_agent unless a notebook hands on the student's.
-    `.run()` does what the button does; `.last` holds the last (answer, stats).
+    `agent` is the loop to run (a notebook may hand on the student's); `.run()` does what the
+    button does; `.last` holds the last (answer, stats).
     """
 
     def __init__(self, make_model, question, language="de", value=2, agent=run_agent):
         import ipywidgets as w  # imported here: `import agentlib` stays free of ipywidgets
 
-        # labels() refuses an unknown language before anything is built
-        self.agent, self.make_model, self.language, self.label, self.last = agent, make_model, language, labels(language, TEXT), None
+        self.label = labels(language, TEXT)  # refuses an unknown language before anything is built
+        self.agent, self.make_model, self.language, self.last = agent, make_model, language, None
         self.question = question[language] if isinstance(question, dict) else question
-        self.limit = w.BoundedIntText(value=value, min=1, max=10, description="max_steps", continuous_update=True,
-                                      style={"description_width": "initial"},
-                                      layout=w.Layout(width="10em", flex="0 0 auto"))
-        self.button = button(w, self.label["run"], button_style="primary")
-        self.status = w.HTML(text_box(escape(self.label["ready"]), live=True))
+        self.limit = named(w.BoundedIntText(value=value, min=1, max=10, description="max_steps",
+                                            continuous_update=True, style={"description_width": "initial"},
+                                            layout=w.Layout(width="10em", flex="0 0 auto")), "max-steps-limit")
+        self.button = named(button(w, self.label["run"], button_style="primary"), "max-steps-run")
+        self.status = named(w.HTML(text_box(escape(self.label["ready"]), live=True)), "max-steps-status")
         self.viewer = TraceViewer(language=language, note=False)  # one note for the whole control
-        self.table = w.Output(layout=w.Layout(overflow="auto", max_width="100%"))  # a wide table scrolls, not cut
-        self.log = w.Output(layout=w.Layout(display="none"))
-        self.show_log = w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
-                                       layout=w.Layout(width="max-content", max_width="100%"))
-        for widget, name in [(self.limit, "max-steps-limit"), (self.button, "max-steps-run"),
-                             (self.status, "max-steps-status"), (self.table, "token-table"),
-                             (self.log, "max-steps-log"), (self.show_log, "max-steps-show-log")]:
-            widget.add_class(name)
+        # a wide table scrolls, not cut
+        self.table = named(w.Output(layout=w.Layout(overflow="auto", max_width="100%")), "token-table")
+        self.log = named(w.Output(layout=w.Layout(display="none")), "max-steps-log")
+        self.show_log = named(w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
+                                             layout=w.Layout(width="max-content", max_width="100%")), "max-steps-show-log")
         self.button.on_click(lambda _: self.run())
         self.show_log.observe(lambda _: self.toggle_log(), "value")
-        self.widget = w.VBox([stale_note(w, language), w.HBox([self.limit, self.button], layout=w.Layout(flex_flow="row wrap")),
-                              self.status, self.table, self.viewer.widget, self.show_log, self.log])
-        self.widget.add_class("max-steps-control")
+        self.widget = named(w.VBox([stale_note(w, language), w.HBox([self.limit, self.button],
+                                                                     layout=w.Layout(flex_flow="row wrap")),
+                                    self.status, self.table, self.viewer.widget, self.show_log, self.log]),
+                            "max-steps-control")
 
     def toggle_log(self):
         self.log.layout.display = "" if self.show_log.value else "none"  # "", not None: JupyterLite drops None
@@ -117,15 +102,12 @@ class MaxStepsControl:
         self.viewer.show(stats)
         self.table.outputs = ()
         self.table.append_display_data(token_table(stats, self.language))
-        self.status.value = self.line(stats.trace.stop_reason, self.outcome(stats, limit))
-        return self.last
-
-    def outcome(self, stats, limit):
-        """Example: 'Schrittlimit 2 erreicht – keine Antwort' or 'Antwort nach 4 Schritten'."""
         one, many = self.label["steps"]
-        steps = f"{stats.steps} {one if stats.steps == 1 else many}"
         template = self.label.get(stats.trace.stop_reason, "{message}")
-        return template.format(steps=steps, limit=limit, message=stats.trace.stop_message)
+        outcome = template.format(steps=f"{stats.steps} {one if stats.steps == 1 else many}", limit=limit,
+                                  message=stats.trace.stop_message)  # e.g. "Antwort nach 4 Schritten"
+        self.status.value = self.line(stats.trace.stop_reason, outcome)
+        return self.last
 
     def line(self, reason, text):
         color, background = COLOURS.get(reason, ("inherit", "transparent"))

@@ -1,9 +1,6 @@
-"""What a notebook says about the real model's settings, and where a student types a key.
+"""What a notebook says about the real model's settings (`describe`), and where a student types a key (`key_field`).
 
-    describe("de")   # -> "Modell deepseek-flash unter https://api.deepseek.com; es ist kein API-Schlüssel gesetzt (LLM_API_KEY)."
-    key_field("de")  # a password field: the key goes into os.environ for this kernel only
-
-Deliberately left out: saving a key anywhere; a key typed here is gone when the kernel stops.
+Deliberately left out: saving a key anywhere; a key typed into the field is gone when the kernel stops.
 """
 
 import os
@@ -39,9 +36,9 @@ SOURCES = {"argument": "argument", "environment": "environment", ".env": "env_fi
 
 
 def describe(language="en", **overrides):
-    """Endpoint, model and whether a key is set, in one sentence; never the key itself.
+    """Example: describe("en") -> "Model deepseek-flash at https://api.deepseek.com; no API key is set (LLM_API_KEY)."
 
-    Example: describe("en") -> "Model deepseek-flash at https://api.deepseek.com; no API key is set (LLM_API_KEY)."
+    Never the key itself.
     """
     try:
         current = settings(**overrides)
@@ -59,16 +56,11 @@ def describe(language="en", **overrides):
 
 
 def key_field(language="en"):
-    """A password field and a button that put a key into os.environ for this kernel only.
-
-    The field is emptied as soon as the key is taken, so a saved notebook (widget state
-    included) never holds it. Example: display(key_field("de"))
-    """
+    """A password field and a button that put a key into os.environ for this kernel only; the field is
+    emptied as soon as the key is taken, so a saved notebook (widget state included) never holds it."""
     import ipywidgets as widgets  # imported here: the course loads without ipywidgets
 
-    def text(part):
-        return say(TEXT, f"field_{part}", language)
-
+    text = lambda part: say(TEXT, f"field_{part}", language)
     secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em"))
     button = widgets.Button(description=text("button"), button_style="primary")
     status = widgets.Label(value=text("before"))

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from ..models import Call, Message
+from .questions import load_questions
 from .text import say
 
 TEXT = {
@@ -19,17 +20,12 @@ TEXT = {
                       "beantworten.",
                 "en": "The documentation does not mention this; I found no evidence, so I cannot answer it."},
 }
-from .questions import load_questions
+
 
 class OracleModel:
-    """Looks up each question the way the question set says, and cites only what it read.
-
-    Step 1 greps the question's first keyword. Step 2 reads the expected
-    lines if the grep found the expected file. Step 3 answers citing the
-    line numbers read_doc really returned, or declines when nothing was read
-    or the question is marked unanswerable. It never sees the docs directly:
-    when a tool breaks, or the set names a wrong file, its score drops.
-    """
+    """Greps the question's keywords, reads the expected lines once a grep found the expected file, then
+    cites the line numbers read_doc really returned, or declines. It never sees the docs directly:
+    when a tool breaks, or the set names a wrong file, its score drops."""
 
     name = "oracle"
 
@@ -52,16 +48,16 @@ class OracleModel:
                                                   last=numbers[-1])), None
         elif entry["answerable"] and f"{entry['file']}:" in seen:
             first, last = entry["lines"]
-            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": entry["file"], "start": first, "end": last})]), None
+            return call(messages, "read_doc", path=entry["file"], start=first, end=last)
         elif greps < max(len(entry["keywords"]), 1):
-            keyword = entry["keywords"][greps] if entry["keywords"] else longest_word(question)
-            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": keyword})]), None
+            return call(messages, "grep_docs", keyword=entry["keywords"][greps] if entry["keywords"] else
+                        longest_word(question))
         return Message(content=say(TEXT, "decline", language)), None
 
 
-def next_id(messages):
-    """A call id unique within the run. Example: two assistant messages so far -> "call_3" """
-    return f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}"
+def call(messages, name, **arguments):
+    """A reply that calls one tool, with an id unique within the run ("call_3" after two replies)."""
+    return Message(tool_calls=[Call(f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}", name, arguments)]), None
 
 
 class NaiveModel:
@@ -73,18 +69,15 @@ class NaiveModel:
         called, seen = last_call(messages)
         hit = re.match(r"^([\w./-]+\.md):\d+:", seen)
         if called is None:
-            return Message(tool_calls=[Call(next_id(messages), "grep_docs", {"keyword": longest_word(messages[1]["content"])})]), None
+            return call(messages, "grep_docs", keyword=longest_word(messages[1]["content"]))
         if called == "grep_docs" and hit:
-            return Message(tool_calls=[Call(next_id(messages), "read_doc", {"path": hit.group(1), "start": 1, "end": 20})]), None
+            return call(messages, "read_doc", path=hit.group(1), start=1, end=20)
         file = last_path(messages) if called == "read_doc" else "index.md"  # a confident guess
         return Message(content=f"httpx does this for you; see {file}, lines 1-20."), None
 
 
 def last_call(messages):
-    """The name of the tool the model called last (None before its first call), and the results since.
-
-    Example: [..., assistant calls grep_docs, tool "a.md:3: x"] -> ("grep_docs", "a.md:3: x")
-    """
+    """The tool the model called last (None before its first call) and the results since. Example: ("grep_docs", "a.md:3: x")"""
     replies = [i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")]
     if not replies:
         return None, ""
@@ -102,5 +95,3 @@ def last_path(messages):
 def longest_word(text):
     """Example: longest_word("Does httpx support HTTP/3?") -> "support" """
     return max(re.findall(r"[\w/.-]+", text), key=len).strip(".")
-
-

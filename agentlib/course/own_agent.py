@@ -1,22 +1,14 @@
 """The student's own agent: keep each build-along piece that passed, load them in later notebooks, record their runs.
 
-    keep("loop", run_agent, "de")          # the check does this once a piece has passed
-    agent = load("de", before=5)           # a set-up cell: the pieces of notebooks 2-4, the student's or agentlib's
-    answer, stats = agent.run_agent(model, question)   # the student's loop; stats.trace recorded from outside
+    keep("loop", run_agent, "de")   # the check does this once a piece has passed
+    agent = load("de", before=5)    # a set-up cell: the pieces of notebooks 2-4, the student's or agentlib's
 
-The pieces live in agent_loop.py beside the notebooks (notebooks/de/agent_loop.py), one per language
-folder. It belongs to the student: readable, and runnable like the lesson's own script
-(`python agent_loop.py`, `--real`, `--local`). It holds one section per piece between marker
-lines: the text of the exercise cell once the piece passed, else an import from agentlib. The
-course rewrites it only when a piece passes.
-
-The student's loop records no trace, and need not: `recorded` hands it a model that notes each
-call in a `Trace` built on the very message list the loop passes, so the viewer, the control and
-the token table work with it. Whatever fails inside the student's code ends the run with one
-sentence (stop reason "error"), worded as agentlib's RealModel would, the key hidden.
-
-Deliberately left out: keeping a student's hand edits outside a piece's section, and any piece
-but the five build-along ones.
+The pieces live in agent_loop.py beside the notebooks, one section per piece between marker lines:
+the exercise cell's text once the piece passed, else an import from agentlib. The file is the
+student's, runnable like the lesson's script (`python agent_loop.py`, `--real`, `--local`).
+The student's loop records no trace: `recorded` hands it a model that notes each call in a
+`Trace` of the loop's own message list, and ends a failing run with one sentence.
+Deliberately left out: keeping hand edits outside a piece's section, and any piece but the five.
 """
 
 import functools
@@ -27,9 +19,9 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from unittest import mock
 
 from ..errors import ModelError, explain, explained
 from ..keys import redact, shown_url
@@ -75,48 +67,29 @@ TEXT = {
 FILE = "agent_loop.py"
 FOLDER = None  # where agent_loop.py lives; None: the working directory, which is the notebook's folder
 
-
-@dataclass(frozen=True)
-class Piece:
-    exercise: str  # the build-along exercise that checks it
-    notebook: int
-    names: tuple  # what its cell defines and later notebooks use
-    reference: str  # the import that stands in while the student's version has not passed
-
-
-PIECES = [
-    Piece("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
-    Piece("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
-    Piece("loop", 4, ("run_agent",), "from agentlib import run_agent"),
-    Piece("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
-    Piece("real_model", 6, ("RealModel",), "from agentlib import RealModel"),
-]
-BY_EXERCISE = {piece.exercise: piece for piece in PIECES}
+# (exercise, notebook, the names its cell defines, the import that stands in until it passes)
+PIECES = [("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
+          ("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
+          ("loop", 4, ("run_agent",), "from agentlib import run_agent"),
+          ("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
+          ("real_model", 6, ("RealModel",), "from agentlib import RealModel")]
+BY_EXERCISE = {piece[0]: piece for piece in PIECES}
 MARKER = re.compile(r"^# ── \[(\w+)\]", re.MULTILINE)  # the start of a section; the word names its piece
 
 
-def path(language):
-    """Where the student's agent file is. Example: path("de") -> notebooks/de/agent_loop.py in a de notebook."""
+def path():
     return Path(FOLDER or Path.cwd()) / FILE
 
 
-# ── keeping the pieces ─────────────────────────────────────────────────────────────────────
-
 def cell_text(work):
-    """The whole text of the cell that defined `work` (a function or class), or its own source.
-
-    IPython keeps every cell's text under the cell's file name, so imports and `TOOLS = {}`
-    written beside the function come along. Example: cell_text(read_doc) -> "from agentlib import docs\\n\\ndef ..."
-    """
+    """The whole text of the cell that defined `work` (IPython keeps it in linecache), else its own source."""
     functions = [work] if inspect.isfunction(work) else [
         v for v in vars(work).values() if inspect.isfunction(v)] if inspect.isclass(work) else []
     lines = linecache.getlines(functions[0].__code__.co_filename) if functions else []
-    if not lines:
-        try:
-            lines = inspect.getsource(work).splitlines(keepends=True)
-        except (OSError, TypeError):
-            return None
-    return unmarked("".join(lines))
+    try:
+        return unmarked("".join(lines or inspect.getsourcelines(work)[0]))
+    except (OSError, TypeError):
+        return None
 
 
 def unmarked(text):
@@ -125,29 +98,21 @@ def unmarked(text):
                    if line.strip() not in ("# DEIN CODE HIER", "# YOUR CODE HERE")).strip()
 
 
-def sections(text):
-    """{piece: its text} of the student's pieces in an agent file. Example: {"loop": "import json\\n\\ndef run_agent..."}"""
-    found, starts = {}, list(MARKER.finditer(text)) + [None]
-    for marker, following in zip(starts, starts[1:]):
-        body = text[marker.end():following.start() if following else len(text)].split("\n", 1)[-1]
-        if marker.group(1) in BY_EXERCISE and not body.strip().startswith(BY_EXERCISE[marker.group(1)].reference):
-            found[marker.group(1)] = body.strip()
+def mine(language=None):
+    """The student's pieces in the agent file, {exercise: cell text}; {} when there is none yet."""
+    text = path().read_text(encoding="utf-8") if path().is_file() else ""
+    starts = list(MARKER.finditer(text))
+    found = {}
+    for marker, following in zip(starts, starts[1:] + [None]):
+        body = text[marker.end():following.start() if following else len(text)].split("\n", 1)[-1].strip()
+        if marker[1] in BY_EXERCISE and not body.startswith(BY_EXERCISE[marker[1]][3]):
+            found[marker[1]] = body
     return found
 
 
-def mine(language):
-    """The student's pieces kept so far, {exercise: cell text}; {} when there is no file yet."""
-    file = path(language)
-    return sections(file.read_text(encoding="utf-8")) if file.is_file() else {}
-
-
 def keep(area, work, language, source=None):
-    """Keep `work`, which passed the check of `area`, in the agent file; return the file's path, or None.
-
-    Only the five pieces, and only in a notebook's kernel (or where FOLDER is set): a test or a
-    terminal writes no file into the working directory. `source` is the cell's text when known.
-    Example: keep("loop", run_agent, "de") -> Path("agent_loop.py")
-    """
+    """Keep `work`, which passed the check of `area`, in the agent file; its path, or None. Only in a
+    notebook's kernel (or where FOLDER is set): a test or a terminal writes no file into the working directory."""
     from .show import in_kernel
 
     if area not in BY_EXERCISE or not (FOLDER or in_kernel()):
@@ -155,42 +120,35 @@ def keep(area, work, language, source=None):
     text = unmarked(source) if source is not None else cell_text(work)
     if not text:
         return None
-    pieces = {**mine(language), area: text}
+    pieces = {**mine(), area: text}
     try:  # a piece that cannot run outside its notebook would cost the student every other piece
-        module_from(render(pieces, language), language)
+        module_from(render(pieces, language))
     except Exception as error:
         print(say(TEXT, "unsaved", language, file=FILE, error=f"{type(error).__name__}: {error}"))
         return None
-    file = path(language)
-    file.write_text(render(pieces, language), encoding="utf-8")
-    return file
+    path().write_text(render(pieces, language), encoding="utf-8")
+    return path()
 
 
-def count(n, language):
-    """Example: count(3, "de") -> "3 von 5 Teilen stammen von dir." """
+def yours(language, n=None):
+    """How many of the five pieces are the student's, in one sentence: "1 of 5 pieces is yours." """
+    n = len(mine()) if n is None else n
     return say(TEXT, "count_one" if n == 1 else "count", language, n=n)
-
-
-def yours(language):
-    """How many of the five pieces in the agent file are the student's, in one sentence."""
-    return count(len(mine(language)), language)
 
 
 def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
-    def text(key, **facts):
-        return say(TEXT, key, language, **facts)
-    whose = {p.exercise: text("yours" if p.exercise in pieces else "theirs", n=p.notebook) for p in PIECES}
-    listing = "\n".join(f"    {', '.join(p.names)}: {whose[p.exercise]}" for p in PIECES)
-    parts = [f'"""{text("title")}\n\n{listing}\n\n{count(len(pieces), language)}\n\n{text("run")}\n'
+    text = lambda key, **facts: say(TEXT, key, language, **facts)
+    whose = {p[0]: text("yours" if p[0] in pieces else "theirs", n=p[1]) for p in PIECES}
+    listing = "\n".join(f"    {', '.join(names)}: {whose[name]}" for name, _, names, _ in PIECES)
+    parts = [f'"""{text("title")}\n\n{listing}\n\n{yours(language, len(pieces))}\n\n{text("run")}\n'
              f'    python agent_loop.py           {text("script")}\n'
              f'    python agent_loop.py --real    {text("real")}\n'
              f'    python agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
              HEAD.format(language=language)]
-    parts += [f"# ── [{p.exercise}] {', '.join(p.names)}: {whose[p.exercise]} ──\n{pieces.get(p.exercise, p.reference)}\n"
-              for p in PIECES]
-    parts.append(registration() + MAIN)
-    return "\n\n".join(parts)
+    parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{pieces.get(name, reference)}\n"
+              for name, _, names, reference in PIECES]
+    return "\n\n".join(parts + [registration() + MAIN])
 
 
 HEAD = '''import argparse
@@ -248,43 +206,36 @@ def registration():
     return "\n".join(lines)
 
 
-# ── handing the pieces to a notebook ──────────────────────────────────────────────────────
-
 def load(language, before=7, quiet=False):
-    """The pieces of the notebooks before `before`: the student's where they passed, else agentlib's.
-
-    Prints one line saying which are whose. Returns a namespace with tool, TOOLS, read_doc,
-    run_agent (the student's loop, recorded), ScriptedModel, RealModel and `yours`, the
-    exercises whose pieces are the student's.
-    Example: load("en", before=5).run_agent -> the student's loop when notebook 4's check passed
-    """
+    """The pieces of the notebooks before `before`, the student's where they passed, else agentlib's (it says
+    whose): tool, TOOLS, read_doc, run_agent (recorded), ScriptedModel, RealModel, and `yours`, the student's."""
     import agentlib
 
-    chosen = {name: getattr(agentlib, name) for p in PIECES for name in p.names}
-    wanted = {p.exercise for p in PIECES if p.notebook < before}
-    kept = {k: v for k, v in mine(language).items() if k in wanted}
+    chosen = {name: getattr(agentlib, name) for p in PIECES for name in p[2]}
+    wanted = {p[0] for p in PIECES if p[1] < before}
+    kept = {k: v for k, v in mine().items() if k in wanted}
     if kept:
         try:
-            module = module_from(render(kept, language), language)
+            module = module_from(render(kept, language))
         except Exception as error:
             print(say(TEXT, "broken", language, file=FILE, error=f"{type(error).__name__}: {error}"))
             kept = {}
         else:
-            chosen.update({name: getattr(module, name) for p in PIECES for name in p.names if p.exercise in kept})
+            chosen.update({name: getattr(module, name) for p in PIECES if p[0] in kept for name in p[2]})
             chosen["TOOLS"], chosen["tool"] = module.TOOLS, module.tool  # the registry the file registered its tools in
     if "loop" in kept:
         chosen["run_agent"] = recorded(module.run_agent, language)
     elif chosen["TOOLS"] is not agentlib.TOOLS:  # agentlib's loop, offering the student's registry
         chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"])
     if not quiet:
-        names = lambda pieces: ", ".join(n for p in pieces for n in p.names if n != "TOOLS") or say(TEXT, "none", language)
-        print(say(TEXT, "loaded", language, mine=names(p for p in PIECES if p.exercise in kept),
-                  theirs=names(p for p in PIECES if p.exercise in wanted - set(kept))))
-    return SimpleNamespace(**chosen, yours=sorted(kept, key=list(BY_EXERCISE).index))
+        names = lambda which: ", ".join(n for p in PIECES if p[0] in which for n in p[2] if n != "TOOLS") or say(
+            TEXT, "none", language)
+        print(say(TEXT, "loaded", language, mine=names(kept), theirs=names(wanted - set(kept))))
+    return SimpleNamespace(**chosen, yours=[p[0] for p in PIECES if p[0] in kept])
 
 
 def with_tools(run, tools):
-    """agentlib's run_agent with `tools` as its registry. Example: with_tools(run_agent, TOOLS)(model, question)"""
+    """agentlib's run_agent with `tools` as its registry."""
     @functools.wraps(run)
     def run_agent(model, question, max_steps=8, verbose=True):
         return run(model, question, max_steps=max_steps, verbose=verbose, tools=tools)
@@ -293,36 +244,24 @@ def with_tools(run, tools):
     return run_agent
 
 
-def module_from(text, language):
+def module_from(text):
     """Run an agent file's text as the module agent_loop, as `import agent_loop` would."""
-    file = path(language)
-    spec = importlib.util.spec_from_loader("agent_loop", loader=None, origin=str(file))
-    module = importlib.util.module_from_spec(spec)
-    module.__file__ = str(file)
-    exec(compile(text, str(file), "exec"), module.__dict__)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("agent_loop", None, origin=str(path())))
+    module.__file__ = str(path())
+    exec(compile(text, str(path()), "exec"), module.__dict__)
     return module
 
 
-# ── the student's models ───────────────────────────────────────────────────────────────────
-
 def use_dotenv():
-    """Copy the LLM_* settings of the file .env into os.environ where they are not set already.
-
-    agentlib's RealModel reads .env itself; a RealModel that reads os.environ needs this.
-    Example: .env holds LLM_API_KEY=sk-1 -> os.environ["LLM_API_KEY"] == "sk-1"
-    """
+    """Copy the LLM_* settings of .env into os.environ where they are not set: for a RealModel that reads os.environ."""
     for name, value in dotenv().items():
         if name.startswith("LLM_") and not os.environ.get(name):
             os.environ[name] = value
 
 
 def real_model(model_class, language, local=None):
-    """A real model for the student's agent: the key's (LLM_API_KEY, also from .env), else a local server's.
-
-    `local` starts a server on this machine and returns its settings (agentlib.extras.local.local_server);
-    the course itself starts none. None when no model can be had, after one sentence saying why.
-    Example: real_model(RealModel, "de", local_server) -> RealModel() pointed at the local server when no key is set
-    """
+    """A real model for the student's agent: the key's (LLM_API_KEY, also from .env), else the server's that `local`
+    starts (agentlib.extras.local.local_server); None, after one sentence saying why, when none can be had."""
     import agentlib
 
     use_dotenv()
@@ -332,14 +271,10 @@ def real_model(model_class, language, local=None):
         server = local(language)
         if model_class is agentlib.RealModel:
             return agentlib.RealModel(**server, language=language)
-        pointed = {"LLM_BASE_URL": server["base_url"], "LLM_MODEL": server["model"], "LLM_API_KEY": server["api_key"]}
-        saved = {name: os.environ.get(name) for name in pointed}
-        os.environ.update(pointed)  # the student's RealModel reads LLM_* once, when it is made
-        try:
+        # the student's RealModel reads LLM_* once, when it is made
+        with mock.patch.dict(os.environ, LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"],
+                             LLM_API_KEY=server["api_key"]):
             return build(model_class, language)
-        finally:
-            for name, value in saved.items():
-                os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
     except ModelError as error:
         print(error)
         return None
@@ -356,10 +291,7 @@ def build(model_class, language):
 
 
 def as_model_error(error, model, language):
-    """`error` as one sentence a person can act on, as agentlib's RealModel would say it, key hidden.
-
-    Example: openai's "The api_key client option must be set ..." -> ModelError("No API key is set for ...")
-    """
+    """`error` as one sentence a person can act on, as agentlib's RealModel would say it, key hidden."""
     if isinstance(error, ModelError):
         return error
     current = settings(extra_body={})  # what the student's RealModel read: os.environ, .env copied in
@@ -380,14 +312,9 @@ def as_model_error(error, model, language):
     return ModelError(f"{type(error).__name__}: {redact(str(error), current.api_key)}", "student_code")
 
 
-# ── recording the student's runs ──────────────────────────────────────────────────────────
-
 class Recorder:
-    """Passes every call on to `model` and records it in a Trace of the message list the loop passes.
-
-    A reply is recorded once the loop has put it into its list: at the next call, or when the run ends.
-    Example: recorder = Recorder(model); loop(recorder, question); recorder.finish("answer", "the model answered")
-    """
+    """Passes every call on to `model` and records it in a Trace of the loop's own message list, each reply
+    once the loop has put it into its list: at the next call, or when the run ends."""
 
     def __init__(self, model):
         self.model, self.trace, self.last, self.waiting, self.failed = model, None, None, None, None
@@ -408,12 +335,10 @@ class Recorder:
 
     def note(self):
         """Record the last reply, if the loop has put it into its list (a loop that failed first has not)."""
-        if not self.waiting:
-            return
-        (at, usage, seconds, finish_reason), self.waiting = self.waiting, None
-        if at < len(self.trace.messages) and self.trace.messages[at].get("role") == "assistant":
-            self.trace.record(usage, seconds, finish_reason)
-            self.trace.records[-1]["at"] = at  # the tool results may follow the reply by now
+        if self.waiting:
+            (at, usage, seconds, finish_reason), self.waiting = self.waiting, None
+            if at < len(self.trace.messages) and self.trace.messages[at].get("role") == "assistant":
+                self.trace.record(usage, seconds, finish_reason, at=at)
 
     def finish(self, question, reason, explanation):
         """The run's Trace, ended with `reason`; a run that never called its model holds just the question."""
@@ -424,10 +349,7 @@ class Recorder:
 
 
 def recorded(loop, language):
-    """The student's `loop`, returning (answer, Stats) with a Trace recorded from outside it.
-
-    Example: answer, stats = recorded(run_agent, "de")(model, question); TraceViewer(stats)
-    """
+    """The student's `loop`, returning (answer, Stats) with a Trace recorded from outside it."""
     @functools.wraps(loop)
     def run_agent(model, question, max_steps=8, verbose=True):
         recorder, counted = Recorder(model), None
@@ -444,22 +366,16 @@ def recorded(loop, language):
             answer, reason = None, "error"
             print(explanation)
         trace = recorder.finish(question, reason, explanation)
+        derived = {"steps": len(trace.records), "tool_calls": sum(m.get("role") == "tool" for m in trace.messages),
+                   **{key: sum((r["usage"] or {}).get(key, 0) for r in trace.records)
+                      for key in ("prompt_tokens", "completion_tokens")}}
         stats = Stats(trace=trace)
-        for key in ("steps", "tool_calls", "prompt_tokens", "completion_tokens"):
+        for key, value in derived.items():
             try:
                 setattr(stats, key, int(counted[key]))
             except Exception:  # no stats from the loop (it failed): count from the record instead
-                setattr(stats, key, derived(trace, key))
+                setattr(stats, key, value)
         return answer, stats
 
     run_agent.stands_in = True  # a check sees through it (__wrapped__) to the student's loop
     return run_agent
-
-
-def derived(trace, key):
-    """A Stats figure counted from a trace. Example: derived(trace, "steps") -> len(trace.records)"""
-    if key == "steps":
-        return len(trace.records)
-    if key == "tool_calls":
-        return sum(m.get("role") == "tool" for m in trace.messages)
-    return sum((r["usage"] or {}).get(key, 0) for r in trace.records)

@@ -1,10 +1,7 @@
-"""What a run probably cost: token counts times a small, dated price table.
+"""What a run probably cost: token counts times a small, dated price table (US dollars per million tokens).
 
-The numbers are an estimate. Providers change prices, bill some hours at
-other rates and round differently, so the bill is what counts. A model that
-is not in `PRICES` costs "unknown", never a guess. Edit `PRICES` for your
-own models; prices are US dollars per million tokens.
-
+An estimate: providers change prices, bill some hours at other rates and round differently. A
+model not in `PRICES` costs "unknown", never a guess; edit `PRICES` for your own models.
 Deliberately left out: currencies, batch discounts, fetching prices online.
 """
 
@@ -38,11 +35,8 @@ PRICES = {
 
 
 def estimate_cost(model, prompt_tokens, completion_tokens, cached_tokens=0):
-    """The estimated cost in US dollars, or None when `model` has no price in PRICES.
-
-    Cached prompt tokens are part of `prompt_tokens`, billed at the cheaper rate.
-    Example: estimate_cost("deepseek-flash", 1_000_000, 0) -> 0.3
-    """
+    """The estimated cost in US dollars, or None when `model` has no price; cached tokens are part of the prompt
+    tokens, billed at the cheaper rate. Example: estimate_cost("deepseek-flash", 1_000_000, 0) -> 0.3"""
     price = PRICES.get(model)
     if price is None:
         return None
@@ -52,23 +46,11 @@ def estimate_cost(model, prompt_tokens, completion_tokens, cached_tokens=0):
 
 
 def trace_cost(trace, model=None):
-    """The estimated cost of every step in `trace` (a Trace), or None when any part is unknown.
-
-    Steps without reported usage count as unknown: a missing number is not zero, and neither is
-    a run that never reached a server (no step at all).
-    """
-    model = model or trace.model
-    if not trace.records:
-        return None
-    total = 0.0
-    for record in trace.records:
-        usage = record["usage"]
-        cost = usage and estimate_cost(model, usage["prompt_tokens"], usage["completion_tokens"],
-                                       usage.get("cached_tokens"))
-        if cost is None:
-            return None
-        total += cost
-    return total
+    """The estimated cost of every step in `trace`, or None when any step's is unknown: a missing
+    number is not zero, and neither is a run that never reached a server (no step at all)."""
+    costs = [usage and estimate_cost(model or trace.model, usage["prompt_tokens"], usage["completion_tokens"],
+                                     usage.get("cached_tokens")) for usage in (r["usage"] for r in trace.records)]
+    return sum(costs) if costs and None not in costs else None
 
 
 def describe_cost(cost, language="en"):

@@ -1,21 +1,14 @@
 """A student's progress, one line per event, in their own home: ~/.agentloop/progress.jsonl.
 
-    note_start("02", "de")                  # a notebook's set-up cell ran
+    note_start("02", "de")                    # a notebook's set-up cell ran
     note_check("decorator", "correct", "de")  # a check said so (the check framework calls it)
 
-Each line is one JSON object, e.g.
-    {"event": "check", "notebook": "02", "exercise": "decorator", "outcome": "incorrect",
-     "language": "de", "time": "2026-12-01T15:02:11+00:00"}
-so an instructor sees when a notebook was opened, every attempt, and the first "correct"
-(`python -m agentlib.course progress`, see progress_report.py). A check line names the notebook whose
-set-up cell this kernel ran last.
-
-The file is append-only: each line goes out in one write with O_APPEND, so kernels that run at
-the same time, or one after a restart, add their lines without losing or tearing one. It is
-created readable by its owner only (0600, in a folder of mode 0700). `AGENTLOOP_PROGRESS=off`
-switches recording off: as a line in a `.env` file from the notebook's folder up (e.g. ~/.env,
-where a key may go too), or in the environment.
-
+Each line is one JSON object, e.g. {"event": "check", "notebook": "02", "exercise": "decorator",
+"outcome": "incorrect", "language": "de", "time": "2026-12-01T15:02:11+00:00"}; a check names the
+notebook whose set-up cell this kernel ran last. progress_report.py reads the files. Each line
+goes out in one write with O_APPEND, so kernels writing at once never tear one; the file is
+readable by its owner only. `AGENTLOOP_PROGRESS=off` (in the environment, or in a `.env` from the
+notebook's folder up, e.g. ~/.env) switches recording off.
 Deliberately left out: the student's code, a check's message (it may quote that code), keys,
 names, and any error: a file that cannot be written is skipped, silently, and the check goes on.
 """
@@ -33,10 +26,7 @@ current = {"notebook": None}  # the notebook whose set-up cell this kernel ran l
 
 
 def note_start(notebook, language):
-    """Record that a notebook's set-up cell ran, and remember the notebook for this kernel's checks.
-
-    Example: note_start("04", "en") appends {"event": "start", "notebook": "04", "language": "en", ...}
-    """
+    """Record that a notebook's set-up cell ran, and remember the notebook for this kernel's checks."""
     current["notebook"] = clip(notebook)
     append({"event": "start", "notebook": current["notebook"], "language": clip(language)})
 
@@ -48,11 +38,7 @@ def note_check(exercise, outcome, language):
 
 
 def append(record):
-    """Append `record` with the time as one line to the progress file; True if it was written.
-
-    Anything that goes wrong (a read-only home, a folder where the file should be, a full disk)
-    leaves the file as it was, or with one torn last line that `read` skips, and returns False.
-    """
+    """Append `record` with the time as one line to the progress file; True if it was written, else False."""
     try:
         if switched_off():
             return False
@@ -60,8 +46,7 @@ def append(record):
         folder = Path.home() / FOLDER
         folder.mkdir(mode=0o700, exist_ok=True)
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        descriptor = os.open(folder / FILE, flags, 0o600)
+        descriptor = os.open(folder / FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             return os.write(descriptor, line) == len(line)  # one write: parallel kernels never interleave
         finally:
@@ -71,11 +56,8 @@ def append(record):
 
 
 def switched_off():
-    """True when the environment says AGENTLOOP_PROGRESS=off, or (if it does not set it) a `.env` file does.
-
-    Any `.env` from the working directory up counts, and the one LLM_ENV_FILE names: a line
-    `AGENTLOOP_PROGRESS=off` in ~/.env switches recording off in every notebook below the home.
-    """
+    """True when the environment says AGENTLOOP_PROGRESS=off, or (if it does not set it) a `.env` file does:
+    any from the working directory up, and the one LLM_ENV_FILE names."""
     if SWITCH in os.environ:
         return off(os.environ[SWITCH])
     here, named = Path.cwd(), os.environ.get("LLM_ENV_FILE")
@@ -91,11 +73,8 @@ def off(value):
 
 
 def read(path):
-    """The records in a progress file, oldest first; lines that are not a record are skipped.
-
-    A line torn by a full disk may carry the next record on its end; that record is kept.
-    Example: read("~ada/.agentloop/progress.jsonl") -> [{"event": "start", "notebook": "02", ...}, ...]
-    """
+    """The records in a progress file, oldest first; lines that are not a record are skipped (a line torn by a
+    full disk may carry the next record on its end: that record is kept)."""
     records = []
     with open(path, "rb") as file:
         for raw in file:

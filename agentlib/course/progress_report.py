@@ -4,14 +4,10 @@
     python -m agentlib.course progress ada/ bo/ --csv    handed-in folders, as CSV for a spreadsheet
     python -m agentlib.course progress /home --minutes   the class's median minutes per notebook
 
-It reads the progress files that progress.py writes (~/.agentloop/progress.jsonl) and prints one
-row per student (the home's folder name) and one column per exercise: ✓ solved, "✗ 2" two
-incorrect attempts and not solved yet, ○ not attempted. After each notebook's exercises comes
-the minutes from its start (the set-up cell) to its last check, with pauses of more than
-BREAK minutes left out; the last row holds the class's median of each.
-
-Deliberately left out: grades, names beyond the folder's, and notebooks without a check
-(notebook 01), whose time no line can end.
+One row per student (the home's folder name), one column per exercise (✓ solved, "✗ 2" two
+incorrect attempts and not solved yet, ○ not attempted), after each notebook's exercises the minutes
+from its start to its last check (pauses over BREAK minutes left out); the last row holds the
+class's medians. Deliberately left out: grades, names beyond the folder's.
 """
 
 import argparse
@@ -55,10 +51,7 @@ def main(argv=None):
 
 
 def progress_files(paths):
-    """({student: records}, [what could not be read]) for the homes, folders and files in `paths`.
-
-    Example: progress_files(["/home"]) -> ({"ada": [...], "bo": None}, []) when bo has no progress file
-    """
+    """({student: records, or None without a file}, [what could not be read]) for the homes, folders and files in `paths`."""
     students, problems = {}, []
     for path in map(Path, paths):
         try:  # a progress file, a home, or else a folder of homes
@@ -76,15 +69,12 @@ def progress_files(paths):
 
 
 def own_file(folder):
-    """The progress file of one home (in .agentloop/) or one handed-in folder (at its top), or None."""
+    """The progress file of a home (in .agentloop/) or of a handed-in folder (at its top), or None."""
     return next((file for file in (folder / FOLDER / FILE, folder / FILE) if file.is_file()), None)
 
 
 def owner(file):
-    """Whose progress a file named on the command line holds.
-
-    Example: owner(Path("/home/ada/.agentloop/progress.jsonl")) -> "ada"; owner(Path("bo.jsonl")) -> "bo"
-    """
+    """Example: owner(Path("/home/ada/.agentloop/progress.jsonl")) -> "ada"; owner(Path("bo.jsonl")) -> "bo" """
     if file.name != FILE:
         return file.stem
     folder = file.resolve().parent
@@ -96,12 +86,18 @@ def unreadable(path, error):
             f"student's home (on a hub, the admin: sudo)")
 
 
-def summary(records):
-    """One student's outcomes per (notebook, exercise) and active minutes per notebook.
+def when(record):
+    """A record's time as an aware datetime, or None when it has none that can be read."""
+    try:
+        moment = datetime.fromisoformat(record["time"])
+    except (TypeError, ValueError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
-    Example: -> {"outcomes": {("02", "decorator"): ["incorrect", "correct"]},
-                 "first": {("02", "decorator"): <its first check's time>}, "minutes": {"02": 7.5}}
-    """
+
+def summary(records):
+    """One student's {"outcomes": {(notebook, exercise): [outcome, ...]}, "first": {(notebook, exercise): its
+    first check's time}, "minutes": {notebook: active minutes}}."""
     timed = sorted(((moment, record) for record in records if (moment := when(record)) is not None),
                    key=lambda item: item[0])
     outcomes, first, times = {}, {}, {}
@@ -119,20 +115,9 @@ def summary(records):
                                               if (minutes := active_minutes(events)) is not None}}
 
 
-def when(record):
-    """A record's time as an aware datetime, or None when it has none that can be read."""
-    try:
-        moment = datetime.fromisoformat(record["time"])
-    except (TypeError, ValueError):
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 def active_minutes(events):
     """Minutes from the first start to the last check, pauses over BREAK minutes left out; None without both.
-
-    Example: [(9:00, "start"), (9:05, "check"), (11:00, "start"), (11:02, "check")] -> 7.0
-    """
+    Example: [(9:00, "start"), (9:05, "check"), (11:00, "start"), (11:02, "check")] -> 7.0"""
     starts = [moment for moment, event in events if event == "start"]
     checks = [moment for moment, event in events if event == "check"]
     if not starts or not checks or max(checks) < min(starts):
@@ -144,17 +129,14 @@ def active_minutes(events):
 
 def table(summaries, only_minutes=False):
     """Rows of text: a header, one row per student, the class's medians; or (only_minutes) one row per notebook.
-
-    Example: table({"ada": ..., "bo": ...})
-             -> [["student", "02 decorator", "02 min"], ["ada", "✓", "7.5"], ["bo", "✗ 1", "9.0"],
-                 ["median", "", "8.2"]]
-    """
+    Example: -> [["student", "02 decorator", "02 min"], ["ada", "✓", "7.5"], ["median", "", "7.5"]]"""
     first = {}  # each exercise's first check in the class: the columns follow the order they are met in
     for s in summaries.values():
         for key, moment in s["first"].items():
             first[key] = min(moment, first.get(key, moment))
     notebooks = sorted({n for s in summaries.values() for n in s["minutes"]} | {n for n, _ in first if n})
-    medians = {n: median([s["minutes"][n] for s in summaries.values() if n in s["minutes"]]) for n in notebooks}
+    medians = {n: statistics.median([s["minutes"][n] for s in summaries.values() if n in s["minutes"]] or [None])
+               for n in notebooks}
     if only_minutes:
         return [["notebook", "median minutes", "students"]] + [
             [n, minutes(medians[n]), str(sum(n in s["minutes"] for s in summaries.values()))] for n in notebooks]
@@ -169,28 +151,20 @@ def table(summaries, only_minutes=False):
 
 
 def heading(kind, key):
-    """A column's heading. Example: ("exercise", ("05", "step_limit")) -> "05 step_limit"; ("minutes", "05") -> "05 min" """
-    if kind == "minutes":
-        return f"{key} min"
-    notebook, exercise = key
-    return f"{notebook} {exercise}" if notebook else exercise
+    """Example: ("exercise", ("05", "step_limit")) -> "05 step_limit"; ("minutes", "05") -> "05 min" """
+    return f"{key} min" if kind == "minutes" else " ".join(filter(None, key))
 
 
 def mark(outcomes):
     """One cell of an exercise. Example: ["not attempted", "incorrect", "incorrect"] -> "✗ 2" """
-    if "correct" in outcomes:
-        return MARKS["correct"]
     wrong = outcomes.count("incorrect")
-    return f"{MARKS['incorrect']} {wrong}" if wrong else MARKS["not attempted"]
+    return MARKS["correct"] if "correct" in outcomes else f"{MARKS['incorrect']} {wrong}" if wrong else MARKS[
+        "not attempted"]
 
 
 def minutes(value):
-    """Minutes as text, one decimal. Example: 7.25 -> "7.2"; None -> "" """
+    """Example: 7.25 -> "7.2"; None -> "" """
     return "" if value is None else f"{value:.1f}"
-
-
-def median(values):
-    return statistics.median(values) if values else None
 
 
 def aligned(rows):

@@ -1,8 +1,7 @@
 """The question set of the evaluation: loading data/questions.json and refusing a malformed entry.
 
-Each question names the file and line range that answer it, or is marked unanswerable (the
-docs do not say). A broken set fails before the first model call, with a ValueError that
-names the file, the entry, the field and the fix.
+Each question names the file and line range that answer it, or is marked unanswerable. A broken
+set fails before the first model call, with a ValueError that names the file, the entry, the field and the fix.
 """
 
 import json
@@ -10,6 +9,7 @@ import re
 from pathlib import Path
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "questions.json"
+SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # an id names a saved trace file: <id>.json
 
 
 def load_questions(path=None):
@@ -27,13 +27,9 @@ def load_questions(path=None):
     return questions
 
 
-SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # an id names a saved trace file: <id>.json
-
-
 def check_questions(questions, source="the question list"):
-    """Raise ValueError, one sentence, at the first entry `evaluate` could not use.
+    """Raise ValueError, one sentence, at the first entry `evaluate` could not use: before a paid run starts.
 
-    Checked before the first model call, so a paid run never ends early on a typo.
     Example: [{"id": "../x", ...}] -> "question '../x' in questions.json: 'id' must be ..."
     """
     if questions == []:
@@ -43,13 +39,12 @@ def check_questions(questions, source="the question list"):
                          f"{describe(questions)}: put the entries in square brackets, as in data/questions.json")
     seen = set()
     for number, entry in enumerate(questions, 1):
-        name = (f"question {entry['id']!r}" if isinstance(entry, dict) and isinstance(entry.get("id"), str)
-                else f"question {number}")
         problem = entry_problem(entry)
         if problem is None and entry["id"] in seen:
             problem = "'id' is used twice; give every question its own id (it names the saved trace file)"
         if problem:
-            raise ValueError(f"{name} in {source}: {problem}")
+            named = isinstance(entry, dict) and isinstance(entry.get("id"), str)
+            raise ValueError(f"question {repr(entry['id']) if named else number} in {source}: {problem}")
         seen.add(entry["id"])
 
 
@@ -87,16 +82,17 @@ def describe(value):
 
 
 def reason(error):
-    """Why a JSON file could not be read, in a few words.
+    """Why a JSON file (a question set, a saved trace) could not be used, in a few words.
 
     Example: a CSV file -> "not JSON: Expecting value at line 1"
     """
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return "not UTF-8 text"
     if isinstance(error, json.JSONDecodeError):
         return f"not JSON: {error.msg} at line {error.lineno}"
-    return str(error)
-
-
+    if isinstance(error, KeyError):
+        return f"the field {error.args[0]!r} is missing"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    if isinstance(error, (AttributeError, TypeError)):
+        return "it is JSON, but not an object with the fields format, messages and records"
+    return {RecursionError: "nested too deeply", UnicodeDecodeError: "not UTF-8 text",
+            StopIteration: "it holds no question"}.get(type(error), str(error))

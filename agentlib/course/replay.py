@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 from ..errors import ModelError
-from ..keys import looks_like_key
 from ..models import Call, Message, Usage
 from ..trace import Trace
 from .text import say
@@ -59,7 +58,7 @@ class ReplayModel:
     """Answers each step with the recorded reply, after checking the conversation is the recorded one.
 
     Holds one or several traces (e.g. a recorded evaluation) and picks the one whose question is
-    asked. `name` is the recorded model's: every reply is that model's, and so are the tokens.
+    asked. `name` is the recorded model's, and so are the tokens.
     Example: ReplayModel.load("runs/")(messages, tools) -> (Message, Usage) of the recorded step
     """
 
@@ -68,9 +67,7 @@ class ReplayModel:
         if not self.traces:
             raise ValueError("ReplayModel needs at least one recorded trace")
         self.language = language
-        # A recording made before RealModel refused a key as the model's name may hold one there.
-        self.name = ", ".join(sorted({"[hidden]" if looks_like_key(str(trace.model)) else trace.model or "unknown model"
-                                      for trace in self.traces}))
+        self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
 
     @classmethod
     def load(cls, path, language="en"):
@@ -96,14 +93,17 @@ class ReplayModel:
             if trace.stop_reason == "error":
                 raise ModelError(trace.stop_message, "replayed_error")
             raise failure("ended", self.language, steps=step, why=trace.stop_message or trace.stop_reason)
-        return reply(trace, step)
+        record = trace.records[step]
+        recorded = trace.messages[record["at"]]
+        calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in recorded.get("tool_calls", [])]
+        extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}  # reasoning_content
+        usage = record["usage"] and Usage(**{k: v for k, v in record["usage"].items() if k in Usage.__dataclass_fields__})
+        return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage
 
 
 def divergence(trace, step, given, tools, language):
     """None when `given` is what the recording showed the model at `step`, else where it differs.
-
-    Example: the recording had system prompt A, now it is B -> {"index": 1, "what": "another system prompt"}
-    """
+    Example: another system prompt -> {"index": 1, "what": "another system prompt"}"""
     if trace.tools and json.loads(json.dumps(tools)) != trace.tools:  # only traces that saved their tools
         return {"index": 0, "what": say(TEXT, "departed_tools", language)}
     at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
@@ -118,14 +118,3 @@ def divergence(trace, step, given, tools, language):
         return {"index": min(len(expected), len(given)) + 1,
                 "what": say(TEXT, "departed_length", language, got=len(given), expected=len(expected))}
     return None
-
-
-def reply(trace, step):
-    """The recorded reply of `step` as (Message, Usage), shaped as the model sent it."""
-    record = trace.records[step]
-    recorded = trace.messages[record["at"]]
-    calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in recorded.get("tool_calls", [])]
-    extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}  # reasoning_content
-    counts = record.get("usage")  # only the fields Usage knows: a recording may hold more
-    usage = counts and Usage(**{k: v for k, v in counts.items() if k in Usage.__dataclass_fields__})
-    return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage

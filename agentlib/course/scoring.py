@@ -1,12 +1,8 @@
 """Scoring an answer by plain text rules: does it cite the expected file, overlapping lines, or decline?
 
-- cites_file     the expected file's path appears in the answer;
-- lines_overlap  the expected file is cited, and a cited line range ("lines 12-24",
-                 "Zeilen 12–24", "timeouts.md:12") overlaps the expected one;
-- declined       for an unanswerable question: the answer says the docs do not cover it.
-
-Deliberately left out: judging whether the answer's prose is right (that takes a person or
-another model); the rules only check the citation.
+cites_file: the expected file's path appears; lines_overlap: it is cited and a cited line range
+("lines 12-24", "Zeilen 12–24", "timeouts.md:12") overlaps the expected one; declined (an
+unanswerable question): the answer says the docs do not cover it. Deliberately left out: judging the prose.
 """
 
 import re
@@ -35,17 +31,7 @@ def cites_file(answer, file):
 
 def cited_ranges(answer):
     """Every line range the answer cites. Example: "lines 12-24 and line 30" -> [(12, 24), (30, 30)]"""
-    found = []
-    for pattern in RANGES:
-        for match in pattern.finditer(answer):
-            first = int(match.group(1))
-            found.append((first, int(match.group(2) or first)))
-    return found
-
-
-def overlaps(answer, lines):
-    """Whether a cited range shares at least one line with `lines` (first, last)."""
-    return any(first <= lines[1] and last >= lines[0] for first, last in cited_ranges(answer))
+    return [(int(m[1]), int(m[2] or m[1])) for pattern in RANGES for m in pattern.finditer(answer)]
 
 
 def declined(answer):
@@ -58,9 +44,8 @@ def score(entry, answer):
     text = answer or ""
     if entry["answerable"]:
         hit = cites_file(text, entry["file"])
-        lines = hit and overlaps(text, entry["lines"])  # lines of another file prove nothing
+        lines = hit and any(first <= entry["lines"][1] and last >= entry["lines"][0]
+                            for first, last in cited_ranges(text))  # lines of another file prove nothing
         return {"cites_file": hit, "lines_overlap": lines, "declined": None, "correct": hit and lines}
     refused = answer is not None and declined(text)
     return {"cites_file": None, "lines_overlap": None, "declined": refused, "correct": refused}
-
-

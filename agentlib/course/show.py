@@ -1,10 +1,6 @@
-"""Show the source of anything in agentlib, highlighted, straight from the file.
+"""Show the source of anything in agentlib, highlighted, straight from the file: what a student reads is the code that runs.
 
-The notebooks call `show(run_agent)` instead of pasting a copy of the code,
-so what a student reads is always the code that runs.
-
-Deliberately left out: editing, diffing, folding. Outside Jupyter it prints
-plain text.
+Deliberately left out: editing, diffing, folding. Outside Jupyter it prints plain text.
 """
 
 import inspect
@@ -30,21 +26,15 @@ def show(obj):
 
 
 def in_kernel():
-    """Whether a Jupyter kernel runs this code: rich output then, plain text in a terminal or a test.
-
-    The one check for show, exercises and evaluate. A loaded ipykernel module is not enough (the
-    tests load it when they run a notebook), nor is an IPython shell (a terminal has one too).
-    """
+    """Whether a Jupyter kernel runs this code (rich output then). A loaded ipykernel is not enough (the
+    tests load it to run a notebook), nor is an IPython shell (a terminal has one too)."""
     ipython = sys.modules.get("IPython")  # not imported: then no kernel can be running
     shell = ipython.get_ipython() if ipython else None
     return getattr(shell, "kernel", None) is not None
 
 
 def location(obj):
-    """The source file of `obj`, relative to the folder that holds agentlib.
-
-    Example: location(run_agent) -> "agentlib/loop.py"
-    """
+    """Example: location(run_agent) -> "agentlib/loop.py" (relative to the folder that holds agentlib)"""
     file = Path(inspect.getsourcefile(obj)).resolve()
     package = Path(__file__).resolve().parents[2]
     return file.relative_to(package).as_posix() if file.is_relative_to(package) else file.name

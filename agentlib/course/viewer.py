@@ -1,17 +1,13 @@
 """Step through a run's trace: what the model decided, what it saw, what it cost.
 
-`TraceViewer` is a small ipywidgets panel (previous/next, a step field, play)
-that shows one step at a time and, on demand, the whole message list the
-model was given at that step, so you can watch the context grow.
-`print_trace` prints the same information as plain text, for terminals
-and static pages. Both take a `Trace`, the `Stats` of a run, or the path
-of a saved trace.
-
-Deliberately left out: editing or re-running a step, and diffs between
-runs (compare runs with `agentlib.course.tokens.compare_runs`).
+`TraceViewer` is an ipywidgets panel (previous/next, a step field, play) that shows one step at a
+time and, on demand, the message list the model was given at that step. `print_trace` prints the
+same as plain text. Both take a `Trace`, the `Stats` of a run, or the path of a saved trace.
+Deliberately left out: editing or re-running a step, and diffs between runs.
 """
 
 import json
+import threading
 from html import escape
 from itertools import accumulate
 from pathlib import Path
@@ -73,11 +69,8 @@ TEXT = {
 
 
 def labels(language, texts=TEXT):
-    """The sentences of `texts` in `language`; ValueError for a language we have no words for.
-
-    "steps.one"/"steps.many" become a pair, "stop.<reason>" a dict ("stop.unrecorded" under None).
-    Example: labels("en")["stop"]["answer"] -> "End: the model answered."
-    """
+    """The sentences of `texts` in `language` ("steps.one"/"steps.many" a pair, "stop.<reason>" a dict); ValueError
+    for a language we have no words for. Example: labels("en")["stop"]["answer"] -> "End: the model answered." """
     if language not in LANGUAGES:
         raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
     found = {}
@@ -99,8 +92,7 @@ def count(n, language):
 
 def seconds(value, language):
     """Example: seconds(0.5, "de") -> "0,50 s"."""
-    text = f"{value:.2f} s"
-    return text.replace(".", ",") if language == "de" else text
+    return f"{value:.2f} s".replace(".", "," if language == "de" else ".")
 
 
 def as_trace(run):
@@ -109,22 +101,19 @@ def as_trace(run):
         return Trace.load(run)
     trace = getattr(run, "trace", run)
     if not isinstance(trace, Trace):
-        raise TypeError(f"expected a Trace, the Stats of a run or a path to a trace file, "
-                        f"got {type(run).__name__}")
+        raise TypeError(f"expected a Trace, the Stats of a run or a path to a trace file, got {type(run).__name__}")
     return trace
 
 
 def usage_line(step, so_far, language):
     """Example: "409 Prompt + 44 Completion = 453 Tokens (geschätzt); alle Schritte bis hier: 453 Tokens"."""
-    label, usage = labels(language), step.usage
+    label, usage, n = labels(language), step.usage, lambda value: number(value, language)
     if not usage:
         return label["no_usage"]
-    note = (label["cached"].format(cached=number(usage["cached_tokens"], language))
-            if usage.get("cached_tokens") else "") + (label["estimated"] if usage.get("estimated") else "")
-    return label["tokens"].format(prompt=number(usage["prompt_tokens"], language),
-                                  completion=number(usage["completion_tokens"], language),
-                                  step=number(step.tokens, language), note=note,
-                                  total=number(so_far, language))
+    note = (label["cached"].format(cached=n(usage["cached_tokens"])) if usage.get("cached_tokens") else "") + (
+        label["estimated"] if usage.get("estimated") else "")
+    return label["tokens"].format(prompt=n(usage["prompt_tokens"]), completion=n(usage["completion_tokens"]),
+                                  step=n(step.tokens), note=note, total=n(so_far))
 
 
 def stop_line(trace, language):
@@ -155,56 +144,39 @@ def message_summary(message):
     return message["role"], "\n".join(filter(None, [text, *calls]))
 
 
-def print_trace(trace, step=None, context=False, language="de", lines=6):
-    """Print the trace as plain text: every step, or only `step`; `context=True` adds the message
-    list the model was given. Observations longer than `lines` lines are shortened (None: never).
-    """
-    print(trace_text(trace, step, context, language, lines))
+def print_trace(trace, language="de", lines=6):
+    """Print the trace as plain text; observations longer than `lines` lines are shortened (None: never)."""
+    print(trace_text(trace, language, lines))
 
 
-def trace_text(trace, step=None, context=False, language="de", lines=6):
-    """What print_trace prints, as one string."""
+def trace_text(trace, language="de", lines=6):
     trace, label = as_trace(trace), labels(language)
     steps, out = trace.steps, [f"{label['question']}: {trace.question}  ({label['model']}: {trace.model or '?'})"]
-    if step is not None and not 1 <= step <= len(steps):
-        raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(steps)}")
-    for current, so_far in zip(steps, accumulate(s.tokens for s in steps)):
-        if step not in (None, current.number):
-            continue
-        out.append(f"\n── {label['step'].format(n=current.number, total=len(steps))} · "
-                   f"{usage_line(current, so_far, language)} · {seconds(current.seconds, language)}")
-        if context:
-            out.append(context_line(trace, current, language))
-            for message in current.context:
-                role, text = message_summary(message)
-                out += [f"  [{role}]"] + [f"    {line}" for line in shorten(text, lines, language)]
-        if current.finish_reason == "length":
+    for step, so_far in zip(steps, accumulate(s.tokens for s in steps)):
+        out.append(f"\n── {label['step'].format(n=step.number, total=len(steps))} · "
+                   f"{usage_line(step, so_far, language)} · {seconds(step.seconds, language)}")
+        if step.finish_reason == "length":
             out.append(label["length"])
-        if current.text:
-            out.append(f"{label['says'] if current.calls else label['answers']}\n{current.text}")
-        for call in current.calls:
-            mark = f"  [{label[flag(call)]}]" if flag(call) else ""
-            out.append(f"{label['calls']} {call.name}({call.arguments}){mark}")
+        if step.text:
+            out.append(f"{label['says'] if step.calls else label['answers']}\n{step.text}")
+        for call in step.calls:
+            out.append(f"{label['calls']} {call.name}({call.arguments})" + (f"  [{label[flag(call)]}]" if flag(call) else ""))
             out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]
-    if step in (None, len(steps)):
-        out.append(("" if steps else f"\n{label['no_steps']}") + f"\n{stop_line(trace, language)}")
+    out.append(("" if steps else f"\n{label['no_steps']}") + f"\n{stop_line(trace, language)}")
     return "\n".join(out)
 
 
 def context_line(trace, step, language):
-    """Example: 'Was das Modell in Schritt 2 bekam: 4 Nachrichten, 600 Zeichen, dazu 3 Werkzeug...'."""
+    """Example: 'Was das Modell in Schritt 2 bekam: 4 Nachrichten, 600 Zeichen, dazu 3 Werkzeug...'.
+
+    The characters are those of the messages' content, as notebook 1 counts them (tool calls and schemas apart).
+    """
     label = labels(language)
-    chars = context_chars(step)
+    chars = sum(len(message.get("content") or "") for message in step.context)
     line = label["context_title"].format(n=step.number, count=len(step.context), chars=number(chars, language))
     if trace.tools:
         line += label["tools"].format(count=len(trace.tools), chars=number(len(json.dumps(trace.tools)), language))
     return line
-
-
-def context_chars(step):
-    """The characters of text in the messages the model was given at `step`: their content,
-    the same count notebook 1 prints (tool calls and tool schemas are counted apart)."""
-    return sum(len(message.get("content") or "") for message in step.context)
 
 
 # Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet; only what
@@ -221,12 +193,8 @@ PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
 
 
 def stale_note(w, language):
-    """A note that shows only while the widget has lost its kernel (restart, reopened notebook).
-
-    The widget front end marks such views with the class `jupyter-widgets-disconnected`; one
-    style rule turns the hidden note on. Front ends without that class never show it. A second
-    rule draws a clear focus ring (2 px, at least 3:1 on light and dark) instead of the faint one.
-    """
+    """A note shown only while the widget has lost its kernel (the front end then marks it
+    `jupyter-widgets-disconnected`), and a clear focus ring (2 px, at least 3:1 on light and dark)."""
     focus = ", ".join(f".{panel} {part}:focus-visible" for panel in ("trace-viewer", "max-steps-control")
                       for part in ("button", "input"))
     rule = (".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
@@ -244,24 +212,27 @@ def pre(text, kind=""):
 
 
 def text_box(html, live=False):
-    """`html` in a box with readable line spacing; `live=True` makes screen readers announce changes."""
-    role = " role='status' aria-live='polite'" if live else ""
+    role = " role='status' aria-live='polite'" if live else ""  # live: screen readers announce changes
     return f"<div style='{TEXT_BOX}'{role}>{html}</div>"
 
 
-def button(w, description, **options):
+def button(w, description, toggle=False, **options):
     """A button with a text name (no icon font, no glyphs read aloud) that never shrinks its label."""
-    return w.Button(description=description, tooltip=description, layout=w.Layout(width="auto", flex="0 0 auto"),
-                    **options)
+    return (w.ToggleButton if toggle else w.Button)(description=description, tooltip=description,
+                                                    layout=w.Layout(width="auto", flex="0 0 auto"), **options)
+
+
+def named(widget, name):
+    widget.add_class(name)
+    return widget
 
 
 class TraceViewer:
     """A panel that shows one step of a trace at a time.
 
-    Example: TraceViewer(stats) shows step 1; `.go(3)` jumps to step 3,
-    `.show(other_trace)` replaces the trace and goes back to step 1.
-    Keyboard: Tab reaches every control; the step field takes a number or the arrow keys
-    (a number field, because a slider handle cannot be given a name without scripts).
+    Example: TraceViewer(stats) shows step 1; `.go(3)` jumps to step 3, `.show(other_trace)` starts over.
+    Tab reaches every control; the step field takes a number or the arrow keys (a slider handle
+    cannot be given a name without scripts).
     """
 
     def __init__(self, trace=None, language="de", note=True):
@@ -269,19 +240,16 @@ class TraceViewer:
 
         self.label, self.language, self.trace, self.steps, self.playing = labels(language), language, None, [], None
         self.question = w.HTML()
-        self.play = w.ToggleButton(description=self.label["play"], tooltip=self.label["play"],
-                                   layout=w.Layout(width="auto", flex="0 0 auto"))
-        self.prev = button(w, self.label["prev"])
-        self.next = button(w, self.label["next"])
         # Buttons are never disabled: a disabled button drops the keyboard focus to the page.
-        self.slider = w.BoundedIntText(min=1, max=1, value=1, description=self.label["jump"], continuous_update=True,
-                                       style={"description_width": "initial"},
-                                       layout=w.Layout(width="9em", flex="0 0 auto"))
-        self.header = w.HTML()
-        self.body = w.HTML()
-        self.context = w.ToggleButton(description=self.label["context"], tooltip=self.label["context"],
-                                      layout=w.Layout(width="max-content", max_width="100%"))
-        self.messages = w.HTML()
+        self.play = named(button(w, self.label["play"], toggle=True), "trace-play")
+        self.prev = named(button(w, self.label["prev"]), "trace-prev")
+        self.next = named(button(w, self.label["next"]), "trace-next")
+        self.slider = named(w.BoundedIntText(min=1, max=1, value=1, description=self.label["jump"],
+                                             continuous_update=True, style={"description_width": "initial"},
+                                             layout=w.Layout(width="9em", flex="0 0 auto")), "trace-slider")
+        self.header, self.body, self.messages = (named(w.HTML(), f"trace-{n}") for n in ("step", "body", "messages"))
+        self.context = named(w.ToggleButton(description=self.label["context"], tooltip=self.label["context"],
+                                            layout=w.Layout(width="max-content", max_width="100%")), "trace-context")
         self.prev.on_click(lambda _: self.go(max(self.step - 1, 1)))
         self.next.on_click(lambda _: self.go(self.step + 1 if self.step < len(self.steps) else 1))
         self.slider.observe(lambda _: self.render(), "value")
@@ -289,18 +257,13 @@ class TraceViewer:
         self.play.observe(lambda _: self.toggle_play(), "value")
         self.nav = w.HBox([self.play, self.prev, self.slider, self.next],
                           layout=w.Layout(flex_flow="row wrap", align_items="center"))  # wraps at 320 px
-        for widget, name in [(self.prev, "trace-prev"), (self.next, "trace-next"),
-                             (self.slider, "trace-slider"), (self.play, "trace-play"),
-                             (self.header, "trace-step"), (self.body, "trace-body"),
-                             (self.context, "trace-context"), (self.messages, "trace-messages")]:
-            widget.add_class(name)
-        self.widget = w.VBox([stale_note(w, language)] * note + [self.question, self.nav, self.header, self.body, self.context, self.messages])
-        self.widget.add_class("trace-viewer")
+        self.widget = named(w.VBox([stale_note(w, language)] * note + [
+            self.question, self.nav, self.header, self.body, self.context, self.messages]), "trace-viewer")
         self.show(trace)
 
     @property
     def step(self):
-        """The step shown now, counting from 1; 0 when there is none."""
+        """The step shown now, from 1; 0 when there is none."""
         return self.slider.value if self.steps else 0
 
     def show(self, trace):
@@ -317,7 +280,6 @@ class TraceViewer:
         self.render()
 
     def go(self, step):
-        """Show `step` (1 to the number of steps)."""
         if not 1 <= step <= len(self.steps):
             raise ValueError(f"step={step} does not exist; this trace has steps 1 to {len(self.steps)}")
         self.slider.value = step  # the field's observer renders
@@ -332,14 +294,11 @@ class TraceViewer:
             self.later(self.playing)
 
     def later(self, token):
-        import threading
-
         timer = threading.Timer(PLAY_SECONDS, self.tick, [token])
         timer.daemon = True  # a kernel that shuts down does not wait for it
         timer.start()
 
     def tick(self, token):
-        """One step on, as a press of "weiter" would; playing stops at the last step."""
         if token is not self.playing:
             return
         if self.step < len(self.steps):
@@ -362,15 +321,14 @@ class TraceViewer:
             self.body.value = text_box(f"<p>{escape(stop_line(self.trace, self.language))}</p>") if self.trace else ""
             self.messages.value = ""
             return
-        step = self.steps[n - 1]
         self.header.value = text_box(f"<b>{escape(self.label['step'].format(n=n, total=total))}</b>", live=True)
-        self.body.value = text_box(self.step_html(step, self.totals[n - 1], last=n == total))
+        self.body.value = text_box(self.step_html(self.steps[n - 1], self.totals[n - 1], last=n == total))
         self.messages.value = text_box(self.context_html(n)) if self.context.value else ""
 
     def step_html(self, step, so_far, last):
-        label, parts = self.label, []
-        parts.append(f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
-                     f"{seconds(step.seconds, self.language)}</p>")
+        label = self.label
+        parts = [f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
+                 f"{seconds(step.seconds, self.language)}</p>"]
         if step.finish_reason == "length":
             parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
         if step.text:
@@ -397,5 +355,5 @@ class TraceViewer:
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
         if self.trace is not None:  # where widgets cannot be drawn, the trace as text, not "VBox(...)"
-            bundle["text/plain"] = f"{self.label['static']}\n\n{trace_text(self.trace, language=self.language)}"
+            bundle["text/plain"] = f"{self.label['static']}\n\n{trace_text(self.trace, self.language)}"
         return bundle

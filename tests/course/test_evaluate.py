@@ -174,18 +174,6 @@ def test_an_error_of_one_question_stays_its_row(docs):
     assert "1 error" in report(table).splitlines()[-1]
 
 
-def test_a_failed_save_goes_to_a_fallback_file_and_the_evaluation_goes_on(docs, tmp_path, capsys):
-    (tmp_path / "runs").mkdir()
-    (tmp_path / "runs" / "q01.json").mkdir()  # a folder where the trace should go
-    table = evaluate(OracleModel(SET), SET, save_to=tmp_path / "runs", progress=False)
-    message = capsys.readouterr().err
-    fallback = Path(message.split("the trace is in ")[1].split()[0])
-    assert f"could not save to {tmp_path / 'runs' / 'q01.json'}" in message
-    assert json.loads(fallback.read_text())["messages"][1]["content"] == SET[0]["question"]["en"]
-    assert (tmp_path / "runs" / "u01.json").is_file() and table.loc["all", "correct"] == 1.0
-    fallback.unlink()
-
-
 def test_the_report_fits_100_columns_and_ends_with_the_result(docs):
     text = report(evaluate(NaiveModel(), SET, progress=False))
     lines = text.splitlines()

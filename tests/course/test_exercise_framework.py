@@ -8,7 +8,7 @@ import pytest
 import agentlib
 from agentlib import QUESTION, ScriptedModel, docs, lesson_script, run_agent, tool
 from agentlib.course import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, exercise, own_agent
-from agentlib.course.exercises import EXERCISES, base, scripted_model
+from agentlib.course.exercises import EXERCISES, base
 from agentlib.course.exercises.sandbox import OverTime, time_limit
 from agentlib.course.exercises.step_limit import StepLimit
 
@@ -20,7 +20,6 @@ LIMIT = 0.5
 def short_limits(monkeypatch, clean_registry, capsys):
     for cls in set(EXERCISES.values()) | {base.Exercise}:
         monkeypatch.setattr(cls, "SECONDS", LIMIT)
-    monkeypatch.setattr(scripted_model, "SECONDS", LIMIT)
 
 
 def spin(*args, **kwargs):

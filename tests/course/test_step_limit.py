@@ -44,6 +44,6 @@ def test_something_else_than_stats_is_named(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_solution_is_correct(run_cell, language):
     q = exercise(2, language)
-    assert "max_steps=2" not in q.HINT[language]
+    assert "max_steps=2" not in q.say("hint")
     namespace = run_cell("make_model = ScriptedModel", q.SOLUTION[language], language=language)
     assert q.judge(namespace["answer2"], namespace["stats2"])[0] == CORRECT

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from agentlib import QUESTION, Message, ScriptedModel, Usage, lesson_script, run_agent
-from agentlib.course.tokens import compare_runs, token_frame, token_table
+from agentlib.course.tokens import token_frame, token_table
 
 
 pytestmark = pytest.mark.usefixtures("lesson_docs")
@@ -80,8 +80,6 @@ def test_run_without_usage_shows_no_figures():
     assert table.data["Prompt-Tokens"].isna().all()
     assert table.data.loc["Summe", "Werkzeugaufrufe"] == 3  # counts that need no usage stay
     assert "<NA>" not in table.to_html() and "–" in table.to_html()
-    compared = compare_runs({"scripted": stats})
-    assert compared.data.loc["scripted", "geschätzt?"] == "–" and "<NA>" not in compared.to_html()
 
 
 def test_table_draws_bars_for_the_steps_but_not_the_totals():
@@ -103,35 +101,17 @@ def test_table_of_a_run_without_steps_still_renders():
     assert re.findall(r'class="data row0 col\d" >([^<]*)</td>', html) == ["–"] * 5  # a dash, not 0 or nan
 
 
-def test_compare_runs_puts_one_run_per_row():
-    short, full = lesson_run(max_steps=2), lesson_run()
-    _, reported = run_agent(reporting_model(), "Q?", verbose=False)
-    table = compare_runs({"max_steps=2": short, "max_steps=8": full, "echt": reported}).data
-    assert list(table.index) == ["max_steps=2", "max_steps=8", "echt"]
-    assert table["Schritte"].tolist() == [2, 4, 2]
-    assert table["Werkzeugaufrufe"].tolist() == [2, 3, 1]
-    assert table["Prompt-Tokens"].tolist() == [short.prompt_tokens, full.prompt_tokens, reported.prompt_tokens]
-    assert table["Completion-Tokens"].tolist() == [short.completion_tokens, full.completion_tokens, 40]
-    assert table["Ende"].tolist() == ["Schrittlimit", "Antwort", "Antwort"]
-    assert table["geschätzt?"].tolist() == ["ja", "ja", "nein"]
-
-
-def test_compare_runs_reads_saved_traces_and_refuses_nonsense(tmp_path):
+def test_a_saved_trace_gives_the_same_frame_and_an_unknown_language_is_refused(tmp_path):
     lesson_run().trace.save(tmp_path / "run.json")
-    table = compare_runs({"saved": tmp_path / "run.json"}, language="en").data
-    assert table.loc["saved", "end"] == "answer" and table.loc["saved", "estimated?"] == "yes"
-    with pytest.raises(ValueError, match="runs is empty"):
-        compare_runs({})
     with pytest.raises(ValueError, match="'fr'"):
         token_table(lesson_run(), language="fr")
     pd.testing.assert_frame_equal(token_frame(tmp_path / "run.json"), token_frame(lesson_run()))
 
 
 def test_tables_set_text_and_background_together_so_a_dark_theme_cannot_wash_out_the_digits():
-    for styler in (token_table(lesson_run()), compare_runs({"a": lesson_run()})):
-        html = styler.to_html()
-        for element in ("td", "th", "caption"):  # every cell, the bars' included
-            assert re.search(element + r" \{\s*color: #1f1f1f;\s*background-color: #ffffff;", html), element
+    html = token_table(lesson_run()).to_html()
+    for element in ("td", "th", "caption"):  # every cell, the bars' included
+        assert re.search(element + r" \{\s*color: #1f1f1f;\s*background-color: #ffffff;", html), element
 
 
 

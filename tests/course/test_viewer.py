@@ -267,15 +267,11 @@ def test_print_trace_prints_every_step_and_the_end(capsys):
     assert out.rstrip().endswith("Ende: Das Modell hat geantwortet.")
 
 
-def test_print_trace_of_one_step_with_its_message_list(capsys):
+def test_print_trace_shortens_observations_only_when_asked(capsys):
     stats = lesson_run()
-    print_trace(stats, step=2, context=True, lines=None, language="en")
+    print_trace(stats, lines=None, language="en")
     out = capsys.readouterr().out
-    assert "Step 2 of 4" in out and "Step 1 of 4" not in out and "End:" not in out
-    assert "What the model was given at step 2: 4 messages" in out
-    assert "[tool c1]" in out and "more lines" not in out
-    with pytest.raises(ValueError, match="step=0"):
-        print_trace(stats, step=0)
+    assert "Step 2 of 4" in out and "more lines" not in out
 
 
 def test_without_a_widget_front_end_the_viewer_falls_back_to_the_trace_as_text():

@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 26 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 26 Minuten, dazu optional 3 Minuten
         """, en="""
         # 4 · The loop
 
@@ -111,22 +111,20 @@ CELLS = [
     md("own-trace-intro", de="""
         ### Deinen Lauf durchblättern *(optional)*
 
-        Dein `run_agent` zeichnet keinen Trace auf – das muss es auch nicht. Das Skriptmodell hat sich jede Nachrichtenliste gemerkt, die es bekommen hat (`model.calls`), und die Nachrichtenliste *ist* der Verlauf des Laufs. So kannst du den Lauf deiner Schleife Schritt für Schritt durchblättern: Steht jede `tool`-Nachricht hinter der `assistant`-Nachricht mit ihrem Aufruf?
+        Dein `run_agent` zeichnet keinen Trace auf – das muss es auch nicht, denn die Nachrichtenliste *ist* der Verlauf des Laufs. Der Kurs schaut deiner Schleife von außen zu: Er reicht ihr ein Modell, das sich bei jedem Aufruf die Liste merkt, die es bekommt, und baut daraus den Trace. So kannst du den Lauf deiner Schleife Schritt für Schritt durchblättern: Steht jede `tool`-Nachricht hinter der `assistant`-Nachricht mit ihrem Aufruf?
         """, en="""
         ### Stepping through your run *(optional)*
 
-        Your `run_agent` records no trace – it does not need to. The scripted model kept every message list it was given (`model.calls`), and the message list *is* the record of the run. That lets you step through your loop's run: does each `tool` message come after the `assistant` message with its call?
+        Your `run_agent` records no trace – it does not need to, because the message list *is* the record of the run. The course watches your loop from outside: it hands it a model that notes the list it is given at every call, and builds the trace from that list. That lets you step through your loop's run: does each `tool` message come after the `assistant` message with its call?
         """, tags=["optional"]),
     code("own-trace", """
-        # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `model` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib import Trace
         from agentlib.course import TraceViewer
+        from agentlib.course.own_agent import recorded
 
-        messages = model.calls[-1] + [model.script[len(model.calls) - 1].model_dump(exclude_none=True)]
-        replies = [{"at": i, "usage": None, "seconds": 0.0, "finish_reason": "stop"}
-                   for i, message in enumerate(messages) if message["role"] == "assistant"]
-        TraceViewer(Trace(messages, replies, stop_reason="answer", model="ScriptedModel"), language=LANGUAGE)
-        """, tags=["widget", "optional"], needs="own-run"),
+        watched = recorded(run_agent, LANGUAGE)  # ⟨deine Schleife, von außen aufgezeichnet|your loop, recorded from outside⟩
+        answer, stats = watched(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
+        TraceViewer(stats, language=LANGUAGE)
+        """, tags=["widget", "optional"]),
     md("stop-answer-intro", de="""
         ## Abbruchbedingung 1 zum Ausprobieren *(optional)*
 

@@ -4,9 +4,8 @@
     q.check(run_agent)          # not attempted / incorrect: the broken rule / correct
     run_agent = q.pick(run_agent)
 
-Each exercise file holds its skeleton and solution (one template), its check, its hints and its
-sentences (TEXT, German and English); base.py is the framework (outcomes, report, pick, hint,
-solution), skeleton.py the gaps, sandbox.py how student code is run (time limit, probes).
+Each exercise file holds its skeleton and solution (one template), its check, hints and sentences (TEXT);
+base.py is the framework, skeleton.py the gaps, sandbox.py how student code is run (time limit, probes).
 """
 
 from .base import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, Exercise
@@ -14,7 +13,7 @@ from .count_lines import CountLines, count_lines_script, longest_file_report
 from .decorator import Decorator
 from .errors_in_script import ErrorsInScript
 from .list_schema import ListSchema
-from .loop import OwnLoop, trace_of
+from .loop import OwnLoop
 from .read_doc import ReadDoc
 from .real_model import OwnRealModel
 from .scripted_model import OwnScriptedModel
@@ -36,5 +35,5 @@ def exercise(key, language="de"):
     return EXERCISES[key](language)
 
 
-__all__ = ["exercise", "EXERCISES", "Exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS", "trace_of",
+__all__ = ["exercise", "EXERCISES", "Exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS",
            "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION"]

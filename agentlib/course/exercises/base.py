@@ -4,9 +4,7 @@
     q.check(my_script)      # not attempted / incorrect: what is wrong / correct
     q.hint(); q.solution()
 
-A check gets the student's work as arguments. An untouched exercise cell holds `...` (or None),
-which reads as "not attempted"; for a build-along piece, agentlib's own piece and the untouched
-skeleton do too. Each exercise's sentences are in its own module's TEXT; the framework's are here.
+An untouched cell holds `...` (or None), agentlib's own piece or the unchanged skeleton: "not attempted".
 Deliberately left out: scores, grading across exercises, and any peeking into the notebook's variables.
 """
 
@@ -31,71 +29,31 @@ TEXT = {
     "heading.not attempted": {"de": "○ Noch nicht bearbeitet", "en": "○ Not attempted yet"},
     "heading.hint": {"de": "Tipp", "en": "Hint"},
     "heading.solution": {"de": "Lösung", "en": "Solution"},
-    "not_attempted": {
-        "de": "Ersetze das ... in der Übungszelle durch deine Lösung, führe sie aus und prüfe dann noch einmal.",
-        "en": "Replace the ... in the exercise cell with your solution, run it, then check again.",
-    },
-    "still_reference": {
-        "de": "{name} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre "
-              "Lücken (...), führe sie aus und prüfe dann noch einmal.",
-        "en": "{name} is still agentlib's version: the exercise cell has not been run. Fill in its "
-              "gaps (...), run it, then check again.",
-    },
-    "untouched": {
-        "de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die "
-              "Zelle aus und prüfe dann noch einmal.",
-        "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the "
-              "cell, then check again.",
-    },
-    "one_gap": {
-        "de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und "
-              "prüfe dann noch einmal.",
-        "en": "Your code still has one open gap (...). Fill in it, run the cell, then check again.",
-    },
-    "gaps": {
-        "de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus "
-              "und prüfe dann noch einmal.",
-        "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again.",
-    },
-    "pick_own": {
-        "de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
-        "en": "The following cells use your {name}.",
-    },
-    "pick_reference": {
-        "de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch "
-              "nicht bestanden hat.",
-        "en": "The following cells use agentlib's {name}, because your version has not passed the check yet.",
-    },
-    "overtime": {
-        "de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief "
-              "noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet "
-              "(etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
-        "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the "
-              "check stopped it. Look for a loop that never ends (such as while True), or a call that "
-              "waits for something that never comes.",
-    },
-    "raised": {
-        "de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten "
-              "um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, "
-              "und dabei darf keine Ausnahme entstehen.",
-        "en": "While it was being checked, your code raised {error}{at}. The check handles your "
-              "objects as the loop and Python do – it calls repr(), str(), == and != too – and none of "
-              "that may raise an exception.",
-    },
+    "not_attempted": {"de": "Ersetze das ... in der Übungszelle durch deine Lösung, führe sie aus und prüfe dann noch einmal.",
+                      "en": "Replace the ... in the exercise cell with your solution, run it, then check again."},
+    "still_reference": {"de": "{name} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre Lücken (...), führe sie aus und prüfe dann noch einmal.",
+                        "en": "{name} is still agentlib's version: the exercise cell has not been run. Fill in its gaps (...), run it, then check again."},
+    "untouched": {"de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die Zelle aus und prüfe dann noch einmal.",
+                  "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the cell, then check again."},
+    "one_gap": {"de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und prüfe dann noch einmal.",
+                "en": "Your code still has one open gap (...). Fill in it, run the cell, then check again."},
+    "gaps": {"de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus und prüfe dann noch einmal.",
+             "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again."},
+    "pick_own": {"de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
+                 "en": "The following cells use your {name}."},
+    "pick_reference": {"de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch nicht bestanden hat.",
+                       "en": "The following cells use agentlib's {name}, because your version has not passed the check yet."},
+    "overtime": {"de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet (etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
+                 "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the check stopped it. Look for a loop that never ends (such as while True), or a call that waits for something that never comes."},
+    "raised": {"de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, und dabei darf keine Ausnahme entstehen.",
+               "en": "While it was being checked, your code raised {error}{at}. The check handles your objects as the loop and Python do – it calls repr(), str(), == and != too – and none of that may raise an exception."},
     "raised_at": {"de": " (in {function}, Zeile {line})", "en": " (in {function}, line {line})"},
-    "replaced": {
-        "de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, "
-              "weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie "
-              "aus und dann diese Zelle.",
-        "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last "
-              "check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, "
-              "then this cell.",
-    },
+    "replaced": {"de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
+                 "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell."},
     "kept": {"de": "Sie steht jetzt auch in {file}.", "en": "It is now in {file} too."},
-    "hint_more": {
-        "de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
-        "en": "Run q.hint() again to see the shape of the code.",
-    },
+    "hint_more": {"de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
+                  "en": "Run q.hint() again to see the shape of the code."},
+    "fails": {"de": "{call} bricht ab mit {error_type}: {error}", "en": "{call} fails with {error_type}: {error}"},
 }
 HEADINGS = {language: {kind: say(TEXT, f"heading.{kind}", language)
                        for kind in (CORRECT, INCORRECT, NOT_ATTEMPTED, "hint", "solution")} for language in LANGUAGES}
@@ -104,8 +62,8 @@ HEADINGS = {language: {kind: say(TEXT, f"heading.{kind}", language)
 COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "hint": "#0550ae",
            "solution": "#6639ba"}
 BOX = "background: #f6f8fa; color: #1f2328;"
-AGENTLIB = Path(__file__).resolve().parents[2]
-LIBRARY = {Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+NOT_THEIRS = {Path(__file__).resolve().parents[2]} | {
+    Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
 REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
 HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
 
@@ -127,18 +85,16 @@ class Exercise:
     REFERENCE = ()  # what a build-along exercise rebuilds: agentlib's object(s), in the order `check` takes them
     NAME = "?"  # what the student's work is called, where there is no reference to take the name from
     SKELETON = {}
+    CALLABLE = None  # the TEXT key that says the work is not callable, where it must be
 
     def __init__(self, language="de"):
         if language not in LANGUAGES:
             raise ValueError(f"language={language!r} is not available; use 'de' or 'en'")
-        self.language = language
-        self.outcome = None  # the last check's status, for whoever wants to read it
+        self.language, self.outcome, self.message = language, None, ""  # outcome, message: of the last check
         self.checked = ()  # the work that check last judged, so pick hands on only what was judged
         self.running = None  # what of the student's code runs now, for the verdict should it not end
-        self.message = ""
 
     def say(self, key, /, **facts):
-        """This exercise's sentence `key` in the student's language."""
         return say(self.TEXT, key, self.language, **facts)
 
     def framework(self, key, /, **facts):
@@ -147,9 +103,13 @@ class Exercise:
     def wrong(self, key, /, **facts):
         return Outcome(INCORRECT, self.say(key, **facts))
 
-    @property
-    def HINT(self):
-        return {language: say(self.TEXT, "hint", language) for language in LANGUAGES}
+    def attempt(self, call, action, *args):
+        """action(*args), named `call` while it runs; an exception in it is the verdict "{call} fails with ..." """
+        self.running = call
+        try:
+            return action(*args)
+        except Exception as error:
+            raise Outcome(INCORRECT, self.framework("fails", call=call, error_type=type(error).__name__, error=error))
 
     def judge(self, *work):
         """(status, message) for `work`, without showing anything."""
@@ -157,20 +117,21 @@ class Exercise:
             work = (work[0].__wrapped__, *work[1:])
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.framework("not_attempted")
-        if work and any(work[0] is reference for reference in self.REFERENCE):
+        if any(work[0] is reference for reference in self.REFERENCE):
             if (type(self), self.language) in REPLACED:  # the check cell run again after q.pick replaced a failed piece
                 return INCORRECT, self.framework("replaced", name=self.name(), reason=REPLACED[type(self), self.language])
             return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
         REPLACED.pop((type(self), self.language), None)
-        skeleton = skeleton_objects(self.SKELETON.get(self.language))
-        if work and any(same_code(work[0], defined) for defined in skeleton):
+        if any(same_code(work[0], defined) for defined in skeleton_objects(self.SKELETON.get(self.language))):
             return NOT_ATTEMPTED, self.framework("untouched")
-        gaps = code_gaps(work[0]) if work and self.SKELETON else 0  # a build-along cell, half filled
+        gaps = code_gaps(work[0]) if self.SKELETON else 0  # a build-along cell, half filled
         if gaps:
             return INCORRECT, self.framework("one_gap" if gaps == 1 else "gaps", gaps=gaps)
         self.running = None
         try:
             with time_limit(self.SECONDS):
+                if self.CALLABLE and not callable(work[0]):
+                    raise self.wrong(self.CALLABLE, type=type(work[0]).__name__)
                 return CORRECT, self.evaluate(*work)
         except Outcome as outcome:
             return outcome.status, outcome.message
@@ -195,10 +156,7 @@ class Exercise:
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
 
     def pick(self, *work):
-        """The student's work if the last check of exactly this work was correct, else agentlib's; says which.
-
-        Example: run_agent = q.pick(run_agent); tool, TOOLS = q.pick(tool, TOOLS)
-        """
+        """The student's work if the last check of exactly this work was correct, else agentlib's; says which."""
         own = (self.outcome == CORRECT and len(work) == len(self.checked)
                and all(a is b for a, b in zip(work, self.checked)))
         chosen = work if own else self.REFERENCE[:len(work)]
@@ -222,9 +180,8 @@ class Exercise:
 
 
 def short(value, limit=120):
-    """repr(value), cut so that a verdict never dumps a whole file; a Message shows only what it says.
+    """repr(value) cut to `limit`; a Message shows only what it says, an object whose repr() raises its type.
 
-    A student's object whose repr() raises is shown by its type.
     Example: short(Message("Done.")) -> "Message(content='Done.')"; short("x" * 500) -> "'xxx…'" (121 characters)
     """
     try:
@@ -248,10 +205,8 @@ def described(error):
 
 def student_frame(error):
     """The innermost frame of `error`'s traceback in the student's code (neither agentlib nor a library), or None."""
-    def theirs(frame):
-        path = Path(frame.filename).resolve()
-        return not any(path.is_relative_to(folder) for folder in LIBRARY | {AGENTLIB})
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if theirs(frame)]
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not any(Path(frame.filename).resolve().is_relative_to(folder) for folder in NOT_THEIRS)]
     return frames[-1] if frames else None
 
 

@@ -4,7 +4,7 @@
     q.check(count_lines)
 
 The check calls the tool as the loop would, on two doc files of different lengths and on paths
-that lead out of the docs folder, then runs a scripted agent that counts every file.
+out of the docs folder, then runs a scripted agent that counts every file.
 """
 
 import json
@@ -15,51 +15,51 @@ from pathlib import Path
 from ...docs import doc_paths, relative, root
 from ...loop import run_agent
 from ...models import Call, Message, ScriptedModel
-from ...tools import TOOLS, call_tool
+from ...tools import call_tool
 from ..text import LANGUAGES, number, say
 from .base import Exercise, short
-from .sandbox import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes
+from .sandbox import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes, registry
 
 TEXT = {
     "hint": {"de": 'Schau dir show(read_doc) an: Es prüft den Pfad mit refusal(path) und gibt "Error: ..." zurück, wenn der Pfad nicht erlaubt ist. Danach liefert (root() / path).read_text(encoding="utf-8") den Text der Datei. refusal und root kannst du aus agentlib.docs importieren. Vergiss nicht den Dekorator @tool mit einer Beschreibung für path.',
-            "en": 'Look at show(read_doc): it checks the path with refusal(path) and returns "Error: ..." when the path is not allowed. After that, (root() / path).read_text(encoding="utf-8") is the file\'s text. You can import refusal and root from agentlib.docs. Don\'t forget the @tool decorator with a description of path.'},
+             "en": 'Look at show(read_doc): it checks the path with refusal(path) and returns "Error: ..." when the path is not allowed. After that, (root() / path).read_text(encoding="utf-8") is the file\'s text. You can import refusal and root from agentlib.docs. Don\'t forget the @tool decorator with a description of path.'},
     "correct": {"de": "count_lines ist registriert, zählt richtig und gibt nichts von außerhalb der Doku preis. Im Skriptlauf hat die Schleife es {used}-mal aufgerufen, ohne Fehler. {report}",
-               "en": "count_lines is registered, counts right and gives away nothing from outside the docs. In the scripted run the loop called it {used} times, without an error. {report}"},
+                "en": "count_lines is registered, counts right and gives away nothing from outside the docs. In the scripted run the loop called it {used} times, without an error. {report}"},
     "all_failed": {"de": "Alle {calls} Aufrufe von count_lines sind gescheitert, es gibt also keine Zeilenzahl. {why}",
-                  "en": "All {calls} calls to count_lines failed, so there is no line count. {why}"},
+                   "en": "All {calls} calls to count_lines failed, so there is no line count. {why}"},
     "unregistered": {"de": "count_lines ist nicht als Werkzeug registriert: Führe die Zelle von Übung 3 aus.",
-                    "en": "count_lines is not registered as a tool: run exercise 3's cell."},
+                     "en": "count_lines is not registered as a tool: run exercise 3's cell."},
     "first_message": {"de": "Die erste Meldung: {first}", "en": "The first message: {first}"},
     "longest": {"de": "Laut count_lines ist {path} die längste Datei ({lines} Zeilen); {counted} von {calls} Aufrufen lieferten eine Zahl.",
-               "en": "According to count_lines, the longest file is {path} ({lines} lines); {counted} of {calls} calls answered with a number."},
+                "en": "According to count_lines, the longest file is {path} ({lines} lines); {counted} of {calls} calls answered with a number."},
     "script_answer": {"de": "(Skriptmodell) Ende des Skripts. Ein echtes Modell würde jetzt aus den Ergebnissen von count_lines die längste Datei nennen.",
-                     "en": "(scripted model) End of the script. A real model would now name the longest file from what count_lines returned."},
-    "not_a_function": {"de": "count_lines sollte eine Funktion sein, ist aber {count_lines_type}.",
-                      "en": "count_lines should be a function, but it is a {count_lines_type}."},
+                      "en": "(scripted model) End of the script. A real model would now name the longest file from what count_lines returned."},
+    "not_a_function": {"de": "count_lines sollte eine Funktion sein, ist aber {type}.",
+                       "en": "count_lines should be a function, but it is a {type}."},
     "not_registered": {"de": 'count_lines ist nicht als Werkzeug registriert: Setz @tool("...", path="...") direkt über die Funktion und führe die Zelle noch einmal aus.',
-                      "en": 'count_lines is not registered as a tool: put @tool("...", path="...") right above the function and run the cell again.'},
+                       "en": 'count_lines is not registered as a tool: put @tool("...", path="...") right above the function and run the cell again.'},
     "one_parameter": {"de": "count_lines sollte genau einen Parameter path: str haben; das Schema sagt {properties}.",
-                     "en": "count_lines should take exactly one parameter path: str; the schema says {properties}."},
+                      "en": "count_lines should take exactly one parameter path: str; the schema says {properties}."},
     "returns": {"de": "count_lines({path!r}) ergibt {got}, ", "en": "count_lines({path!r}) returns {got}, "},
     "no_count": {"de": '{said}aber keine Zeilenzahl. Gib die Zahl der Zeilen zurück, z. B. {expected} oder "{path} has {expected} lines", nicht den Text der Datei.',
-                "en": '{said}but no line count. Return the number of lines, e.g. {expected} or "{path} has {expected} lines", not the file\'s text.'},
+                 "en": '{said}but no line count. Return the number of lines, e.g. {expected} or "{path} has {expected} lines", not the file\'s text.'},
     "off_by_one": {"de": " text.splitlines() zählt richtig; text.split('\\n') zählt eine zu viel, wenn die Datei mit einem Zeilenumbruch endet.",
-                  "en": " text.splitlines() counts right; text.split('\\n') counts one too many when the file ends with a line break."},
+                   "en": " text.splitlines() counts right; text.split('\\n') counts one too many when the file ends with a line break."},
     "wrong_count": {"de": "{said}die Datei hat aber {expected} Zeilen (so viele, wie read_doc nummeriert).{off_by_one}",
-                   "en": "{said}but the file has {expected} lines (as many as read_doc numbers).{off_by_one}"},
+                    "en": "{said}but the file has {expected} lines (as many as read_doc numbers).{off_by_one}"},
     "leak": {"de": "count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {got}. Lass den Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
-            "en": "count_lines({path!r}) counts a file outside the docs and returns {got}. Have agentlib.docs.refusal check the path first, as read_doc does."},
+             "en": "count_lines({path!r}) counts a file outside the docs and returns {got}. Have agentlib.docs.refusal check the path first, as read_doc does."},
     "error_in_run": {"de": "Im Skriptlauf meldete count_lines einen Fehler an das Modell: {observation}",
-                    "en": "In the scripted run count_lines reported an error to the model: {observation}"},
+                     "en": "In the scripted run count_lines reported an error to the model: {observation}"},
     "not_called": {"de": "In diesem Lauf wurde count_lines kein einziges Mal aufgerufen.",
-                  "en": "count_lines was not called once in this run."},
+                   "en": "count_lines was not called once in this run."},
 }
 
 
 class CountLines(Exercise):
     """count_lines(path): registered with @tool, counts right, refuses what read_doc refuses."""
 
-    AREA, TEXT, NAME = "count_lines", TEXT, "count_lines"
+    AREA, TEXT, NAME, CALLABLE = "count_lines", TEXT, "count_lines", "not_a_function"
     SOLUTION = dict.fromkeys(LANGUAGES, '''from agentlib.docs import refusal, root
 
 @tool("Count the lines of one documentation file.",
@@ -72,10 +72,7 @@ def count_lines(path: str) -> str:
     return f"{path} has {len(text.splitlines())} lines"''')
 
     def evaluate(self, count_lines):
-        if not callable(count_lines):
-            raise self.wrong("not_a_function", count_lines_type=type(count_lines).__name__)
-        tools = getattr(count_lines, "__globals__", {}).get("TOOLS")
-        tools = tools if isinstance(tools, dict) else TOOLS  # the registry the notebook's @tool writes to
+        tools = registry(count_lines)  # the registry the notebook's @tool writes to
         registered = tools.get("count_lines")
         if registered is None or registered["fn"] is not count_lines:
             raise self.wrong("not_registered")
@@ -97,13 +94,11 @@ def count_lines(path: str) -> str:
             got = run_tool(path, tools)
             if leaked(got, path, outside):
                 raise self.wrong("leak", path=path, got=short(got))
-        with tempfile.TemporaryDirectory() as folder:  # every way out agentlib's read_doc refuses: nothing may leak
-            base = escape_folder(Path(folder))
-            with docs_folder(base):
-                for path, _ in escapes(base):
-                    got = run_tool(path, tools)
-                    if SECRET in got or str(SECRET_LINES) in numbers(got, path):
-                        raise self.wrong("leak", path=path, got=short(got))
+        with tempfile.TemporaryDirectory() as folder, docs_folder(escape_folder(Path(folder))) as base:
+            for path, _ in escapes(base):  # every way out agentlib's read_doc refuses: nothing may leak
+                got = run_tool(path, tools)
+                if SECRET in got or str(SECRET_LINES) in numbers(got, path):
+                    raise self.wrong("leak", path=path, got=short(got))
         answer, stats = run_agent(ScriptedModel(count_lines_script(self.language)),
                                   "Which httpx documentation file is the longest?", verbose=False, tools=tools)
         used = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
@@ -120,7 +115,7 @@ def sample_files():
 
 
 def real_escapes():
-    """(path, the real file outside the docs folder it leads to), which a tool reading a folder of its own choosing would read."""
+    """(path, the real file outside the docs folder it leads to): what a tool reading a folder of its own choosing reads."""
     outside = Path(__file__).resolve().parents[2] / "tools.py"  # exists whenever agentlib does
     up = "../" * len(root().parts)  # from the docs folder up to the file system's root
     return [(up + outside.as_posix().lstrip("/"), outside), (str(outside), outside),
@@ -128,10 +123,7 @@ def real_escapes():
 
 
 def leaked(text, path, outside):
-    """True when a tool's reply gives away the line count or a line of the file `outside`.
-
-    A refusal in any language, or an exception, leaks nothing; judging the wording would be unfair.
-    """
+    """True when a tool's reply gives away the line count or a line of the file `outside`; wording is not judged."""
     try:
         content = outside.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -154,10 +146,7 @@ def numbers(text, path):
 
 
 def count_lines_script(language="en"):
-    """A scripted agent that lists the docs and counts the lines of every file in one step.
-
-    Its answer claims nothing: a script is written before its tools run; longest_file_report tells what count_lines said.
-    """
+    """A scripted agent that lists the docs and counts every file in one step; its answer claims nothing."""
     paths = [relative(p) for p in doc_paths()]
     return [Message(tool_calls=[Call("c1", "list_docs", {})]),
             Message(tool_calls=[Call(f"c{i}", "count_lines", {"path": p}) for i, p in enumerate(paths, 2)]),
@@ -167,8 +156,7 @@ def count_lines_script(language="en"):
 def longest_file_report(stats, language="de"):
     """Which file is the longest according to count_lines in this run, said only when count_lines really ran.
 
-    Example: longest_file_report(stats3, "en")
-             -> "According to count_lines, the longest file is api.md (1,024 lines); 21 of 21 calls answered."
+    Example: longest_file_report(stats3, "en") -> "According to count_lines, the longest file is api.md (1,024 lines); ..."
     """
     calls = [c for step in stats.trace.steps for c in step.calls if c.name == "count_lines"]
     if not calls:

@@ -1,11 +1,10 @@
-"""Build-along of notebook 02: the student's own `tool` decorator, judged by the lesson's rules.
+"""Build-along of notebook 02: the student's own `tool` decorator, judged by the lesson's rules, not agentlib's wording.
 
     q = exercise("decorator", "de")
     q.check(tool, TOOLS)            # decorates two sample functions with the student's tool
     tool, TOOLS = q.pick(tool, TOOLS)
 
-The check compares what the decorator registers with the lesson's rules, not with agentlib's
-wording. Deliberately left out: float, bool and list parameters (the lesson's decorator knows str and int).
+Deliberately left out: float, bool and list parameters (the lesson's decorator knows str and int).
 """
 
 import inspect
@@ -16,53 +15,52 @@ from .skeleton import cells
 
 TEXT = {
     "hint": {"de": 'inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob ein Parameter "integer" wird; param.default is inspect.Parameter.empty heißt: kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name].',
-            "en": 'inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells you whether a parameter becomes "integer"; param.default is inspect.Parameter.empty means: no default, so required. A parameter\'s description is in params[name].'},
+             "en": 'inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells you whether a parameter becomes "integer"; param.default is inspect.Parameter.empty means: no default, so required. A parameter\'s description is in params[name].'},
     "a_kind": {"de": "ein {kind}", "en": "a {kind}"},
     "returns_not_fn": {"de": "Der Dekorator gibt {what} zurück statt der Funktion selbst. Gib fn unverändert zurück (return fn), damit {fn_name} von Hand aufrufbar bleibt.",
-                      "en": "The decorator returns {what} instead of the function itself. Return fn unchanged (return fn) so that {fn_name} stays callable by hand."},
+                       "en": "The decorator returns {what} instead of the function itself. Return fn unchanged (return fn) so that {fn_name} stays callable by hand."},
     "rule_integer": {"de": 'int wird zu "integer"', "en": 'int becomes "integer"'},
     "rule_string": {"de": 'alles außer int wird zu "string"', "en": 'everything but int becomes "string"'},
     "required": {"de": "required ist {listed} für {fn_name}{signature}. Die Regel: Genau die Parameter ohne Standardwert sind Pflicht{extra}{missing}.",
-                "en": "required is {listed} for {fn_name}{signature}. The rule: exactly the parameters without a default are required{extra}{missing}."},
+                 "en": "required is {listed} for {fn_name}{signature}. The rule: exactly the parameters without a default are required{extra}{missing}."},
     "required_extra": {"de": "; {names} hat einen und gehört nicht hinein",
-                      "en": "; {names} has one and does not belong there"},
+                       "en": "; {names} has one and does not belong there"},
     "required_missing": {"de": "; {names} hat keinen und fehlt", "en": "; {names} has none and is missing"},
     "note.registry": {"de": 'Name -> {{"fn": die Funktion, "schema": was das Modell sieht}}',
-                     "en": 'name -> {{"fn": the function, "schema": what the model sees}}'},
+                      "en": 'name -> {{"fn": the function, "schema": what the model sees}}'},
     "note.parameters": {"de": 'für jeden Parameter von fn (inspect.signature): sein JSON-Typ ("integer" für int, sonst "string") und seine Beschreibung nach properties; ohne Standardwert auch nach required',
-                       "en": 'for each parameter of fn (inspect.signature): its JSON type ("integer" for int, otherwise "string") and its description into properties; without a default value into required too'},
+                        "en": 'for each parameter of fn (inspect.signature): its JSON type ("integer" for int, otherwise "string") and its description into properties; without a default value into required too'},
     "note.returned": {"de": "unverändert, damit sie von Hand aufrufbar bleibt",
-                     "en": "unchanged, so it stays callable by hand"},
-    "not_a_function": {"de": "tool sollte eine Funktion sein, ist aber {tool_type}.",
-                      "en": "tool should be a function, but it is a {tool_type}."},
+                      "en": "unchanged, so it stays callable by hand"},
+    "not_a_function": {"de": "tool sollte eine Funktion sein, ist aber {type}.",
+                       "en": "tool should be a function, but it is a {type}."},
     "registry_not_a_dict": {"de": "TOOLS sollte ein dict sein (TOOLS = {{}}), ist aber {TOOLS_type}.",
-                           "en": "TOOLS should be a dict (TOOLS = {{}}), but it is a {TOOLS_type}."},
+                            "en": "TOOLS should be a dict (TOOLS = {{}}), but it is a {TOOLS_type}."},
     "correct": {"de": 'Dein Dekorator hält alle Regeln ein: int wird zu "integer", alles andere zu "string", Parameter ohne Standardwert stehen in required, TOOLS[name] enthält {{"fn": ..., "schema": ...}} in der Form der OpenAI-API, und die Funktion bleibt unverändert aufrufbar.',
-               "en": 'Your decorator keeps every rule: int becomes "integer", everything else "string", parameters without a default are listed in required, TOOLS[name] holds {{"fn": ..., "schema": ...}} in the OpenAI API\'s shape, and the function stays callable unchanged.'},
-    "fails": {"de": "{call} bricht ab mit {error_type}: {error}", "en": "{call} fails with {error_type}: {error}"},
+                "en": 'Your decorator keeps every rule: int becomes "integer", everything else "string", parameters without a default are listed in required, TOOLS[name] holds {{"fn": ..., "schema": ...}} in the OpenAI API\'s shape, and the function stays callable unchanged.'},
     "not_registered": {"de": "Nach {call} gibt es kein TOOLS[{fn_name!r}]. Die Regel: Der Dekorator trägt jedes Werkzeug unter dem Namen seiner Funktion in TOOLS ein.",
-                      "en": "After {call} there is no TOOLS[{fn_name!r}]. The rule: the decorator registers every tool in TOOLS under its function's name."},
+                       "en": "After {call} there is no TOOLS[{fn_name!r}]. The rule: the decorator registers every tool in TOOLS under its function's name."},
     "entry_shape": {"de": 'TOOLS[{fn_name!r}] ist {entry}. Die Registry hält pro Werkzeug ein dict mit zwei Einträgen: {{"fn": die Funktion, "schema": ihr Schema}}.',
-                   "en": 'TOOLS[{fn_name!r}] is {entry}. The registry holds one dict per tool with two entries: {{"fn": the function, "schema": its schema}}.'},
+                    "en": 'TOOLS[{fn_name!r}] is {entry}. The registry holds one dict per tool with two entries: {{"fn": the function, "schema": its schema}}.'},
     "entry_fn": {"de": 'TOOLS[{fn_name!r}]["fn"] ist {fn}, nicht die Funktion {fn_name} selbst.',
-                "en": 'TOOLS[{fn_name!r}]["fn"] is {fn}, not the function {fn_name} itself.'},
+                 "en": 'TOOLS[{fn_name!r}]["fn"] is {fn}, not the function {fn_name} itself.'},
     "schema_wrapper": {"de": 'Das Schema ist {schema}. Die OpenAI-API erwartet die Hülle {{"type": "function", "function": {{"name", "description", "parameters"}}}}.',
-                      "en": 'The schema is {schema}. The OpenAI API expects the wrapper {{"type": "function", "function": {{"name", "description", "parameters"}}}}.'},
+                       "en": 'The schema is {schema}. The OpenAI API expects the wrapper {{"type": "function", "function": {{"name", "description", "parameters"}}}}.'},
     "schema_name": {"de": 'schema["function"]["name"] ist {name!r}, erwartet ist der Funktionsname {fn_name!r}.',
-                   "en": 'schema["function"]["name"] is {name!r}; expected the function\'s name {fn_name!r}.'},
+                    "en": 'schema["function"]["name"] is {name!r}; expected the function\'s name {fn_name!r}.'},
     "schema_description": {"de": 'schema["function"]["description"] ist {description}, nicht die Beschreibung, die an tool(...) ging ({description_given!r}). Sie ist das, woran das Modell erkennt, wofür das Werkzeug gut ist.',
-                          "en": 'schema["function"]["description"] is {description}, not the description given to tool(...) ({description_given!r}). It is how the model learns what the tool is for.'},
+                           "en": 'schema["function"]["description"] is {description}, not the description given to tool(...) ({description_given!r}). It is how the model learns what the tool is for.'},
     "schema_parameters": {"de": 'schema["function"]["parameters"] ist {parameters}. Erwartet ist ein JSON-Schema-Objekt: {{"type": "object", "properties": {{...}}, "required": [...]}}.',
-                         "en": 'schema["function"]["parameters"] is {parameters}. Expected a JSON Schema object: {{"type": "object", "properties": {{...}}, "required": [...]}}.'},
+                          "en": 'schema["function"]["parameters"] is {parameters}. Expected a JSON Schema object: {{"type": "object", "properties": {{...}}, "required": [...]}}.'},
     "property_missing": {"de": "properties hat keinen Eintrag für den Parameter {name!r} von {fn_name}.",
-                        "en": "properties has no entry for {fn_name}'s parameter {name!r}."},
+                         "en": "properties has no entry for {fn_name}'s parameter {name!r}."},
     "unannotated": {"de": "ohne Annotation", "en": "unannotated"},
     "property_type": {"de": "Der Parameter {kind} hat den Typ {type!r}; die Regel lautet: {rule}.",
-                     "en": "The parameter {kind} has the type {type!r}; the rule is: {rule}."},
+                      "en": "The parameter {kind} has the type {type!r}; the rule is: {rule}."},
     "property_description": {"de": 'properties[{name!r}]["description"] ist {description}, erwartet ist die Beschreibung aus tool(..., {name}=...): {params_name!r}.',
-                            "en": 'properties[{name!r}]["description"] is {description}; expected the description from tool(..., {name}=...): {params_name!r}.'},
+                             "en": 'properties[{name!r}]["description"] is {description}; expected the description from tool(..., {name}=...): {params_name!r}.'},
     "rule": {"de": 'Die Regeln: Jeder Parameter der Funktion wird eine Eigenschaft in properties, mit Typ und Beschreibung; int wird "integer", alles andere "string". Wer keinen Standardwert hat, kommt nach required. Die Registry bekommt unter dem Namen der Funktion die Funktion und ihr Schema, und der Dekorator gibt die Funktion unverändert zurück.',
-            "en": 'The rules: every parameter of the function becomes a property in properties, with a type and a description; int becomes "integer", everything else "string". A parameter without a default value goes into required. The registry gets the function and its schema under the function\'s name, and the decorator returns the function unchanged.'},
+             "en": 'The rules: every parameter of the function becomes a property in properties, with a type and a description; int becomes "integer", everything else "string". A parameter without a default value goes into required. The registry gets the function and its schema under the function\'s name, and the decorator returns the function unchanged.'},
 }
 
 
@@ -112,14 +110,12 @@ TAIL = '''        schema = {"type": "function",
 class Decorator(Exercise):
     """tool(description, **params) -> a decorator that registers {"fn", "schema"} in TOOLS and returns fn."""
 
-    AREA, TEXT, REFERENCE = "decorator", TEXT, (tool, TOOLS)
+    AREA, TEXT, REFERENCE, CALLABLE = "decorator", TEXT, (tool, TOOLS), "not_a_function"
     SECONDS = 3  # a correct decorator needs milliseconds; a hung one is named within seconds
     SKELETON = cells(TEXT, HEAD + "        ...\n" + TAIL)
     SOLUTION = cells(TEXT, HEAD + PARAMETERS + TAIL, solved=True)
 
     def evaluate(self, tool, TOOLS):
-        if not callable(tool):
-            raise self.wrong("not_a_function", tool_type=type(tool).__name__)
         if not isinstance(TOOLS, dict):
             raise self.wrong("registry_not_a_dict", TOOLS_type=type(TOOLS).__name__)
         saved = {fn.__name__: TOOLS.get(fn.__name__) for fn, *_ in SAMPLES}
@@ -132,28 +128,25 @@ class Decorator(Exercise):
         return self.say("correct")
 
     def judge_sample(self, tool, TOOLS, fn, description, params, types, required):
-        call = self.running = f'@tool("{description}", {", ".join(f"{k}=..." for k in params)}) def {fn.__name__}'
-        try:
-            returned = tool(description, **params)(fn)
-        except Exception as error:
-            raise self.wrong("fails", call=call, error_type=type(error).__name__, error=error)
+        name = fn.__name__
+        call = f'@tool("{description}", {", ".join(f"{k}=..." for k in params)}) def {name}'
+        returned = self.attempt(call, lambda: tool(description, **params)(fn))
         if returned is not fn:
             what = "None" if returned is None else self.say("a_kind", kind=type(returned).__name__)
-            raise self.wrong("returns_not_fn", what=what, fn_name=fn.__name__)
-        entry = TOOLS.get(fn.__name__)
+            raise self.wrong("returns_not_fn", what=what, fn_name=name)
+        entry = TOOLS.get(name)
         if entry is None:
-            raise self.wrong("not_registered", call=call, fn_name=fn.__name__)
+            raise self.wrong("not_registered", call=call, fn_name=name)
         if not (isinstance(entry, dict) and "fn" in entry and "schema" in entry):
-            raise self.wrong("entry_shape", fn_name=fn.__name__, entry=short(entry))
+            raise self.wrong("entry_shape", fn_name=name, entry=short(entry))
         if entry["fn"] is not fn:
-            raise self.wrong("entry_fn", fn_name=fn.__name__, fn=short(entry["fn"]))
+            raise self.wrong("entry_fn", fn_name=name, fn=short(entry["fn"]))
         schema = entry["schema"]
-        if not (isinstance(schema, dict) and schema.get("type") == "function"
-                and isinstance(schema.get("function"), dict)):
+        if not (isinstance(schema, dict) and schema.get("type") == "function" and isinstance(schema.get("function"), dict)):
             raise self.wrong("schema_wrapper", schema=short(schema))
         function = schema["function"]
-        if function.get("name") != fn.__name__:
-            raise self.wrong("schema_name", name=function.get("name"), fn_name=fn.__name__)
+        if function.get("name") != name:
+            raise self.wrong("schema_name", name=function.get("name"), fn_name=name)
         if function.get("description") != description:
             raise self.wrong("schema_description", description=short(function.get("description")),
                              description_given=description)
@@ -161,22 +154,22 @@ class Decorator(Exercise):
         if not (isinstance(parameters, dict) and parameters.get("type") == "object"
                 and isinstance(parameters.get("properties"), dict)):
             raise self.wrong("schema_parameters", parameters=short(parameters))
-        for name, json_type in types.items():
-            got = parameters["properties"].get(name)
+        for key, json_type in types.items():
+            got = parameters["properties"].get(key)
             if not isinstance(got, dict):
-                raise self.wrong("property_missing", name=name, fn_name=fn.__name__)
-            annotation = fn.__annotations__.get(name)
-            kind = f"{name} " + self.say("unannotated") if annotation is None else f"{name}: {annotation.__name__}"
+                raise self.wrong("property_missing", name=key, fn_name=name)
             if got.get("type") != json_type:
+                annotation = fn.__annotations__.get(key)
+                kind = f"{key} " + self.say("unannotated") if annotation is None else f"{key}: {annotation.__name__}"
                 rule = self.say("rule_integer" if json_type == "integer" else "rule_string")
                 raise self.wrong("property_type", kind=kind, type=got.get("type"), rule=rule)
-            if got.get("description") != params[name]:
-                raise self.wrong("property_description", name=name, description=short(got.get("description")),
-                                 params_name=params[name])
+            if got.get("description") != params[key]:
+                raise self.wrong("property_description", name=key, description=short(got.get("description")),
+                                 params_name=params[key])
         listed = parameters.get("required")
-        if not isinstance(listed, list) or set(listed) != required:
-            listed_set = set(listed) if isinstance(listed, list) else set()
+        listed_set = set(listed) if isinstance(listed, list) else set()
+        if not isinstance(listed, list) or listed_set != required:
             extra, missing = sorted(listed_set - required), sorted(required - listed_set)
-            raise self.wrong("required", listed=short(listed), fn_name=fn.__name__, signature=str(inspect.signature(fn)),
+            raise self.wrong("required", listed=short(listed), fn_name=name, signature=str(inspect.signature(fn)),
                              extra=self.say("required_extra", names=", ".join(extra)) if extra else "",
                              missing=self.say("required_missing", names=", ".join(missing)) if missing else "")

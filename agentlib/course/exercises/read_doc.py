@@ -4,87 +4,86 @@
     q.check(read_doc)
     read_doc = q.pick(read_doc)     # the loop's tool read_doc runs it from then on
 
-The check points `agentlib.docs.DOCS` at a throw-away folder holding a 120-line guide, a file
-outside the docs, symbolic links out and a sibling folder, and judges the sandbox by whether any
-of that text leaked, not by the wording of a refusal. Deliberately left out: read_doc's character cap.
+The check points `agentlib.docs.DOCS` at a throw-away folder (a 120-line guide, files outside, links out)
+and judges the sandbox by whether any outside text leaked, not by the wording of a refusal.
+Deliberately left out: read_doc's character cap.
 """
 
 import re
 import tempfile
 from pathlib import Path
 
-from ... import docs
 from ...docs import read_doc
 from ...tools import TOOLS
-from .base import Exercise, Outcome, short
-from .sandbox import SECRET, escape_folder, escapes
+from .base import Exercise, short
+from .sandbox import SECRET, docs_folder, escape_folder, escapes
 from .skeleton import cells
 
 TEXT = {
     "hint": {"de": "Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), ob es sie gibt.",
-            "en": "Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists."},
+             "en": "Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists."},
     "wrong_lines": {"de": "{call} liefert {span}, erwartet sind {first} bis {last}. {rule}",
-                   "en": "{call} returns {span}; expected {first} to {last}. {rule}"},
+                    "en": "{call} returns {span}; expected {first} to {last}. {rule}"},
     "lines_span": {"de": "die Zeilen {first}-{last}", "en": "the lines {first}-{last}"},
     "no_lines": {"de": "keine Zeilen", "en": "no lines"},
     "rule_end": {"de": "end gehört dazu: start=5, end=9 sind fünf Zeilen.",
-                "en": "end is included: start=5, end=9 are five lines."},
+                 "en": "end is included: start=5, end=9 are five lines."},
     "rule_cap_from_start": {"de": "Die Obergrenze von 80 Zeilen zählt ab start, nicht ab Zeile 1, und hinter der letzten Zeile der Datei ({lines}) ist Schluss.",
-                           "en": "The 80-line cap counts from start, not from line 1, and reading stops after the file's last line ({lines})."},
+                            "en": "The 80-line cap counts from start, not from line 1, and reading stops after the file's last line ({lines})."},
     "rule_cap": {"de": "Höchstens 80 Zeilen ab start: Die letzte ist die kleinste von end, der 80. Zeile ab start und der letzten Zeile der Datei.",
-                "en": "At most 80 lines from start: the last one is the smallest of end, the 80th line from start, and the file's last line."},
+                 "en": "At most 80 lines from start: the last one is the smallest of end, the 80th line from start, and the file's last line."},
     "misspelt": {"de": "read_doc('gide.md') (falsch geschrieben) {verb} {text}. Eine Absage sagt dem Modell, was es als Nächstes tun soll: Nenne list_docs, damit es nachsehen kann, welche Dateien es gibt.",
-                "en": "read_doc('gide.md') (misspelt) {verb} {text}. A refusal tells the model what to do next: name list_docs, so it can look up which files exist."},
+                 "en": "read_doc('gide.md') (misspelt) {verb} {text}. A refusal tells the model what to do next: name list_docs, so it can look up which files exist."},
     "raises": {"de": "wirft", "en": "raises"},
     "returns": {"de": "ergibt", "en": "returns"},
     "line_mismatch": {"de": '{call}: Die Zeile "{number}: {line}" passt nicht zur Datei{where}. Die Nummer muss die Zeile der Datei benennen (ab 1 gezählt).',
-                     "en": '{call}: the line "{number}: {line}" does not match the file{where}. The number must name the file\'s line (counting from 1).'},
+                      "en": '{call}: the line "{number}: {line}" does not match the file{where}. The number must name the file\'s line (counting from 1).'},
     "file_reads": {"de": ', dort steht "{right}"', "en": ', which reads "{right}"'},
     "file_has_only": {"de": ", die nur {count} Zeilen hat", "en": ", which has only {count} lines"},
     "way_dotdot": {"de": "mit ../", "en": "with ../"},
     "way_absolute": {"de": "als absoluter Pfad", "en": "as an absolute path"},
     "way_sibling": {"de": "in einem Nachbarordner, dessen Name mit dem des Doku-Ordners beginnt",
-                   "en": "in a sibling folder whose name starts with the docs folder's"},
+                    "en": "in a sibling folder whose name starts with the docs folder's"},
     "way_link": {"de": "über einen symbolischen Link im Doku-Ordner",
-                "en": "through a symbolic link inside the docs folder"},
+                 "en": "through a symbolic link inside the docs folder"},
     "way_middle": {"de": "mit ../ mitten im Pfad", "en": "with ../ in the middle of the path"},
     "way_dot": {"de": "mit ./ vor dem ../", "en": "with ./ in front of the ../"},
     "way_slashes": {"de": "mit doppelten Schrägstrichen zwischen den ../",
-                   "en": "with doubled slashes between the ../"},
+                    "en": "with doubled slashes between the ../"},
     "way_middle_link": {"de": "über einen Ordner im Doku-Ordner, der ein symbolischer Link nach draußen ist",
-                       "en": "through a folder inside the docs folder that is a symbolic link leading out"},
+                        "en": "through a folder inside the docs folder that is a symbolic link leading out"},
     "way_absolute_through": {"de": "als absoluter Pfad, der beim Doku-Ordner beginnt und mit ../ hinausführt",
-                            "en": "as an absolute path that starts at the docs folder and leads out with ../"},
+                             "en": "as an absolute path that starts at the docs folder and leads out with ../"},
     "leak": {"de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren Inhalt preis. Die Regel: Erst den ganzen Pfad auflösen, dann prüfen, ob das Ergebnis noch im Ordner liegt; ein Vergleich der Zeichenketten oder ein Blick nur auf '..' reicht nicht. Die Stelle: deine Zeilen mit file und inside.",
-            "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your lines with file and inside."},
+             "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your lines with file and inside."},
     "fails": {"de": "{call} bricht ab mit {error_type}: {error}{past_end}",
-             "en": "{call} fails with {error_type}: {error}{past_end}"},
+              "en": "{call} fails with {error_type}: {error}{past_end}"},
     "past_end": {"de": ". Die Datei hat nur {lines} Zeilen: Hinter der letzten ist Schluss, auch wenn end größer ist.",
-                "en": ". The file has only {lines} lines: reading stops after the last one, even when end is larger."},
+                 "en": ". The file has only {lines} lines: reading stops after the last one, even when end is larger."},
     "note.folder": {"de": "docs.DOCS ist der Ordner mit der httpx-Doku; lies ihn bei jedem Aufruf",
-                   "en": "docs.DOCS is the folder with the httpx docs; read it on every call"},
+                    "en": "docs.DOCS is the folder with the httpx docs; read it on every call"},
     "gap.file": {"de": "die Datei, die path in base meint – mit .., Links und absoluten Pfaden aufgelöst",
-                "en": "the file path names inside base – with .., links and absolute paths resolved"},
+                 "en": "the file path names inside base – with .., links and absolute paths resolved"},
     "gap.inside": {"de": "liegt file dann noch in base?", "en": "does file then still lie inside base?"},
     "solved.inside": {"de": "resolve() hat .., absolute Pfade und Links schon aufgelöst",
-                     "en": "resolve() has already resolved .., absolute paths and links"},
+                      "en": "resolve() has already resolved .., absolute paths and links"},
     "note.cap": {"de": "höchstens 80 Zeilen ab start", "en": "at most 80 lines from start"},
-    "not_a_function": {"de": "read_doc sollte eine Funktion sein, ist aber {read_doc_type}.",
-                      "en": "read_doc should be a function, but it is a {read_doc_type}."},
+    "not_a_function": {"de": "read_doc sollte eine Funktion sein, ist aber {type}.",
+                       "en": "read_doc should be a function, but it is a {type}."},
     "raised_is_fine": {"de": " Wo deine Funktion eine Ausnahme wirft, statt einen Fehlertext zurückzugeben, macht die Schleife daraus eine Beobachtung für das Modell; auch das ist in Ordnung.",
-                      "en": " Where your function raises instead of returning an error text, the loop turns the exception into an observation for the model; that is fine too."},
+                       "en": " Where your function raises instead of returning an error text, the loop turns the exception into an observation for the model; that is fine too."},
     "correct": {"de": "Dein read_doc nummeriert die Zeilen, liefert höchstens 80 auf einmal, weist falsch geschriebene Namen mit einem Hinweis auf list_docs ab und gibt nichts von außerhalb des Doku-Ordners preis: weder über ../, noch über einen absoluten Pfad, einen Nachbarordner oder einen symbolischen Link.",
-               "en": "Your read_doc numbers its lines, returns at most 80 at a time, refuses misspelt names with a pointer to list_docs, and gives away nothing from outside the docs folder: not through ../, an absolute path, a sibling folder or a symbolic link."},
+                "en": "Your read_doc numbers its lines, returns at most 80 at a time, refuses misspelt names with a pointer to list_docs, and gives away nothing from outside the docs folder: not through ../, an absolute path, a sibling folder or a symbolic link."},
     "not_numbered": {"de": '{call} ergibt keine nummerierten Zeilen, sondern {text}. Jede Zeile beginnt mit ihrer Nummer, z. B. "{first}: ...". Lies den Ordner bei jedem Aufruf aus docs.DOCS, wie im Gerüst: Die Prüfung legt dort eine Testdatei an.',
-                    "en": '{call} returns no numbered lines but {text}. Every line starts with its number, e.g. "{first}: ...". Read the folder from docs.DOCS on every call, as the skeleton does: the check puts a test file there.'},
+                     "en": '{call} returns no numbered lines but {text}. Every line starts with its number, e.g. "{first}: ...". Read the folder from docs.DOCS on every call, as the skeleton does: the check puts a test file there.'},
     "over_cap": {"de": "{call} liefert {numbers_count} Zeilen. Die Regel: höchstens 80 Zeilen pro Aufruf, damit ein einziger Aufruf den Kontext des Modells nicht flutet.",
-                "en": "{call} returns {numbers_count} lines. The rule: at most 80 lines per call, so that one call cannot flood the model's context."},
+                 "en": "{call} returns {numbers_count} lines. The rule: at most 80 lines per call, so that one call cannot flood the model's context."},
     "start_zero": {"de": "read_doc('guide.md', 0, 3) ergibt {text}. Zeilen zählen ab 1: Ein start unter 1 bekommt einen Fehlertext (sonst liest die Liste der Zeilen von hinten).",
-                  "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: a start below 1 gets an error text (otherwise the list of lines is read from its end)."},
+                   "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: a start below 1 gets an error text (otherwise the list of lines is read from its end)."},
     "not_text": {"de": "{call} gibt {text} zurück; ein Werkzeug gibt Text (str) zurück, den das Modell lesen kann.",
-                "en": "{call} returns {text}; a tool returns text (str) the model can read."},
+                 "en": "{call} returns {text}; a tool returns text (str) the model can read."},
     "rule": {"de": "Die Regeln: Erst den Pfad ganz auflösen – .., symbolische Links, absolute Pfade –, dann prüfen, ob das Ergebnis noch im Doku-Ordner liegt; nicht umgekehrt und nicht per Textvergleich. Zeilen zählen ab 1, höchstens 80 pro Aufruf, jede mit ihrer Nummer davor.",
-            "en": "The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. Lines count from 1, at most 80 per call, each with its number in front."},
+             "en": "The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. Lines count from 1, at most 80 per call, each with its number in front."},
 }
 
 TEMPLATE = '''
@@ -112,7 +111,7 @@ READS = [(("guide.md", 5, 9), 5, 9), (("guide.md", 1, 200), 1, 80), (("guide.md"
 class ReadDoc(Exercise):
     """read_doc(path, start=1, end=80): numbered lines, at most 80, nothing from outside the docs folder."""
 
-    AREA, TEXT, REFERENCE = "read_doc", TEXT, (read_doc,)
+    AREA, TEXT, REFERENCE, CALLABLE = "read_doc", TEXT, (read_doc,), "not_a_function"
     SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
     SCHEMA = TOOLS["read_doc"]["schema"]  # what the model is told about read_doc, whichever function runs
     SKELETON = cells(TEXT, TEMPLATE)
@@ -120,17 +119,13 @@ class ReadDoc(Exercise):
                      solved=True)
 
     def evaluate(self, read_doc):
-        if not callable(read_doc):
-            raise self.wrong("not_a_function", read_doc_type=type(read_doc).__name__)
-        saved = docs.DOCS
-        with tempfile.TemporaryDirectory() as folder:
-            base = escape_folder(Path(folder))
-            (base / "guide.md").write_text(GUIDE, encoding="utf-8")
-            docs.DOCS = base  # the skeleton reads docs.DOCS on every call, so the check can point it here
-            try:
-                raised = self.judge_reading(read_doc) + self.judge_sandbox(read_doc, base)
-            finally:
-                docs.DOCS = saved
+        raised = []  # the exceptions read_doc raised where a refusal was due: fine, the loop makes them observations
+        with tempfile.TemporaryDirectory() as folder, docs_folder(escape_folder(Path(folder))) as base:
+            (base / "guide.md").write_text(GUIDE, encoding="utf-8")  # the skeleton reads docs.DOCS on every call
+            self.judge_reading(read_doc, raised)
+            for path, way in escapes(base):  # every way out agentlib's read_doc refuses: nothing of outside may come back
+                if SECRET in self.read(read_doc, path, raised=raised):
+                    raise self.wrong("leak", path=path, way=self.say(way))
         return self.say("correct") + (self.say("raised_is_fine") if raised else "")
 
     def pick(self, read_doc):
@@ -139,10 +134,10 @@ class ReadDoc(Exercise):
         TOOLS["read_doc"] = {"fn": chosen, "schema": self.SCHEMA}
         return chosen
 
-    def judge_reading(self, read_doc):
+    def judge_reading(self, read_doc, raised):
         """Numbering, the inclusive end, the 80-line cap, reading on past line 80, start=0, a misspelt name."""
         for args, first, last in READS:
-            text = self.run(read_doc, *args)
+            text = self.read(read_doc, *args)
             shown, call = numbered(text), f"read_doc{args!r}".replace(",)", ")")
             if not shown and first == 5:  # the first read: nothing numbered means the wrong folder or no numbers
                 raise self.wrong("not_numbered", call=call, text=short(text), first=first)
@@ -154,15 +149,15 @@ class ReadDoc(Exercise):
                 span = self.say("lines_span", first=numbers[0], last=numbers[-1]) if numbers else self.say("no_lines")
                 raise self.wrong("wrong_lines", call=call, span=span, first=first, last=last,
                                  rule=self.say(reading_rule(args), lines=GUIDE_LINES))
-        text, raised = self.attempt(read_doc, "guide.md", 0, 3)
+        text = self.read(read_doc, "guide.md", 0, 3, raised=raised)
         shown = numbered(text)
         if shown and (min(n for n, _ in shown) < 1 or shown[0][0] != 1):
             raise self.wrong("start_zero", text=short(text))
         self.judge_numbers("read_doc('guide.md', 0, 3)", shown)
-        text, failed = self.attempt(read_doc, "gide.md")
+        before = len(raised)
+        text = self.read(read_doc, "gide.md", raised=raised)
         if "list_docs" not in text:
-            raise self.wrong("misspelt", verb=self.say("raises" if failed else "returns"), text=short(text))
-        return raised + failed
+            raise self.wrong("misspelt", verb=self.say("raises" if len(raised) > before else "returns"), text=short(text))
 
     def judge_numbers(self, call, shown):
         lines = GUIDE.splitlines()
@@ -172,22 +167,15 @@ class ReadDoc(Exercise):
                          else self.say("file_has_only", count=len(lines)))
                 raise self.wrong("line_mismatch", call=call, number=number, line=line, where=where)
 
-    def judge_sandbox(self, read_doc, base):
-        """Every way out that agentlib's read_doc refuses: right when nothing of the outside files comes back."""
-        raised = 0
-        for path, way in escapes(base):
-            text, failed = self.attempt(read_doc, path)
-            raised += failed
-            if SECRET in text:
-                raise self.wrong("leak", path=path, way=self.say(way))
-        return raised
-
-    def run(self, read_doc, *args):
-        """read_doc(*args) as text; an exception or a non-text result ends the check with a verdict."""
+    def read(self, read_doc, *args, raised=None):
+        """read_doc(*args) as text. An exception is the verdict, or, given a list `raised`, noted there and its text."""
         call = self.running = f"read_doc{args!r}".replace(",)", ")")
         try:
             text = read_doc(*args)
         except Exception as error:
+            if raised is not None:
+                raised.append(error)
+                return f"{type(error).__name__}: {error}"
             past_end = isinstance(error, IndexError) and len(args) == 3 and args[2] > GUIDE_LINES
             raise self.wrong("fails", call=call, error_type=type(error).__name__, error=error,
                              past_end=self.say("past_end", lines=GUIDE_LINES) if past_end else "")
@@ -195,22 +183,9 @@ class ReadDoc(Exercise):
             raise self.wrong("not_text", call=call, text=short(text))
         return text
 
-    def attempt(self, read_doc, *args):
-        """(text, 1) when read_doc raised, with the exception's text; else (its text, 0)."""
-        try:
-            return self.run(read_doc, *args), 0
-        except Outcome as outcome:
-            if not isinstance(outcome.__context__, Exception):
-                raise
-            error = outcome.__context__
-            return f"{type(error).__name__}: {error}", 1
-
 
 def numbered(text):
-    """The numbered lines in `text`, as (number, line) pairs; notes such as "[lines 1-80 of 120]" are skipped.
-
-    Example: numbered("5: five\\n6: six\\n[read on with start=7]") -> [(5, "five"), (6, "six")]
-    """
+    """The numbered lines in `text` as (number, line). Example: "5: five\\n[read on]" -> [(5, "five")]"""
     return [(int(number), line) for number, line in re.findall(r"^(-?\d+): ?(.*)$", text, re.MULTILINE)]
 
 

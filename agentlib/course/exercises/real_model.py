@@ -4,69 +4,70 @@
     q.check(RealModel)
     RealModel = q.pick(RealModel)
 
-For as long as the check runs, LLM_BASE_URL points at a server on 127.0.0.1 (loopback.py), and so
-do the proxy variables, so a request that ignores LLM_BASE_URL lands there instead of going online;
-the request is compared with what the loop handed the model, the reply with what the server sent.
+While the check runs, LLM_BASE_URL points at a server on 127.0.0.1 (loopback.py), and so does the proxy,
+so a request that ignores LLM_BASE_URL lands there instead of going online; the request is compared with
+what the loop handed the model, the reply with what the server sent.
 Deliberately left out: retries, timeouts and DeepSeek's thinking switch.
 """
 
+import itertools
+import os
 import secrets
 import sys
+from unittest import mock
 
 from ...lesson import QUESTION
-from ...loop import SYSTEM_PROMPT, run_agent
+from ...loop import run_agent
 from ...models import RealModel
 from ...tools import TOOLS
 from ..loopback import Loopback, completion
 from .base import NOT_ATTEMPTED, Exercise, Outcome, short
-from .sandbox import OverTime, environment, time_limit
+from .sandbox import first_request, time_limit, tokens
 from .skeleton import cells
 
 TEXT = {
     "browser": {"de": "Im Browser lässt sich diese Prüfung nicht ausführen: Sie braucht einen kleinen Server auf deinem Rechner, und den kann eine Webseite nicht starten. Hier geht es mit agentlibs RealModel weiter; prüfen kannst du deins in JupyterLab auf deinem Rechner (make lab).",
-               "en": "This check cannot run in the browser: it needs a small server on your computer, which a web page cannot start. Here the course carries on with agentlib's RealModel; you can check yours in JupyterLab on your computer (make lab)."},
+                "en": "This check cannot run in the browser: it needs a small server on your computer, which a web page cannot start. Here the course carries on with agentlib's RealModel; you can check yours in JupyterLab on your computer (make lab)."},
     "hint": {"de": 'Ein Aufruf: self.client.chat.completions.create(model=self.name, messages=messages, tools=tools, tool_choice="auto", extra_body=self.extra). Die Antwort hat reply.choices[0].message und reply.usage; zurück geht das Paar aus beiden.',
-            "en": 'One call: self.client.chat.completions.create(model=self.name, messages=messages, tools=tools, tool_choice="auto", extra_body=self.extra). The reply has reply.choices[0].message and reply.usage; the pair of the two goes back.'},
+             "en": 'One call: self.client.chat.completions.create(model=self.name, messages=messages, tools=tools, tool_choice="auto", extra_body=self.extra). The reply has reply.choices[0].message and reply.usage; the pair of the two goes back.'},
     "key_missing": {"de": "Der Schlüssel aus LLM_API_KEY kam nicht an. Die Stelle: __init__, wo der Client seinen Schlüssel bekommt.",
-                   "en": "The key from LLM_API_KEY did not arrive. The place: __init__, where the client gets its key."},
+                    "en": "The key from LLM_API_KEY did not arrive. The place: __init__, where the client gets its key."},
     "model_name": {"de": 'Die Anfrage nennt das Modell {model!r}, LLM_MODEL sagt (während der Prüfung) {check_model!r}. Die Regel: Der Modellname kommt aus LLM_MODEL, "deepseek-flash" nur, wenn dort nichts steht. Die Stelle: self.name in __init__.',
-                  "en": 'The request names the model {model!r}, LLM_MODEL says (during the check) {check_model!r}. The rule: the model name comes from LLM_MODEL, "deepseek-flash" only when it is not set. The place: self.name in __init__.'},
+                   "en": 'The request names the model {model!r}, LLM_MODEL says (during the check) {check_model!r}. The rule: the model name comes from LLM_MODEL, "deepseek-flash" only when it is not set. The place: self.name in __init__.'},
     "messages_missing": {"de": "Die Anfrage enthält nicht die Nachrichtenliste, die das Modell bekam: messages=messages.",
-                        "en": "The request does not hold the message list the model was given: messages=messages."},
+                         "en": "The request does not hold the message list the model was given: messages=messages."},
     "tools_missing": {"de": "Die Anfrage enthält nicht die Werkzeuge: tools=tools – sonst weiß das Modell nichts von ihnen.",
-                     "en": "The request does not hold the tools: tools=tools – otherwise the model knows nothing of them."},
+                      "en": "The request does not hold the tools: tools=tools – otherwise the model knows nothing of them."},
     "gap.create": {"de": 'ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice="auto", extra_body',
-                  "en": 'one call of chat.completions.create: model, messages, tools, tool_choice="auto", extra_body'},
+                   "en": 'one call of chat.completions.create: model, messages, tools, tool_choice="auto", extra_body'},
     "gap.message": {"de": "die Nachricht der ersten Auswahl", "en": "the first choice's message"},
     "note.content": {"de": 'ohne Text (None) bekommt sie den leeren Text "": lokale Server lehnen None ab',
-                    "en": 'without text (None) it gets the empty text "": local servers refuse None'},
+                     "en": 'without text (None) it gets the empty text "": local servers refuse None'},
     "gap.return": {"de": "(die Nachricht, die Token-Zählung)", "en": "(the message, the token counts)"},
     "content_null": {"de": "Ab dem zweiten Schritt lehnt der Server die Nachrichtenliste ab: Ein Schritt mit Werkzeugaufrufen, aber ohne Text, ging mit content None zurück ({problem}). Server wie llama-cpp-python verlangen dort Text. Gib einer Nachricht ohne Text den leeren Text, bevor RealModel sie zurückgibt.",
-                    "en": "From the second step on, the server refuses the message list: a step with tool calls but no text went back with content None ({problem}). Servers such as llama-cpp-python insist on text there. Give a message without text the empty text before RealModel returns it."},
+                     "en": "From the second step on, the server refuses the message list: a step with tool calls but no text went back with content None ({problem}). Servers such as llama-cpp-python insist on text there. Give a message without text the empty text before RealModel returns it."},
     "model_in_create": {"de": "self.name liest LLM_MODEL richtig, aber der Aufruf von create nennt ein anderes Modell ({model!r}). Gib create den Namen, den dein RealModel gelesen hat.",
-                       "en": "self.name reads LLM_MODEL correctly, but the call of create names another model ({model!r}). Give create the name your RealModel read."},
-    "not_a_class": {"de": "RealModel sollte eine Klasse sein, ist aber {cls_type}.",
-                   "en": "RealModel should be a class, but it is a {cls_type}."},
+                        "en": "self.name reads LLM_MODEL correctly, but the call of create names another model ({model!r}). Give create the name your RealModel read."},
+    "not_a_class": {"de": "RealModel sollte eine Klasse sein, ist aber {type}.",
+                    "en": "RealModel should be a class, but it is a {type}."},
     "run": {"de": "Mit deinem RealModel endet run_agent nach {steps} Schritten ({stop_message}), mit {prompt_tokens} + {completion_tokens} Tokens; erwartet: die Antwort nach 2 Schritten, 3000 + 100.",
-           "en": "With your RealModel, run_agent ends after {steps} steps ({stop_message}), with {prompt_tokens} + {completion_tokens} tokens; expected: the answer after 2 steps, 3000 + 100."},
+            "en": "With your RealModel, run_agent ends after {steps} steps ({stop_message}), with {prompt_tokens} + {completion_tokens} tokens; expected: the answer after 2 steps, 3000 + 100."},
     "correct": {"de": "Dein RealModel liest LLM_API_KEY, LLM_BASE_URL und LLM_MODEL, schickt Nachrichten und Werkzeuge mit einem Aufruf von chat.completions.create und gibt Nachricht und Token-Zählung zurück. Die Schleife lief damit gegen einen Server auf deinem Rechner (127.0.0.1) bis zur Antwort: 2 Schritte, 3000 + 100 Tokens.",
-               "en": "Your RealModel reads LLM_API_KEY, LLM_BASE_URL and LLM_MODEL, sends messages and tools in one call of chat.completions.create, and returns the message and the token counts. The loop ran with it against a server on your machine (127.0.0.1) to the answer: 2 steps, 3000 + 100 tokens."},
-    "overtime": {"de": "{what} endet nicht innerhalb von 30 Sekunden.", "en": "{what} does not end within 30 seconds."},
+                "en": "Your RealModel reads LLM_API_KEY, LLM_BASE_URL and LLM_MODEL, sends messages and tools in one call of chat.completions.create, and returns the message and the token counts. The loop ran with it against a server on your machine (127.0.0.1) to the answer: 2 steps, 3000 + 100 tokens."},
     "elsewhere": {"de": "{what} schickt die Anfrage an {elsewhere} statt an LLM_BASE_URL (während der Prüfung {base_url}). Die Regel: Die Adresse kommt aus LLM_BASE_URL, DeepSeeks nur, wenn dort nichts steht. Die Stelle: base_url in __init__.",
-                 "en": "{what} sends the request to {elsewhere} instead of LLM_BASE_URL (during the check {base_url}). The rule: the address comes from LLM_BASE_URL, DeepSeek's only when it is not set. The place: base_url in __init__."},
-    "fails": {"de": "{what} bricht ab mit {error_type}: {error}", "en": "{what} fails with {error_type}: {error}"},
+                  "en": "{what} sends the request to {elsewhere} instead of LLM_BASE_URL (during the check {base_url}). The rule: the address comes from LLM_BASE_URL, DeepSeek's only when it is not set. The place: base_url in __init__."},
     "requests": {"de": "Ein Aufruf des Modells sollte genau eine Anfrage schicken, es waren {requests_count}.",
-                "en": "One call of the model should send exactly one request; it sent {requests_count}."},
+                 "en": "One call of the model should send exactly one request; it sent {requests_count}."},
     "whole_reply": {"de": "Dein RealModel gibt die ganze Antwort der API zurück. Die Schleife braucht die Nachricht der ersten Auswahl und die Token-Zählung, als Paar.",
-                   "en": "Your RealModel returns the API's whole reply. The loop needs the first choice's message and the token counts, as a pair."},
+                    "en": "Your RealModel returns the API's whole reply. The loop needs the first choice's message and the token counts, as a pair."},
     "not_a_pair": {"de": "Dein RealModel gibt {reply} zurück; die Schleife erwartet (message, usage).",
-                  "en": "Your RealModel returns {reply}; the loop expects (message, usage)."},
+                   "en": "Your RealModel returns {reply}; the loop expects (message, usage)."},
     "tool_calls": {"de": "Die Nachricht hat die Werkzeugaufrufe {calls}, der Server schickte {c1_sent_0}.",
-                  "en": "The message has the tool calls {calls}; the server sent {c1_sent_0}."},
+                   "en": "The message has the tool calls {calls}; the server sent {c1_sent_0}."},
     "usage": {"de": "Die Token-Zählung fehlt oder stimmt nicht: {usage} statt 120 + 15. Die Regel: Neben der Nachricht geht die usage der Antwort zurück, die Schleife zählt damit die Kosten.",
-             "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. The rule: the reply's usage goes back beside the message; the loop counts the cost with it."},
+              "en": "The token counts are missing or wrong: {usage} instead of 120 + 15. The rule: the reply's usage goes back beside the message; the loop counts the cost with it."},
     "rule": {"de": "Die Regeln: Adresse, Schlüssel und Modellname kommen aus LLM_BASE_URL, LLM_API_KEY und LLM_MODEL. Jeder Aufruf schickt genau eine Anfrage mit diesem Modell, den Nachrichten und den Werkzeugen. Zurück gehen die Nachricht der ersten Auswahl – ohne Text mit dem leeren Text – und die Token-Zählung.",
-            "en": "The rules: address, key and model name come from LLM_BASE_URL, LLM_API_KEY and LLM_MODEL. Every call sends exactly one request with that model, the messages and the tools. What goes back is the first choice's message – without text, with the empty text – and the token counts."},
+             "en": "The rules: address, key and model name come from LLM_BASE_URL, LLM_API_KEY and LLM_MODEL. Every call sends exactly one request with that model, the messages and the tools. What goes back is the first choice's message – without text, with the empty text – and the token counts."},
     "nth_call": {"de": "der {n}. Aufruf deines RealModel", "en": "call {n} of your RealModel"},
 }
 
@@ -105,31 +106,34 @@ FINAL = "httpx has four timeouts: connect, read, write and pool (advanced/timeou
 class OwnRealModel(Exercise):
     """RealModel(): LLM_* settings, one chat.completions.create per call, returns (message, usage)."""
 
-    AREA, TEXT, REFERENCE = "real_model", TEXT, (RealModel,)
+    AREA, TEXT, REFERENCE, CALLABLE = "real_model", TEXT, (RealModel,), "not_a_class"
     SECONDS = 10  # the talk with the loopback server has LOOPBACK_SECONDS of them
     SKELETON = cells(TEXT, TEMPLATE)
     SOLUTION = cells(TEXT, TEMPLATE, CODE, solved=True)
 
     def evaluate(self, cls):
-        if not callable(cls):
-            raise self.wrong("not_a_class", cls_type=type(cls).__name__)
         if sys.platform == "emscripten":  # a browser tab (JupyterLite) cannot start the server the check talks to
             raise Outcome(NOT_ATTEMPTED, self.say("browser"))
         replies = [completion(calls=SENT[:1], usage=(120, 15)), completion(calls=SENT[1:], usage=(900, 20)),
                    completion(FINAL, usage=(2100, 80))]
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
-        messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}]
-        schemas = [t["schema"] for t in TOOLS.values()]
+        messages, schemas = first_request(TOOLS)
         import openai  # noqa: F401  before the clock starts: its first import alone can take seconds on a busy machine
-        with Loopback(replies) as server, time_limit(LOOPBACK_SECONDS), environment(
-                LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL, LLM_EXTRA_BODY=None,
-                http_proxy=None, https_proxy=None, HTTP_PROXY=None, HTTPS_PROXY=None, ALL_PROXY=None,
-                all_proxy=server.url, no_proxy="127.0.0.1,localhost"):  # one proxy: each costs the client a TLS set-up
-            model = self.attempt(cls, server, "RealModel()")
-            reply = self.attempt(lambda: model(messages, schemas), server, "model(messages, tools)")
+        with Loopback(replies) as server, time_limit(LOOPBACK_SECONDS), mock.patch.dict(os.environ):
+            for name in ("LLM_EXTRA_BODY", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+                os.environ.pop(name, None)
+            os.environ.update(LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL,
+                              all_proxy=server.url, no_proxy="127.0.0.1,localhost")  # one proxy: each costs a TLS set-up
+            model = self.attempt(server, "RealModel()", cls)
+            reply = self.attempt(server, "model(messages, tools)", model, messages, schemas)
             self.same_request(server, key, messages, schemas, model)
             self.same_reply(reply)
-            answer, stats = run_agent(self.counted(model), QUESTION["en"], max_steps=4, verbose=False)
+            calls = itertools.count(2)  # the check made the first call already
+
+            def counted(messages, tools):  # says for the verdict which call runs
+                self.running = self.say("nth_call", n=next(calls))
+                return model(messages, tools)
+            answer, stats = run_agent(counted, QUESTION["en"], max_steps=4, verbose=False)
         if server.refused:  # llama-cpp-python's rule: the local model would fail here too
             raise self.wrong("content_null", problem=server.refused[0])
         if answer != FINAL or (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) != (2, 3000, 100):
@@ -137,25 +141,14 @@ class OwnRealModel(Exercise):
                              prompt_tokens=stats["prompt_tokens"], completion_tokens=stats["completion_tokens"])
         return self.say("correct")
 
-    def counted(self, model):
-        """`model`, saying for the verdict which call runs (the check already made the first one)."""
-        calls = iter(range(2, 100))
-
-        def call(messages, tools):
-            self.running = self.say("nth_call", n=next(calls))
-            return model(messages, tools)
-        return call
-
-    def attempt(self, action, server, what):
-        self.running = what
+    def attempt(self, server, call, action, *args):
+        """Exercise.attempt; a request that went elsewhere than LLM_BASE_URL is named as such."""
         try:
-            return action()
-        except OverTime:
-            raise self.wrong("overtime", what=what)
-        except Exception as error:
+            return super().attempt(call, action, *args)
+        except Outcome:
             if server.elsewhere:
-                raise self.wrong("elsewhere", what=what, elsewhere=server.elsewhere[0], base_url=server.base_url)
-            raise self.wrong("fails", what=what, error_type=type(error).__name__, error=error)
+                raise self.wrong("elsewhere", what=call, elsewhere=server.elsewhere[0], base_url=server.base_url)
+            raise
 
     def same_request(self, server, key, messages, schemas, model):
         if len(server.requests) != 1:
@@ -180,5 +173,5 @@ class OwnRealModel(Exercise):
         calls = [(c.id, c.function.name, c.function.arguments) for c in getattr(message, "tool_calls", None) or []]
         if calls != [("c1", *SENT[0])]:
             raise self.wrong("tool_calls", calls=calls, c1_sent_0=[("c1", *SENT[0])])
-        if (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)) != (120, 15):
+        if tokens(usage) != (120, 15):
             raise self.wrong("usage", usage=short(usage))

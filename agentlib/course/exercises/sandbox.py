@@ -1,9 +1,5 @@
-"""Running a student's code inside a check: a time limit, a recording model, a borrowed environment, ways out.
+"""Running a student's code inside a check: a time limit, a recording model, a docs folder with ways out.
 
-`time_limit` ends code that runs too long by raising `OverTime`, which `except Exception` cannot
-swallow; `Probe` is a scripted model that keeps a copy of every message list it is handed and may
-be called only so often; `environment` sets variables for a block; `escape_folder` and `escapes`
-give the read_doc and count_lines checks a docs folder with every way out agentlib's read_doc refuses.
 Deliberately left out: a separate process (a check must be able to see the student's objects).
 """
 
@@ -16,9 +12,13 @@ import threading
 import time
 
 from ... import docs
-from ...docs import read_doc as reference_read_doc
+from ...docs import read_doc
+from ...lesson import QUESTION
+from ...loop import SYSTEM_PROMPT
+from ...tools import TOOLS
 
 SECONDS = 3.0  # per run of a student's loop; the lesson's script needs a few milliseconds
+LIMITS = threading.local()
 
 
 class OverTime(BaseException):
@@ -31,46 +31,34 @@ class TooManyCalls(BaseException):
 
 @contextlib.contextmanager
 def time_limit(seconds):
-    """Raise OverTime in the code inside once `seconds` have passed (SIGALRM, else a trace function).
-
-    Limits nest: an inner limit never outlasts the one around it, the outer one runs on afterwards
-    with what is left of its time, and OverTime carries the limit that ran out.
-    """
+    """Raise OverTime in the block after `seconds` (SIGALRM, else a trace function); an inner limit never outlasts an outer."""
     limits = LIMITS.__dict__.setdefault("stack", [])  # (deadline, seconds) of each open limit, this thread
     limits.append((time.monotonic() + seconds, seconds))
+    alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
     def stop(*_):
         raise OverTime(min(limits)[1])
+
+    def arm():  # again every 0.2 s, should a bare except swallow it
+        signal.setitimer(signal.ITIMER_REAL, max(min(limits)[0] - time.monotonic(), 0.001), 0.2)
+
+    def trace(frame, event, arg):  # Windows, or not the main thread
+        if time.monotonic() > min(limits)[0]:
+            stop()
+        return trace
+    previous = signal.signal(signal.SIGALRM, stop) if alarm else sys.gettrace()
+    arm() if alarm else sys.settrace(trace)
     try:
-        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-            previous = signal.signal(signal.SIGALRM, stop)
-            # again every 0.2 s, should a bare except swallow it
-            signal.setitimer(signal.ITIMER_REAL, max(min(limits)[0] - time.monotonic(), 0.001), 0.2)
-            try:
-                yield
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-        else:  # Windows, or not the main thread
-            previous = sys.gettrace()
-
-            def trace(frame, event, arg):
-                if time.monotonic() > min(limits)[0]:
-                    stop()
-                return trace
-            sys.settrace(trace)
-            try:
-                yield
-            finally:
-                sys.settrace(previous)
+        yield
     finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        else:
+            sys.settrace(previous)
         limits.pop()
-        if limits and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            # the limit around this one goes on with the time it has left
-            signal.setitimer(signal.ITIMER_REAL, max(min(limits)[0] - time.monotonic(), 0.001), 0.2)
-
-
-LIMITS = threading.local()
+        if alarm and limits:
+            arm()
 
 
 class Probe:
@@ -89,18 +77,21 @@ class Probe:
         return self.script[step], self.usages[step] if self.usages else None
 
 
-@contextlib.contextmanager
-def environment(**values):
-    """Set (or, with None, remove) environment variables for as long as the block runs."""
-    saved = {name: os.environ.get(name) for name in values}
-    def put(items):
-        for name, value in items.items():
-            os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
-    put(values)
-    try:
-        yield
-    finally:
-        put(saved)
+def first_request(tools):
+    """The messages and schemas a loop hands the model first: the system prompt, the question, every tool."""
+    return ([{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}],
+            [t["schema"] for t in tools.values()])
+
+
+def tokens(usage):
+    """Example: tokens(Usage(120, 15)) -> (120, 15); tokens(None) -> (None, None)"""
+    return getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)
+
+
+def registry(fn):
+    """The TOOLS the student's function reads (its module's), else agentlib's."""
+    tools = getattr(fn, "__globals__", {}).get("TOOLS")
+    return tools if isinstance(tools, dict) else TOOLS
 
 
 # ── ways out of the docs folder, for the read_doc and count_lines checks ──────────────────
@@ -121,48 +112,32 @@ ESCAPES = [  # (the way out, a path relative to the docs folder; {base} and {out
 
 
 def escape_folder(folder):
-    """A docs folder with every way out of ESCAPES; returns it (folder/site/docs).
-
-    Inside: advanced/page.md, leak.md (a link to folder/etc/passwd), linked/ (a link to folder/etc).
-    Outside: folder/etc/passwd and the sibling folder/site/docs-private/notes.md, both SECRET_LINES
-    lines of SECRET. A system that allows no symbolic links gets none; escapes() then skips them.
-    """
+    """folder/site/docs with every way of ESCAPES out to SECRET_LINES lines of SECRET (etc/passwd, docs-private/)."""
     base = folder / "site" / "docs"
     (base / "advanced").mkdir(parents=True)
     (base / "advanced" / "page.md").write_text("# page\n\none folder down\n", encoding="utf-8")
-    secret = "".join(f"{SECRET} line {n}\n" for n in range(1, SECRET_LINES + 1))
     for outside in (folder / "etc" / "passwd", folder / "site" / "docs-private" / "notes.md"):
         outside.parent.mkdir(parents=True)
-        outside.write_text(secret, encoding="utf-8")
+        outside.write_text("".join(f"{SECRET} line {n}\n" for n in range(1, SECRET_LINES + 1)), encoding="utf-8")
     for link, target in (("leak.md", folder / "etc" / "passwd"), ("linked", folder / "etc")):
-        try:
+        with contextlib.suppress(OSError):
             os.symlink(target, base / link)
-        except OSError:
-            pass
     return base
 
 
 def escapes(base):
-    """The ways out of `base` (made by escape_folder) that agentlib's own read_doc refuses, as (path, way).
+    """The ways out of `base` that agentlib's read_doc refuses, so a check never asks more of a student than agentlib.
 
-    Derived from the reference, so a check never asks more of a student than agentlib does.
     Example: escapes(base)[0] -> ("../../etc/passwd", "way_dotdot")
     """
-    outside = base.parent.parent / "etc" / "passwd"
     found = []
     for way, template in ESCAPES:
-        path = template.format(base=base, outside=outside)
-        if way.endswith("link") and not (base / path.split("/")[0]).is_symlink():
-            continue  # a system without symbolic links cannot be tricked by one
-        if refused(base, path):
-            found.append((path, way))
+        path = template.format(base=base, outside=base.parent.parent / "etc" / "passwd")
+        linked = (base / path.split("/")[0]).is_symlink()
+        with docs_folder(base):
+            if (linked or not way.endswith("link")) and read_doc(path).startswith("Error:"):
+                found.append((path, way))
     return found
-
-
-def refused(base, path):
-    """True when agentlib's read_doc, reading the folder `base`, refuses `path`."""
-    with docs_folder(base):
-        return reference_read_doc(path).startswith("Error:")
 
 
 @contextlib.contextmanager

@@ -1,9 +1,8 @@
 """Build-along cells: one template gives both the skeleton and the solution, and an untouched skeleton is recognised.
 
-A template marks each gap as <<name>> and each comment shared by both as <name>. In the skeleton
-a gap reads `...` and the exercise's TEXT["gap.<name>"] becomes a comment at the end of its line;
-in the solution the gap holds its code and TEXT["solved.<name>"], if there is one, the comment.
-So the two cannot drift apart.
+A template marks each gap as <<name>> and each comment shared by both as <name>. In the skeleton a gap
+reads `...` with TEXT["gap.<name>"] as a comment at the end of its line; in the solution it holds its
+code, with TEXT["solved.<name>"], if there is one. So the two cannot drift apart.
 
 Example: cells({}, "\\nn = <<n>>\\n", {"n": "3"}, solved=True)["en"] -> "# YOUR CODE HERE\\nn = 3\\n"
 """
@@ -45,10 +44,7 @@ def fill(texts, template, code, solved, language):
 
 
 def skeleton_objects(source):
-    """The functions and classes that running `source` (an untouched skeleton cell) defines.
-
-    Example: skeleton_objects("def f(x):\\n    return ...") -> [<function f>, <function f>]
-    """
+    """The functions and classes that running `source` (an untouched skeleton cell) either way defines."""
     if not source:
         return []
     return [value for whole in (True, False) for value in skeleton_namespace(source, whole).values()
@@ -57,15 +53,10 @@ def skeleton_objects(source):
 
 @functools.cache
 def skeleton_namespace(source, whole):
-    """Run our own skeleton text once: as one piece (exec), or statement by statement (as IPython does).
-
-    The two can compile to different bytecode (a name bound by an import in the same piece is
-    looked up differently), and a cell may have been run either way.
-    """
+    """Run our own skeleton once: whole (exec), or statement by statement as IPython does; the bytecode may differ."""
     namespace, tree = {}, ast.parse(source)
     for piece in [tree] if whole else [ast.Module([node], type_ignores=[]) for node in tree.body]:
         exec(compile(piece, "<skeleton>", "exec"), namespace)
-    namespace.pop("__builtins__", None)
     return namespace
 
 
@@ -80,10 +71,7 @@ def same_code(a, b):
 
 
 def code_gaps(item):
-    """How many `...` are left in a function's or a class's code; a bare `...` line compiles to nothing and does not count.
-
-    Example: code_gaps(lambda: ...) -> 1
-    """
+    """How many `...` are left in a function's or a class's code (a bare `...` line compiles to nothing): lambda: ... -> 1"""
     if inspect.isclass(item):
         return sum(code_gaps(value) for value in vars(item).values() if inspect.isfunction(value))
     codes, count = [item.__code__] if inspect.isfunction(item) else [], 0
