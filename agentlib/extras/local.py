@@ -64,6 +64,12 @@ TEXT = {
         "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}",
         "en": "The local model server stopped at start-up (exit code {code}); its last words: {log}",
     },
+    "switched_off": {
+        "de": "Das kleine lokale Modell ist hier ausgeschaltet (AGENTLOOP_LOCAL_MODEL=off); mit einem Schlüssel in "
+              "der Datei .env fragt diese Zelle ein echtes Modell.",
+        "en": "The tiny local model is switched off here (AGENTLOOP_LOCAL_MODEL=off); with a key in the file .env "
+              "this cell asks a real model.",
+    },
     "silent": {
         "de": "Der Server des lokalen Modells hat nicht innerhalb von {seconds} Sekunden geantwortet: Vielleicht "
               "ist der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
@@ -85,6 +91,8 @@ def local_server(language="en", timeout=120):
     Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
                                 "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
+    if os.environ.get("AGENTLOOP_LOCAL_MODEL") == "off":  # a hub of 30 students need not start 30 servers
+        raise failure("switched_off", language)
     with starting:
         return start_or_reuse(language, timeout)
 

@@ -116,7 +116,10 @@ def workspace(state="untouched"):
 
 
 def environment():
-    return {name: value for name, value in os.environ.items() if not name.startswith("LLM_")}
+    # The local model answers in notebooks 07 and 08 where it is installed: tests/course/test_own_agent_notebooks.py
+    # and tests/extras/test_browser_local.py run it there; here it is switched off, as a hub would, to save minutes.
+    return {name: value for name, value in os.environ.items() if not name.startswith("LLM_")} | {
+        "AGENTLOOP_LOCAL_MODEL": "off"}
 
 
 def client_for(notebook, copy):
