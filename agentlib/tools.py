@@ -120,8 +120,10 @@ def example(tool):
 def quote(value, limit=60):
     """`value` as a reply to the model may echo it: a huge argument must not flood the context.
 
-    Example: quote("x" * 500) -> "'xxx...x'… (500 characters)"
+    Example: quote("x" * 500) -> "'xxx...x'… (500 characters)"; quote(10 ** 5000) -> "a number of about 5000 digits"
     """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
+        return f"a number of about {round(abs(value).bit_length() * 0.30103)} digits"  # str() refuses 4,300+ digits
     if isinstance(value, str) and len(value) > limit:
         return f"{value[:limit]!r}… ({len(value):,} characters)"
     return repr(value)
