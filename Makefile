@@ -42,8 +42,9 @@ demo: $(VENV)/.course
 	$(BIN)/python -m agentlib
 
 # The bench's tokenizers too: tests check the token estimate against real tokenizers.
+# One worker per core (at most four), each taking whole test files, so that a file's server and browser are shared.
 test: $(VENV)/.dev $(VENV)/.bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 # The paid test asks the provider configured in .env (or LLM_* variables); `make test` skips it.
 test-paid: $(VENV)/.dev

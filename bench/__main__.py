@@ -78,7 +78,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as folder:
         files, size, big_lines = write_corpus(folder, args.files, args.megabytes)
         results["tools"] = {"files": files, "bytes": size, "big_file_lines": big_lines, "grep": scale.gnu_grep(),
-                            "page_cache": "warm (the folder was just written); cold means agentlib's cache only",
+                            "page_cache": "warm (the folder was just written); cold: the first call in a fresh process",
                             "rows": scale.measure(folder, big_lines, args.repeat)}
     results["wall_seconds"] = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -211,7 +211,8 @@ def outcome(html):
     return found[0]
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+# One edition each: the editions' code is the same (tests/course/test_notebook_parity.py), the browser is not.
+@pytest.mark.parametrize("language", ["de"])
 def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, language):
     student.open(f"notebooks/{language}/{NOTEBOOKS[language]['04']}.ipynb")
     student.run("setup", "build-loop-check")
@@ -233,7 +234,7 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
     assert not student.tracebacks(), student.tracebacks()
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("language", ["en"])
 def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language):
     from playwright.sync_api import expect
 
