@@ -214,8 +214,14 @@ class Student:
         if self.lab.app == "notebook":
             deadline = time.monotonic() + timeout / 1000
             while time.monotonic() < deadline:
-                with urllib.request.urlopen(f"{self.lab.url}/api/kernels?token={self.lab.token}", timeout=5) as reply:
-                    kernels = json.load(reply)
+                try:
+                    with urllib.request.urlopen(f"{self.lab.url}/api/kernels?token={self.lab.token}",
+                                                timeout=5) as reply:
+                        kernels = json.load(reply)
+                except urllib.error.HTTPError as error:  # jupyter_server answers 500 while a kernel is starting
+                    if error.code != 500:
+                        raise
+                    kernels = []
                 if kernels and all(k["execution_state"] == "idle" for k in kernels):
                     return
                 time.sleep(0.3)
