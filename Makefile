@@ -133,7 +133,7 @@ lock: $(VENV)/.created
 	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
 	rm requirements.lock.old
 
-# Optional: the tiny local model (notebook 08, `python -m agentlib --local`); lab and test never need it.
+# Optional: the tiny local model (notebooks 07 and 08, agentlib.extras.local); lab and test never need it.
 # llama-cpp-python compiles llama.cpp from source: a few minutes once, then pip's wheel cache reuses it.
 local-model: $(VENV)/.local-model
 

@@ -45,7 +45,7 @@ SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
 AA = 4.5  # WCAG 2.2 AA, normal text
 # The course must run without a key; a key in the repository's .env would send the
 # notebook's "make_model" to the real API, so every kernel looks for .env elsewhere.
-NO_ENV_FILE = "import agentlib.providers.config, pathlib\nagentlib.providers.config.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
+NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 VIEWER = labels("de")
 CONTROL = labels("de", controls.TEXT)
 OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"

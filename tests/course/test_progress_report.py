@@ -1,4 +1,4 @@
-"""`python -m agentlib progress`: a class's progress files read back as one table, as a user runs it."""
+"""`python -m agentlib.course progress`: a class's progress files read back as one table, as a user runs it."""
 
 import csv
 import io

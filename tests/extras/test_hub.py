@@ -7,7 +7,7 @@ repository is a clone of this one's checked-out commit, served from disk, which 
 as the instructor. Two students log in in Chromium, follow the link, run
 notebook 05, and one of them solves exercise 1 and types a key. Then both work
 through notebooks 02 and 04, one writing the decorator right and one wrong, and
-the admin reads their progress with `python -m agentlib progress`.
+the admin reads their progress with `python -m agentlib.course progress`.
 
 Measurements go to test-artifacts/hub/measurements.json and to the terminal, the admin's
 progress table to test-artifacts/hub/progress.txt.
@@ -327,9 +327,9 @@ def work_through_02_and_04(page, hub, name, seen):
 
 
 def admin_reads_progress(hub):
-    """What the admin sees of both homes with `python -m agentlib progress` (table and --csv), and the files."""
+    """What the admin sees of both homes with `python -m agentlib.course progress` (table and --csv), and the files."""
     homes = [str(hub.home(name)) for name in STUDENTS]
-    runs = [subprocess.run([sys.executable, "-m", "agentlib", "progress", *homes, *extra], capture_output=True,
+    runs = [subprocess.run([sys.executable, "-m", "agentlib.course", "progress", *homes, *extra], capture_output=True,
                            text=True, timeout=60) for extra in ([], ["--csv"])]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "progress.txt").write_text(runs[0].stdout + runs[0].stderr)
