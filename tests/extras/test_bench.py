@@ -65,8 +65,8 @@ def test_check_latency_rows_judge_each_solution_correct_and_stop_each_piece_that
     rows = results["checks"]["rows"]
     assert [r["check"] for r in rows] == ["decorator", "read_doc", "loop", "scripted_model", "real_model"]
     assert all(r["status"] == "correct" and r["hanging_status"] == "incorrect" for r in rows), rows
-    # Times are the bench's to report, not a test's to judge: only that each was measured.
-    assert all(r["median_s"] >= 0 and r["hanging_s"] > 0 for r in rows) and "Check latency" in table  # medians round to 0.00
+    # Times are the bench's to report, not a test's to judge: only that each was measured (a median may round to 0.00).
+    assert all(r["median_s"] >= 0 and r["hanging_s"] > 0 for r in rows) and "Check latency" in table
 
 
 def test_startup_rows_cover_both_installs_and_take_turns(run):
