@@ -26,13 +26,21 @@ class ModelError(RuntimeError):
         self.kind = kind
 
 
-def explain(kind, language="en", **facts):
-    """The ModelError for `kind`, worded by TEXT[kind] (at the end of this module).
+def say(texts, key, language, /, **facts):
+    """The sentence `texts[key]` in `language` (English when there is none), placeholders filled from `facts`.
+
+    Example: say({"hi": {"de": "Hallo {name}", "en": "Hello {name}"}}, "hi", "de", name="Ada") -> "Hallo Ada"
+    """
+    sentences = texts[key]
+    return sentences.get(language, sentences["en"]).format(**facts)
+
+
+def explain(kind, language="en", texts=None, /, **facts):
+    """The ModelError for `kind`, worded by `texts` (this module's TEXT, at its end, unless given).
 
     Example: explain("bad_url", url="ftp://x").kind -> "bad_url"
     """
-    sentences = TEXT[kind]
-    return ModelError(sentences.get(language, sentences["en"]).format(**facts), kind)
+    return ModelError(say(texts or TEXT, kind, language, **facts), kind)
 
 
 def explained(ask, settings, language, retries, timeout):

@@ -109,9 +109,10 @@ class Trace:
                         str(data.get("stop_message", "")), str(data.get("model", "")), data.get("tools", ()))
             if any(trace.messages[r["at"]]["role"] != "assistant" for r in trace.records):
                 raise ValueError("a record points at no reply of the model")
-            trace.question  # noqa: B018 (raises StopIteration when there is no question)
+            if not any(m["role"] == "user" for m in trace.messages):
+                raise ValueError("it holds no question")
             return trace
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, StopIteration) as problem:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as problem:
             raise ValueError(f"not a trace saved by agentlib ({type(problem).__name__}: {str(problem)[:80]}); "
                              f"save one with stats.trace.save(path)") from None
 

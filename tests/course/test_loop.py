@@ -6,6 +6,8 @@ import pytest
 
 from agentlib import QUESTION, TOOLS, ScriptedModel, lesson_script, run_agent
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+
+from .edits import edited
 from agentlib.course.exercises import loop as own_loop
 from agentlib.trace import Trace
 
@@ -104,14 +106,6 @@ def run_agent(model, question, max_steps=8, verbose=True):
 '''
 
 
-def edited(language, *replacements):
-    source = exercise("loop", language).SOLUTION[language]
-    for old, new in replacements:
-        assert old in source, old
-        source = source.replace(old, new)
-    return source
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_untouched_cell_is_not_attempted(run_cell, language):
     q = exercise("loop", language)
@@ -123,7 +117,7 @@ def test_an_untouched_cell_is_not_attempted(run_cell, language):
 @pytest.mark.parametrize("mistake", WRONG)
 def test_a_typical_wrong_loop_is_incorrect_and_the_rule_named(run_cell, mistake, language):
     replacements, english, german = WRONG[mistake]
-    status, message = exercise("loop", language).judge(run_cell(edited(language, *replacements))["run_agent"])
+    status, message = exercise("loop", language).judge(run_cell(edited("loop", language, *replacements))["run_agent"])
     assert status == INCORRECT, message
     assert all(words in message for words in {"en": english, "de": german}[language]), message
 
@@ -136,7 +130,7 @@ def test_a_loop_that_keeps_the_rules_is_correct_whatever_its_wording(run_cell, s
 
 def test_the_check_gives_back_the_tools_it_lent(run_cell):
     before = dict(TOOLS)
-    exercise("loop", "en").judge(run_cell(edited("en", (CUT, "")))["run_agent"])
+    exercise("loop", "en").judge(run_cell(edited("loop", "en", (CUT, "")))["run_agent"])
     assert TOOLS == before
 
 

@@ -7,6 +7,8 @@ import pytest
 import agentlib
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
+from .edits import edited
+
 WRONG = {  # replacements in the solution; words the verdict must hold in English, in German
     "hard-codes the endpoint": ([('base_url = os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
                                   'base_url = "https://api.deepseek.com"')],
@@ -27,11 +29,7 @@ NOTEBOOK_MISTAKE = ("tools=tools, ", "")
 
 
 def defined(run_cell, language, *replacements):
-    source = exercise("real_model", language).SOLUTION[language]
-    for old, new in replacements:
-        assert old in source, old
-        source = source.replace(old, new)
-    return run_cell(source, language=language)["RealModel"]
+    return run_cell(edited("real_model", language, *replacements), language=language)["RealModel"]
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

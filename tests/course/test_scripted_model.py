@@ -5,6 +5,8 @@ import pytest
 import agentlib
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
+from .edits import edited
+
 LANGUAGES = ["de", "en"]
 WRONG = {  # replacements in the solution; words the verdict must hold in English, in German
     "always returns the first message": ([("message = self.script[self.step]", "message = self.script[0]")],
@@ -24,11 +26,7 @@ NOTEBOOK_MISTAKE = ("return message, None", "return message")
 
 
 def defined(run_cell, language, *replacements):
-    source = exercise("scripted_model", language).SOLUTION[language]
-    for old, new in replacements:
-        assert old in source, old
-        source = source.replace(old, new)
-    return run_cell(source, language=language)["ScriptedModel"]
+    return run_cell(edited("scripted_model", language, *replacements), language=language)["ScriptedModel"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
