@@ -26,9 +26,13 @@ def run_cell(clean_registry, capsys):
     return run
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_hints(monkeypatch):
-    """Forget which hints were shown and which pieces q.pick replaced, as a new kernel would."""
+    """Every test starts as a new kernel would: no hints shown, no piece replaced by q.pick.
+
+    Without this a test that picked agentlib's piece after a wrong answer changes the verdict
+    of a later test in the same worker ("replaced" instead of "not attempted").
+    """
     from agentlib.course.exercises import base
     monkeypatch.setattr(base, "REPLACED", {})
     monkeypatch.setattr(base, "HINTS_SHOWN", {})

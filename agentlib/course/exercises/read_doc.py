@@ -54,6 +54,8 @@ TEXT = {
                         "en": "through a folder inside the docs folder that is a symbolic link leading out"},
     "way_absolute_through": {"de": "als absoluter Pfad, der beim Doku-Ordner beginnt und mit ../ hinausführt",
                              "en": "as an absolute path that starts at the docs folder and leads out with ../"},
+    "way_absolute_sibling": {"de": "als absoluter Pfad, der beim Doku-Ordner beginnt und mit ../ in einen Nachbarordner führt",
+                             "en": "as an absolute path that starts at the docs folder and leads with ../ into a sibling folder"},
     "leak": {"de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren Inhalt preis. Die Regel: Erst den ganzen Pfad auflösen, dann prüfen, ob das Ergebnis noch im Ordner liegt; ein Vergleich der Zeichenketten oder ein Blick nur auf '..' reicht nicht. Die Stelle: deine Zeilen mit file und inside.",
              "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your lines with file and inside."},
     "fails": {"de": "{call} bricht ab mit {error_type}: {error}{past_end}",

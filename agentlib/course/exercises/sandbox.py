@@ -108,6 +108,7 @@ ESCAPES = [  # (the way out, a path relative to the docs folder; {base} and {out
     ("way_slashes", "advanced//..//..//../etc/passwd"),
     ("way_middle_link", "linked/passwd"),
     ("way_absolute_through", "{base}/../../etc/passwd"),
+    ("way_absolute_sibling", "{base}/../docs-private/notes.md"),
 ]
 
 
