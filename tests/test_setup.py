@@ -1,11 +1,14 @@
-"""The newcomer's path: the Makefile, the lock file, the paid test's gate, and the README's commands."""
+"""The newcomer's path: the Makefile, the lock file, pyproject.toml, the paid test's gate, and the commands,
+links and figures of the README and the pages it leads to."""
 
+import ast
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,13 +16,18 @@ from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGES = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").glob("*.md"))]
 
 
-def commands_in_readme():
-    """What the README asks a reader to type: `inline code` and the lines of ```bash blocks, without comments."""
-    blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
-    lines = [line.split(" #")[0] for block in blocks for line in block.splitlines() if not line.startswith("#")]
-    return re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", README, flags=re.S)) + lines
+def commands_in_pages():
+    """What the README and its pages ask a reader to type: `inline code` and the lines of ```bash blocks."""
+    found = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+        found += re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
+        found += [line.split(" #")[0] for block in blocks for line in block.splitlines() if not line.startswith("#")]
+    return found
 
 
 # ---- no surprise costs ---------------------------------------------------------------------------
@@ -80,7 +88,7 @@ def test_a_venv_that_cannot_be_created_is_removed_and_the_package_named(project)
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
 def test_every_make_command_in_the_readme_is_a_target():
-    commands = {match for text in commands_in_readme() for match in re.findall(r"^make ([a-z][\w-]*)", text.strip())}
+    commands = {match for text in commands_in_pages() for match in re.findall(r"^make ([a-z][\w-]*)", text.strip())}
     assert {"lab", "lab-en", "test", "test-paid", "demo", "setup", "clean", "lock"} <= commands
     for target in commands:
         assert make(REPO, "-n", target).returncode == 0, f"make {target}"
@@ -113,14 +121,38 @@ def test_the_lock_pins_every_requirement_inside_its_range():
         assert all(wanted.specifier.contains(v) for v in versions), f"{wanted} but the lock pins {versions}: make lock"
 
 
-# ---- the README ------------------------------------------------------------------------------------
+# ---- the README and its pages -------------------------------------------------------------------
 
-def test_the_readme_runs_agentlib_with_the_venvs_python():
-    bare = [text for text in commands_in_readme() if re.match(r"python -[mc] (agentlib|\"from agentlib)", text)]
+def test_the_readme_is_a_landing_page():
+    """The manual lives in docs/; the README says what the course is, what it needs and where to read on."""
+    assert len(README.split()) <= 1500
+    assert all(f"](docs/{page.name})" in README for page in PAGES if page.parent.name == "docs")
+
+
+def stdlib_only(script):
+    """True when `script` imports nothing beyond the standard library (at its top level)."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    names = [alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names]
+    names += [node.module or "." for node in tree.body if isinstance(node, ast.ImportFrom)]
+    return all(name.split(".")[0] in sys.stdlib_module_names for name in names)
+
+
+def test_the_pages_run_the_course_with_the_venvs_python():
+    # `python tools/minutes.py` or `python agent_loop.py` with the system's python ends in ModuleNotFoundError.
+    bare = []
+    for text in commands_in_pages():
+        command = re.match(r"(?:sudo )?(?:python3?|py) (\S+)", text.strip())
+        if not command or command.group(1) in ("-m", "-c") and re.match(r"\S+ -m venv\b", text.strip()):
+            continue
+        script = REPO / command.group(1)
+        if command.group(1).endswith(".py") and script.is_file() and stdlib_only(script):
+            continue
+        bare.append(text)
     assert bare == [], "the system's python has no openai, pandas, ...: write .venv/bin/python"
+    assert stdlib_only(REPO / "tools" / "lite" / "serve.py") and not stdlib_only(REPO / "tools" / "minutes.py")
 
 
-def test_every_option_the_readme_gives_the_cli_exists():
+def test_every_option_the_pages_give_the_cli_exists():
     def options(*args):
         text = subprocess.run([sys.executable, "-m", *args, "--help"], cwd=REPO, capture_output=True,
                               text=True, timeout=60).stdout
@@ -128,20 +160,79 @@ def test_every_option_the_readme_gives_the_cli_exists():
     known = {"agentlib": options("agentlib"), "agentlib.course eval": options("agentlib.course", "eval"),
              "agentlib.course progress": options("agentlib.course", "progress")}
     found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(.*)",
-                       "\n".join(commands_in_readme()))
+                       "\n".join(commands_in_pages()))
     assert {command for command, _ in found} == set(known)
     for command, rest in found:
         assert set(re.findall(r"--[a-z-]+", rest)) <= known[command], (command, rest)
 
 
-def test_the_readme_has_no_link_that_leads_nowhere():
-    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(r"<!--.*?-->", "", README, flags=re.S))
-    assert links
-    for link in links:
+def anchors(page):
+    """The #fragments GitHub makes of a Markdown page's headings. Example: "## The threat model" -> "the-threat-model"."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_no_link_in_the_pages_leads_nowhere(page):
+    text = re.sub(r"<!--.*?-->|```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)  # code is no link
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
         if link.startswith("http"):
             assert not re.search(r"OWNER|REPO|\bHUB\b", link), link  # a placeholder is no address
-        else:
-            assert (REPO / link.split("#")[0]).exists(), link
+            continue
+        path, _, fragment = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        assert target.exists(), link
+        assert not fragment or fragment in anchors(target), link
+
+
+def test_the_figures_the_pages_state_are_their_sources():
+    instructors = (REPO / "docs" / "instructors.md").read_text(encoding="utf-8")
+    questions = json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8"))
+    stated = re.search(r"all (\d+)\s+questions in `data/questions.json` \((\d+) answerable from the docs, (\d+) not\)",
+                       instructors)
+    answerable = sum(q["answerable"] for q in questions)
+    assert stated and tuple(map(int, stated.groups())) == (len(questions), answerable, len(questions) - answerable)
+    stated = re.search(r"\((\d+) packages pinned in `requirements-frameworks.txt`",
+                       (REPO / "docs" / "real-model.md").read_text(encoding="utf-8"))
+    assert stated and int(stated.group(1)) == len(requirements("requirements-frameworks.txt"))
+
+
+# ---- pyproject.toml --------------------------------------------------------------------------------
+
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+EXTRAS = {"dev": ["requirements-dev.txt", "bench/requirements-bench.txt"], "bench": ["bench/requirements-bench.txt"],
+          "local": ["requirements-local.txt"], "frameworks": ["requirements-frameworks.txt"],
+          "hub": ["requirements-hub.txt", "bench/requirements-bench.txt"], "lite": ["requirements-lite.txt"]}
+
+
+def extra(name):
+    """The requirements of agentloop-course[name] beyond its dependencies, its own extras followed."""
+    found = []
+    for line in PYPROJECT["optional-dependencies"][name]:
+        wanted = Requirement(line)
+        found += [r for e in sorted(wanted.extras) for r in extra(e)] if wanted.name == PYPROJECT["name"] else [wanted]
+    return found
+
+
+def same(requirements):
+    """Requirements as pip compares them, without the marker that keeps the course's packages out of the browser."""
+    return {(r.name.lower(), tuple(sorted(r.extras)), r.specifier, str(r.marker or "").replace(
+        'sys_platform != "emscripten"', "")) for r in requirements}
+
+
+@pytest.mark.parametrize("name", [None, *EXTRAS])
+def test_pyproject_declares_what_the_requirements_files_install(name):
+    course = [Requirement(line) for line in PYPROJECT["dependencies"]]
+    files = ["requirements.txt", *EXTRAS.get(name, [])]
+    assert same(course + (extra(name) if name else [])) == same(r for file in files for r in requirements(file))
+
+
+def test_the_browser_installs_agentlib_without_the_courses_packages():
+    """The JupyterLite site installs this package with piplite, which has no wheel for JupyterLab or pandas."""
+    browser = {"sys_platform": "emscripten", "platform_system": "Emscripten"}
+    assert PYPROJECT["dependencies"]
+    assert not [line for line in PYPROJECT["dependencies"] if Requirement(line).marker is None
+                or Requirement(line).marker.evaluate(browser)]
 
 
 def test_binder_and_make_install_the_setting_that_saves_widget_state(tmp_path):

@@ -124,21 +124,25 @@ class Rows:
         row, columns = key
         return {column: self.rows[row][column] for column in columns}
 
+    def to_dict(self, orient="index"):  # as DataFrame.to_dict("index"): report() reads both tables this way
+        return dict(self.rows)
+
 
 def report(table):
-    """`evaluate`'s table as text under 100 columns wide, ending with a one-line result."""
-    rows = table.drop(index="all")
-    rows.index = [id if len(id) <= 16 else id[:15] + "…" for id in rows.index]  # ids may be 64 long
-    width = max(4, *(len(id) for id in rows.index))
+    """`evaluate`'s table (a DataFrame or `Rows`) as text under 100 columns wide, ending with a one-line result."""
+    rows = table.to_dict("index")
+    total = rows.pop("all")
+    short = {id: id if len(id) <= 16 else id[:15] + "…" for id in rows}  # ids may be 64 long
+    width = max(4, *(len(id) for id in short.values()))
     lines = [f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}"
              f"  file  lines  declined  correct"]
-    for id, row in rows.iterrows():
+    for id, row in rows.items():
         tokens = row["prompt_tokens"] + row["completion_tokens"]
         cost = "?" if missing(row["cost_usd"]) else f"{row['cost_usd']:.4f}"
-        lines.append(f"{id:<{width}}  {row['stop_reason']:<11}{row['steps']:>5}{row['tool_calls']:>7}"
+        lines.append(f"{short[id]:<{width}}  {row['stop_reason']:<11}{row['steps']:>5}{row['tool_calls']:>7}"
                      f"{(f'{tokens:,}' if tokens else '-'):>11}{cost:>9}  {yes(row['cites_file']):<6}"
                      f"{yes(row['lines_overlap']):<7}{yes(row['declined']):<10}{yes(row['correct'])}")
-    total, right = table.loc["all"], int(rows["correct"].astype(bool).sum())
+    right = sum(bool(row["correct"]) for row in rows.values())
     tokens = int(total["prompt_tokens"] + total["completion_tokens"])
     cost = "cost unknown" if missing(total["cost_usd"]) else f"cost about ${total['cost_usd']:.4f}"
     lines.append(f"Result: {right} of {len(rows)} correct ({right / len(rows):.2f}) · stops: {total['stop_reason']} · "

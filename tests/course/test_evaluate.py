@@ -210,3 +210,22 @@ def test_the_row_all_is_the_same_with_and_without_pandas(monkeypatch, model):
     assert {k: None if missing(v) else v for k, v in shown.items()} == {
         k: None if missing(v) else v for k, v in styled.items()}
     assert shown["steps"] >= len(questions) and shown["answerable"] == "8 of 12"  # a real evaluation was compared
+
+
+@pytest.mark.parametrize("model", ["naive", "oracle"])
+def test_eval_prints_the_same_report_with_and_without_pandas(monkeypatch, tmp_path, capsys, model):
+    """Without pandas, `eval` used to run every question and then crash in report() (AttributeError: 'Rows' ...)."""
+    from agentlib.course.__main__ import main
+
+    everything = load_questions()
+    path = tmp_path / "questions.json"
+    path.write_text(json.dumps([q for q in everything if q["answerable"]][:4]
+                               + [q for q in everything if not q["answerable"]][:2]), encoding="utf-8")
+    assert main(["eval", "--model", model, "--questions", str(path)]) == 0
+    with_pandas = capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` now raises ImportError
+    assert main(["eval", "--model", model, "--questions", str(path)]) == 0
+    assert capsys.readouterr().out == with_pandas
+    lines = with_pandas.splitlines()
+    assert len(lines) == 6 + 2 and lines[-1].startswith("Result: ")  # the header, six questions, the result
+    assert model == "oracle" or " no " in with_pandas  # the naive model's misses are rows too, counted alike
