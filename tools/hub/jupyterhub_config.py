@@ -8,7 +8,7 @@ comma-separated), HUB_PASSWORD (the class password), HUB_PROXY (the
 configurable-http-proxy executable) and HUB_SINGLEUSER (jupyterhub-singleuser
 from the course's environment, where agentlib and nbgitpuller are installed).
 With HUB_LOCAL_MODEL_PORT set, the hub also runs the tiny local model as one
-service for the whole class, as the README's instructor section advises.
+service for the whole class, as docs/classroom.md advises.
 
 Deliberately left out: real system users and TLS. SimpleLocalProcessSpawner runs
 every student's server as the hub's own user, in a home of its own; that keeps
