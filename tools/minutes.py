@@ -2,29 +2,38 @@
 
     python tools/minutes.py           the table per language and the core totals
     python tools/minutes.py --check   exit 1 when a notebook's ⏱ line, notebook 01's road map or the
-                                      README shows other minutes than the count
+                                      README shows other minutes than the count, or the core takes
+                                      more than an hour
     python tools/minutes.py --write   write the count into the notebook sources and README, then
                                       run python tools/build_notebooks.py
 
-The count, for every notebook and each language alike:
-- reading: the words of its markdown cells at 160 words a minute. A word is a run of non-space
+The count, for every notebook and each language alike, adds up what a student reads, writes and runs:
+- reading text: the words of its markdown cells at 160 words a minute. A word is a run of non-space
   characters holding a letter or a digit; an image's description (`![...](...)`), HTML tags and
   the ⏱ line itself are not read.
-- writing: 1 minute per line the student writes. In each exercise cell (a code cell tagged
+- reading code: every line of every code cell that is not blank, comments included, as the student
+  is handed it (set-up cells and exercise skeletons too), at 30 lines a minute.
+- writing: half a minute per line the student writes. In each exercise cell (a code cell tagged
   "exercise") these are the lines of the exercise's published solution (`q.solution()`, from
   agentlib) that the cell as handed out does not already hold: blank and comment-only lines and
   trailing comments aside, the solution's lines that difflib does not match to a line of the cell.
-  So it follows the skeletons in agentlib by itself: a gap the skeleton fills costs nothing,
-  a line the student must type costs a minute.
-- running: 0.3 minutes per code cell.
+  So it follows the skeletons in agentlib by itself: a gap the skeleton fills costs nothing. Half a
+  minute, because the text above every exercise cell names the expressions its lines need; the
+  time goes to typing and placing them.
+- running: 0.1 minutes (six seconds) per code cell: Shift+Enter and a short wait.
+- reading output: a quarter of a minute for every code cell but an exercise cell (an exercise cell
+  only defines what the student wrote; every other cell shows something to read: a run's lines, a
+  verdict, the system prompt), and one minute more for a cell tagged "widget" (a trace to step
+  through, a table, a control).
 - core or optional: a cell tagged "optional", and every cell of a notebook whose source says
   `OPTIONAL = True` (the extras), count toward the optional minutes, all others toward the core.
-Each notebook's core and optional minutes are rounded to whole minutes (half up); the core total
-is the sum of the rounded core minutes.
+The exact minutes are summed first: a notebook shows its core and optional minutes rounded half up,
+and the core total is the exact core minutes of all notebooks, summed, then rounded.
 
-Example: a notebook of 800 core words, 6 written lines and 10 code cells takes 5 + 6 + 3 = 14 minutes.
+Example: 800 words, 60 code lines, 6 written lines and 10 code cells of which 2 are exercise cells
+and 1 a widget take 5 + 2 + 3 + 1 + 2 + 1 = 14 minutes.
 
-Deliberately left out: thinking time, reading a cell's output, and the time a real model takes;
+Deliberately left out: thinking time beyond the writing, and the time a model takes to answer;
 the count is a yardstick that keeps the course's promise honest, not a stopwatch.
 """
 
@@ -43,8 +52,11 @@ from notebook_source.cells import render  # noqa: E402
 ROOT = build_notebooks.ROOT
 README = ROOT / "README.md"
 WORDS_PER_MINUTE = 160
-MINUTES_PER_LINE = 1
-MINUTES_PER_CELL = 0.3
+CODE_LINES_PER_MINUTE = 30
+MINUTES_PER_WRITTEN_LINE = 0.5
+MINUTES_PER_CELL = 0.1  # running it: Shift+Enter and a few seconds' wait
+MINUTES_PER_OUTPUT = 0.25  # reading what a cell other than an exercise cell shows
+MINUTES_PER_WIDGET = 1  # stepping through a widget, on top of its output
 CORE_LIMIT = 60
 WORD = re.compile(r"\S*[^\W_]\S*")
 NOT_READ = re.compile(r"!\[[^\]]*\]\([^)]*\)|<[^>]+>|^⏱.*$", re.MULTILINE)
@@ -98,8 +110,9 @@ def solution(cell_id, language):
 
 
 def count(module, language):
-    """{"core": {...}, "optional": {...}}, each with words, lines, cells and minutes, for one notebook."""
-    parts = {part: {"words": 0, "lines": 0, "cells": 0} for part in ("core", "optional")}
+    """{"core": {...}, "optional": {...}}: words, code, written, cells, outputs, widgets, exact and minutes."""
+    keys = ("words", "code", "written", "cells", "outputs", "widgets")
+    parts = {part: dict.fromkeys(keys, 0) for part in ("core", "optional")}
     for cell in module.CELLS:
         optional = getattr(module, "OPTIONAL", False) or "optional" in cell["tags"]
         part = parts["optional" if optional else "core"]
@@ -108,13 +121,24 @@ def count(module, language):
             part["words"] += words(text)
             continue
         part["cells"] += 1
+        part["code"] += sum(1 for line in text.splitlines() if line.strip())
+        part["widgets"] += "widget" in cell["tags"]
         if "exercise" in cell["tags"]:
-            part["lines"] += written_lines(text, solution(cell["id"], language))
+            part["written"] += written_lines(text, solution(cell["id"], language))
+        else:
+            part["outputs"] += 1
     for part in parts.values():
-        exact = (part["words"] / WORDS_PER_MINUTE + part["lines"] * MINUTES_PER_LINE
-                 + part["cells"] * MINUTES_PER_CELL)
-        part["minutes"] = half_up(exact)
+        part["exact"] = minutes(part)
+        part["minutes"] = half_up(part["exact"])
     return parts
+
+
+def minutes(part):
+    """The exact minutes of a count. Example: {"words": 800, "code": 60, "written": 6, "cells": 10,
+    "outputs": 8, "widgets": 1} -> 14.0"""
+    return (part["words"] / WORDS_PER_MINUTE + part["code"] / CODE_LINES_PER_MINUTE
+            + part["written"] * MINUTES_PER_WRITTEN_LINE + part["cells"] * MINUTES_PER_CELL
+            + part["outputs"] * MINUTES_PER_OUTPUT + part["widgets"] * MINUTES_PER_WIDGET)
 
 
 def modules():
@@ -126,18 +150,25 @@ def counts(language):
     return [(module, count(module, language)) for module in modules()]
 
 
+def core_exact(language):
+    """The core's minutes before rounding: every notebook's exact core minutes, summed."""
+    return sum(c["core"]["exact"] for module, c in counts(language) if not getattr(module, "OPTIONAL", False))
+
+
 def core_total(language):
-    return sum(c["core"]["minutes"] for module, c in counts(language) if not getattr(module, "OPTIONAL", False))
+    return half_up(core_exact(language))
 
 
 def table(language):
-    rows = [f"{language}: notebook                         words  lines  cells   core  optional"]
+    """Per notebook, the core's pieces and exact minutes, then the optional minutes."""
+    rows = [f"{language}: notebook (core)                  words   code written  cells outputs widgets"
+            f"    exact   core  optional"]
     for module, c in counts(language):
-        core, extra = c["core"], c["optional"]
-        rows.append(f"    {module.FILES[language]:<32} {core['words'] + extra['words']:>5} "
-                    f"{core['lines'] + extra['lines']:>6} {core['cells'] + extra['cells']:>6} "
-                    f"{core['minutes']:>6} {extra['minutes']:>9}")
-    rows.append(f"    core total: {core_total(language)} minutes (at most {CORE_LIMIT})")
+        core = c["core"]
+        rows.append(f"    {module.FILES[language]:<32} {core['words']:>5} {core['code']:>6} {core['written']:>7}"
+                    f" {core['cells']:>6} {core['outputs']:>7} {core['widgets']:>7} {core['exact']:>8.1f}"
+                    f" {core['minutes']:>6} {c['optional']['minutes']:>9}")
+    rows.append(f"    core total: {core_exact(language):.1f} → {core_total(language)} minutes (at most {CORE_LIMIT})")
     return "\n".join(rows)
 
 
@@ -258,7 +289,8 @@ def main(argv):
         if any("more than" not in problem for problem in found):
             print("run python tools/minutes.py --write to show the count")
         if any("more than" in problem for problem in found):
-            print("shorten the core, or move sections into optional ones (tag their cells optional)")
+            print("the core is longer than the course promises: cut repeated runs, repeated explanations and "
+                  "set-up plumbing, or say so where the minutes are shown")
         return 1 if found else 0
     if "--write" in argv:
         write()

@@ -42,19 +42,48 @@ def test_each_missing_piece_is_named(language, capsys):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_solution_is_correct_and_the_run_shown(run_cell, language, capsys):
+def test_an_untouched_skeleton_is_not_attempted_and_a_gap_left_is_named(run_cell, language):
+    q = exercise(1, language)
+    assert q.judge(run_cell(q.SKELETON[language], language=language)["my_script"])[0] == NOT_ATTEMPTED
+    half = both_failures(language)[:2] + [...]
+    status, message = q.judge(half)
+    assert status == INCORRECT and "2" in message and "..." in message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_solution_is_correct_and_says_what_agentlibs_observations_tell(run_cell, language, capsys):
     q = exercise(1, language)
     assert q.judge(run_cell(NOTEBOOK_MISTAKE, language=language)["my_script"])[0] == INCORRECT
     status, message = q.judge(run_cell(q.SOLUTION[language], language=language)["my_script"])
     assert status == CORRECT and "search_web" in message and "TypeError" in message
     assert "[step 1] search_web" in capsys.readouterr().out
+    # agentlib's loop names the tools there are, and the argument with the type it needs
+    assert q.say("unknown.lists") in message and q.say("typed.fix") in message
 
 
-def test_the_students_loop_plays_the_script_when_given(run_cell, capsys):
-    loop = run_cell(exercise("loop", "en").SOLUTION["en"].replace(
-        "    say = print", '    print("STUDENT-LOOP")\n    say = print'))["run_agent"]
-    script = run_cell(exercise(1, "en").SOLUTION["en"])["my_script"]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lessons_loop_hears_only_a_vague_type_error_and_the_verdict_says_so(run_cell, language, capsys):
+    """The loop as the lesson prints it calls read_doc(start="abc") directly: "'<' not supported ..." names no argument."""
+    loop = run_cell(exercise("loop", language).SOLUTION[language].replace(
+        "    say = print", '    print("STUDENT-LOOP")\n    say = print'), language=language)["run_agent"]
+    q = exercise(1, language)
+    script = run_cell(q.SOLUTION[language], language=language)["my_script"]
     from agentlib.course import own_agent
-    status, message = exercise(1, "en").judge(script, own_agent.recorded(loop, "en"))
+    status, message = q.judge(script, own_agent.recorded(loop, language))
     assert status == CORRECT, message
     assert "STUDENT-LOOP" in capsys.readouterr().out
+    assert "'<' not supported between instances of 'str' and 'int'" in message
+    assert q.say("typed.vague") in message and q.say("typed.fix") not in message
+    assert "no tool called search_web" in message and q.say("unknown.names") in message
+
+
+def test_what_an_observation_tells_is_read_from_its_words():
+    from agentlib.course.exercises.errors_in_script import typed_tells, unknown_tells
+
+    assert unknown_tells("Error: KeyError: 'search_web'") == "unknown.names"
+    assert unknown_tells("Error: something failed") == "unknown.vague"
+    assert unknown_tells("Error: no tool called search_web; the tools are: list_docs, grep_docs, read_doc") \
+        == "unknown.lists"
+    assert typed_tells("Error: TypeError: '<' not supported between instances of 'str' and 'int'") == "typed.vague"
+    assert typed_tells("Error: start='abc', but lines count from 1") == "typed.names"
+    assert typed_tells("Error: start must be a whole number, e.g. 1") == "typed.fix"

@@ -50,3 +50,13 @@ def test_the_solution_is_correct(run_cell, language):
 def test_the_http3_run_finds_nothing_in_the_docs():
     searches = [c for step in http3_run("en").trace.steps for c in step.calls if c.name == "grep_docs"]
     assert searches and all(c.observation.startswith("No line contains") for c in searches)
+
+
+def test_a_real_models_broken_arguments_get_a_verdict_not_a_traceback():
+    """A small model may send grep_docs half a JSON object; the check still judges the student's readings."""
+    from agentlib import Call, Message
+
+    broken = [Message(tool_calls=[Call("c1", "grep_docs", '{"keyword": ')]), Message(content="?")]
+    stats = run_agent(ScriptedModel(broken), HTTP3_QUESTION["en"], verbose=False)[1]
+    status, message = exercise(4, "en").judge(stats, 1, ["http3"])
+    assert status == INCORRECT and "'http3'" in message

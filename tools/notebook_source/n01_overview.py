@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 3 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 4 Minuten, dazu optional 1 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
@@ -20,12 +20,12 @@ CELLS = [
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 3 minutes · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 4 minutes, plus 1 optional minutes · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("where-we-come-from", de="""
         ## Wo wir herkommen
 
-        In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Diesen Agenten schreibst du selbst, Teil für Teil; eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
+        In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Diesen Agenten schreibst du Teil für Teil selbst; eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
         """, en="""
         ## Where we come from
 
@@ -71,7 +71,6 @@ CELLS = [
         from agentlib.course import note_start; note_start("01", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
-        from agentlib.course import show
 
         print(QUESTION[LANGUAGE])
         """),
@@ -86,11 +85,11 @@ CELLS = [
     md("messages-intro", de="""
         ## Die Nachrichtenliste
 
-        Die ganze Unterhaltung ist eine Python-Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs).
+        Die ganze Unterhaltung ist eine Python-Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs). Der Systemprompt ist englisch, wie alles, was der Agent dem Modell sagt; antworten soll das Modell in der Sprache der Frage.
         """, en="""
         ## The message list
 
-        The whole conversation is a Python list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result).
+        The whole conversation is a Python list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result). The system prompt is in English, like everything the agent says to the model; it asks for answers in the question's language.
         """),
     code("messages", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
@@ -113,29 +112,29 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 3 |
-        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 8 |
+        | 1 · Überblick | – | 4 |
+        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 6 |
         | 3 · Doku-Werkzeuge | `read_doc` | 5 |
-        | 4 · Die Schleife | `run_agent` | 26 |
-        | 5 · Skriptmodell | `ScriptedModel` | 7 |
-        | 6 · Echtes Modell | `RealModel` | 7 |
-        | 7 · Dein Agent, Übungen und Selbsttest | – | 3 |
+        | 4 · Die Schleife | `run_agent` | 16 |
+        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 10 |
+        | 6 · Echtes Modell | `RealModel` | 8 |
+        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 8 |
 
-        Der Kern dauert etwa 59 Minuten: 160 Wörter Text pro Minute, eine Minute je Zeile, die du schreibst, 0,3 Minuten je Zelle (`python tools/minutes.py`). Abschnitte mit *(optional)* und **8 · Vertiefung** kannst du überspringen.
+        Der Kern dauert etwa 58 Minuten – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 3 |
-        | 2 · Tools by decorator | the decorator `tool` | 8 |
-        | 3 · Doc tools | `read_doc` | 5 |
-        | 4 · The loop | `run_agent` | 26 |
-        | 5 · Scripted model | `ScriptedModel` | 7 |
-        | 6 · Real model | `RealModel` | 7 |
-        | 7 · Your agent, exercises and self-test | – | 3 |
+        | 1 · Overview | – | 4 |
+        | 2 · Tools by decorator | the decorator `tool` | 6 |
+        | 3 · Doc tools | `read_doc` | 6 |
+        | 4 · The loop | `run_agent` | 16 |
+        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 10 |
+        | 6 · Real model | `RealModel` | 8 |
+        | 7 · Your agent, exercises and self-test | what you read off the trace | 8 |
 
-        The core takes about 59 minutes: 160 words of text a minute, one minute per line you write, 0.3 minutes per cell (`python tools/minutes.py`). You can skip sections marked *(optional)* and **8 · Extras**.
+        The core takes about 58 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*
@@ -147,6 +146,8 @@ CELLS = [
         Everything you rebuild is in the package `agentlib`, finished; `show(...)` displays its code straight from the file. Here is the script that just played the model:
         """, tags=["optional"]),
     code("show-script", """
+        from agentlib.course import show
+
         show(lesson_script)
         """, tags=["optional"]),
     md("next", de="""

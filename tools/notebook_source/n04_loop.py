@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 26 Minuten, dazu optional 3 Minuten
+        ⏱ etwa 16 Minuten, dazu optional 5 Minuten
         """, en="""
         # 4 · The loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 26 minutes, plus 3 optional minutes
+        ⏱ about 16 minutes, plus 5 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
@@ -40,36 +40,30 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import (MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, TOOLS, Call, Message, ScriptedModel,
-                              lesson_script, list_docs, read_doc, tool)
-        from agentlib import run_agent  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.course import exercise
-        from agentlib.course import show
-        from agentlib.course import number
-
-        from agentlib.course import load
+        from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message
+        from agentlib.course import exercise, load
 
         agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
-        tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent
+        tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent  # ⟨run_agent: agentlibs, bis deine die Prüfung besteht|run_agent: agentlib's, until yours passes the check⟩
 
         print(SYSTEM_PROMPT)
         """),
     md("protocol", de="""
         ## Die Regeln der Nachrichtenliste
 
-        Die API prüft die Liste bei jedem Aufruf und lehnt sie sonst ab (HTTP 400):
-
-        1. **Erst die Bitte, dann die Ergebnisse:** Die `assistant`-Nachricht mit den `tool_calls` kommt vor ihre Ergebnisse.
-        2. **Zu jedem Aufruf genau ein Ergebnis:** eine `tool`-Nachricht mit seiner `tool_call_id`, in der Reihenfolge der Aufrufe – auch für einen gescheiterten.
+        1. **Erst die Bitte, dann die Ergebnisse:** Die `assistant`-Nachricht mit den `tool_calls` steht vor ihren Ergebnissen.
+        2. **Zu jedem Aufruf genau ein Ergebnis:** eine `tool`-Nachricht mit seiner `tool_call_id`, gleich nach dieser `assistant`-Nachricht – auch für einen gescheiterten Aufruf.
         3. **Text und Aufrufe zugleich** sind keine Antwort: Es zählen die Aufrufe.
+
+        Verletzt die Liste Regel 1 oder 2, lehnt die API den Aufruf ab (HTTP 400).
         """, en="""
         ## The rules of the message list
 
-        The API checks the list on every call and refuses it otherwise (HTTP 400):
-
         1. **The request first, then the results:** the `assistant` message with the `tool_calls` goes before its results.
-        2. **Exactly one result per call:** one `tool` message with its `tool_call_id`, in the order of the calls – a failed call too.
+        2. **Exactly one result per call:** one `tool` message with its `tool_call_id`, right after that `assistant` message – a failed call too.
         3. **Text and calls at once** are not an answer: the calls count.
+
+        If the list breaks rule 1 or 2, the API refuses the request (HTTP 400).
         """),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
@@ -94,30 +88,17 @@ CELLS = [
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
     check_cell("build-loop-check", "loop", "run_agent", pick=True),
-    md("own-run-intro", de="""
-        ## Deine Schleife, ein ganzer Lauf
-
-        Das Skript der Lektion gegen dein `run_agent`, wenn es bestanden hat:
-        """, en="""
-        ## Your loop, a whole run
-
-        The lesson's script against your `run_agent`, if it passed:
-        """),
-    code("own-run", """
-        model = ScriptedModel(lesson_script(LANGUAGE))
-        answer, stats = run_agent(model, QUESTION[LANGUAGE])
-        print(f"\\nstats: steps={stats['steps']}, tool_calls={stats['tool_calls']}")
-        """),
     md("own-trace-intro", de="""
-        ### Deinen Lauf durchblättern *(optional)*
+        ## Deinen Lauf durchblättern *(optional)*
 
         Dein `run_agent` zeichnet keinen Trace auf – das muss es auch nicht, denn die Nachrichtenliste *ist* der Verlauf des Laufs. Der Kurs schaut deiner Schleife von außen zu: Er reicht ihr ein Modell, das sich bei jedem Aufruf die Liste merkt, die es bekommt, und baut daraus den Trace. So kannst du den Lauf deiner Schleife Schritt für Schritt durchblättern: Steht jede `tool`-Nachricht hinter der `assistant`-Nachricht mit ihrem Aufruf?
         """, en="""
-        ### Stepping through your run *(optional)*
+        ## Stepping through your run *(optional)*
 
         Your `run_agent` records no trace – it does not need to, because the message list *is* the record of the run. The course watches your loop from outside: it hands it a model that notes the list it is given at every call, and builds the trace from that list. That lets you step through your loop's run: does each `tool` message come after the `assistant` message with its call?
         """, tags=["optional"]),
     code("own-trace", """
+        from agentlib import ScriptedModel, lesson_script
         from agentlib.course import TraceViewer
         from agentlib.course.own_agent import recorded
 
@@ -143,18 +124,18 @@ CELLS = [
     md("stop-limit-intro", de="""
         ## Warum das Schrittlimit unverzichtbar ist
 
-        Ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung; greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Ein Modell, das nie aufhört:
+        Ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung; greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Deine Schleife gegen ein Modell, das nie aufhört:
         """, en="""
         ## Why the step limit is indispensable
 
-        A model can get stuck and send the same search again and again – and every step costs money. `max_steps` is the last safeguard; when it fires with a real model, the system prompt or the tools need work. A model that never stops:
+        A model can get stuck and send the same search again and again – and every step costs money. `max_steps` is the last safeguard; when it fires with a real model, the prompt or the tools need work. Your loop against a model that never stops:
         """),
     code("stop-limit", """
         def stubborn_model(messages, tools):
             step = sum(message["role"] == "assistant" for message in messages) + 1
             return Message(tool_calls=[Call(f"c{step}", "grep_docs", '{"keyword": "timeout"}')]), None
 
-        answer, stats = run_agent(stubborn_model, QUESTION[LANGUAGE], max_steps=3, verbose=False)
+        answer, stats = run_agent(stubborn_model, QUESTION[LANGUAGE], max_steps=3)
         print(f"answer = {answer!r}, stats['steps'] = {stats['steps']}")
         """),
     md("cut-intro", de="""
@@ -167,6 +148,9 @@ CELLS = [
         `read_doc` keeps itself below 3,000 characters (notebook 3). The cut in the loop is the backstop for tools that do not. To see it, we build a deliberately careless tool that returns the first lines of every file at once, and let a script call it. What the model is given as the last message in step 2 is in `model.calls`:
         """, tags=["optional"]),
     code("cut", """
+        from agentlib import MAX_OBSERVATION, ScriptedModel, list_docs
+        from agentlib.course import number
+
         @tool("Return the first lines of every documentation file at once.")
         def read_everything() -> str:
             return "\\n".join(read_doc(path) for path in list_docs().splitlines())
@@ -190,6 +174,7 @@ CELLS = [
         """, tags=["optional"]),
     code("show-loop", """
         import agentlib
+        from agentlib.course import show
 
         show(agentlib.loop.run_agent)
         show(agentlib.loop.observe)

@@ -1,4 +1,4 @@
-"""Notebook 5: the student writes ScriptedModel; the trace viewer, the token table; exercises 1 and 2, the step limit."""
+"""Notebook 5: the student writes ScriptedModel; the trace viewer; exercise 1; optional: tokens, exercise 2, the step limit."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** einen Lauf im Trace Schritt für Schritt lesen und seine Tokens ablesen.
 
-        ⏱ etwa 7 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 10 Minuten, dazu optional 6 Minuten
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** read a run step by step in the trace, and its tokens.
 
-        ⏱ about 7 minutes, plus 9 optional minutes
+        ⏱ about 10 minutes, plus 6 optional minutes
         """),
     md("why", de="""
         ## Warum erst ein Skript?
@@ -29,7 +29,7 @@ CELLS = [
         """, en="""
         ## Why a script first?
 
-        A real model decides differently on every run: when something goes wrong, you cannot tell whether the loop or the model is to blame, and every try costs money. A script is free and the same on every run – after any change to the loop, you replay it first.
+        A real model decides differently on every run: when something goes wrong, you cannot tell whether the loop or the model is to blame, and every try costs money. A script is free and the same on every run – after any change to the loop, replay it first.
         """),
     code("setup", """
         import sys
@@ -40,22 +40,11 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        import agentlib
-        from agentlib import Call, Message, QUESTION, RealModel, lesson_script, run_agent
+        from agentlib import Call, Message, QUESTION, lesson_script
         from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.course import has_key
-        from agentlib.course import exercise
+        from agentlib.course import exercise, load
 
-        from agentlib.course import load
-
-        agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
-        tool, TOOLS, run_agent = agent.tool, agent.TOOLS, agent.run_agent
-
-        def make_model(script):
-            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
-            if has_key():
-                return RealModel(language=LANGUAGE)
-            return agentlib.ScriptedModel(script, estimate_usage=True)
+        run_agent = load(LANGUAGE, before=5).run_agent  # ⟨deine Schleife aus Notebook 4, wenn sie bestanden hat, sonst agentlibs|your loop from notebook 4 if it passed, else agentlib's⟩
         """),
     md("shapes-intro", de="""
         ## Nachrichten, geformt wie die echten *(optional)*
@@ -91,11 +80,11 @@ CELLS = [
     md("script-intro", de="""
         ## Das Skript der Lektion
 
-        Vier Schritte, zwei davon gehen mit Absicht schief. Hier spielt es gegen deine Schleife und dein Skriptmodell, wenn beide bestanden haben:
+        Der Lauf aus Notebook 1, jetzt mit deiner Schleife und deinem Skriptmodell, wenn beide bestanden haben:
         """, en="""
         ## The lesson's script
 
-        Four steps, two of which go wrong on purpose. Here it plays against your loop and your scripted model, if both passed:
+        The run from notebook 1, now with your loop and your scripted model, if both passed:
         """),
     code("scripted-run", """
         model = ScriptedModel(lesson_script(LANGUAGE))
@@ -116,59 +105,59 @@ CELLS = [
 
         TraceViewer(stats, language=LANGUAGE)
         """, tags=["widget"], needs="scripted-run"),
-    md("tokens-intro", de="""
-        ## Tokens pro Schritt
+    md("exercise-1", de="""
+        ## Übung 1: Fehler ins Skript einbauen
 
-        Das Skriptmodell aus `agentlib` kann Tokens schätzen. Die Prompt-Tokens wachsen mit jeder Zeile, weil jeder Schritt die ganze Liste noch einmal schickt:
+        Schreib ein Skript mit zwei neuen Pannen: einem Aufruf des Werkzeugs `search_web`, das es nicht gibt, und einem `read_doc`-Aufruf mit falsch getyptem Argument, `start="abc"`. Ein Schritt ist eine `Message`, ein Aufruf `Call(id, name, arguments)`. Die Prüfzelle spielt das Skript gegen deine Schleife ab und sagt dir, was das Modell aus jeder Fehlermeldung erfährt.
         """, en="""
-        ## Tokens per step
+        ## Exercise 1: put failures into the script
 
-        The scripted model from `agentlib` can estimate tokens. The prompt tokens grow row by row, because every step re-sends the whole list:
-        """),
-    code("token-table", """
-        from agentlib.course import token_table
-
-        _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
-                             verbose=False)
-        token_table(stats.trace, language=LANGUAGE)
-        """, tags=["widget"]),
+        Write a script with two new mishaps: a call to the tool `search_web`, which does not exist, and a `read_doc` call with a wrongly typed argument, `start="abc"`. A step is a `Message`, a call `Call(id, name, arguments)`. The check cell plays the script against your loop and tells you what the model learns from each error message.
+        """, tags=["exercise"]),
+    code("exercise-1-code", skeleton(1), tags=["exercise"]),
+    check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1"),
     md("limits-of-scripts", de="""
         Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
         """, en="""
         A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)**.
         """),
-    md("exercise-1", de="""
-        ## Übung 1: Fehler ins Skript einbauen *(optional)*
+    md("tokens-intro", de="""
+        ## Tokens pro Schritt *(optional)*
 
-        Schreib ein eigenes Skript `my_script` mit zwei neuen Fehlern und schau, wie die Schleife damit umgeht:
-
-        1. einen Aufruf eines Werkzeugs, das es nicht gibt: `search_web`,
-        2. einen `read_doc`-Aufruf mit einem falsch getypten Argument: `start="abc"`.
-
-        Danach soll das Skript mit einer Antwort enden – am einfachsten hängst du die Schritte von `lesson_script(LANGUAGE)` an. Die Prüfzelle spielt dein Skript ab: Was kommt bei den beiden Fehlern zurück?
+        Das Skriptmodell aus `agentlib` kann Tokens schätzen. Die Prompt-Tokens wachsen mit jeder Zeile, weil jeder Schritt die ganze Liste noch einmal schickt:
         """, en="""
-        ## Exercise 1: put failures into the script *(optional)*
+        ## Tokens per step *(optional)*
 
-        Write a script of your own, `my_script`, with two new failures, and see how the loop copes:
+        The scripted model from `agentlib` can estimate tokens. The prompt tokens grow row by row, because every step re-sends the whole list:
+        """, tags=["optional"]),
+    code("token-table", """
+        import agentlib
+        from agentlib.course import token_table
 
-        1. a call to a tool that does not exist: `search_web`,
-        2. a `read_doc` call with a wrongly typed argument: `start="abc"`.
-
-        After that the script should end with an answer – the easiest way is to append the steps of `lesson_script(LANGUAGE)`. The check cell plays your script: what comes back for the two failures?
-        """, tags=["exercise", "optional"]),
-    code("exercise-1-code", """
-        my_script = ...  # ⟨DEIN CODE HIER: eine Liste von Message(...)-Objekten|YOUR CODE HERE: a list of Message(...) objects⟩
-        """, tags=["exercise", "optional"]),
-    check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1", optional=True),
+        _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
+                             verbose=False)
+        token_table(stats.trace, language=LANGUAGE)
+        """, tags=["widget", "optional"]),
     md("exercise-2", de="""
         ## Übung 2: `max_steps=2` *(optional)*
 
-        Stell die Frage der Lektion mit `max_steps=2` und pack das Ergebnis in zwei Namen aus: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` gibt dir das Skriptmodell der Lektion (oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast). Überleg vorher: Das Skript braucht vier Schritte. Was gibt `run_agent` zurück?
+        Stell die Frage der Lektion mit `max_steps=2` und pack das Ergebnis in zwei Namen aus: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` aus der Zelle darunter gibt dir das Skriptmodell der Lektion (oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast). Überleg vorher: Das Skript braucht vier Schritte. Was gibt `run_agent` zurück?
         """, en="""
         ## Exercise 2: `max_steps=2` *(optional)*
 
-        Ask the lesson's question with `max_steps=2` and unpack the result into two names: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` gives you the lesson's scripted model (or the real model if you have already set a key). Think first: the script needs four steps. What will `run_agent` return?
+        Ask the lesson's question with `max_steps=2` and unpack the result into two names: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` from the cell below gives you the lesson's scripted model (or the real model if you have already set a key). Think first: the script needs four steps. What will `run_agent` return?
         """, tags=["exercise", "optional"]),
+    code("make-model", """
+        import agentlib
+        from agentlib import RealModel
+        from agentlib.course import has_key
+
+        def make_model(script):
+            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
+            if has_key():
+                return RealModel(language=LANGUAGE)
+            return agentlib.ScriptedModel(script, estimate_usage=True)
+        """, tags=["optional"]),
     code("exercise-2-code", skeleton(2), tags=["exercise", "optional"]),
     check_cell("exercise-2-check", 2, "answer2, stats2", name="q2", optional=True),
     md("limit-intro", de="""
@@ -181,10 +170,11 @@ CELLS = [
         Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
         """, tags=["optional"]),
     code("max-steps-control", """
+        # ⟨braucht make_model: führe zuerst die Zelle def make_model(...) in Übung 2 aus|needs make_model: run the cell def make_model(...) in exercise 2 first⟩
         from agentlib.course import MaxStepsControl
 
         control = MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE,
                                   agent=run_agent)
         control
-        """, tags=["widget", "optional"]),
+        """, tags=["widget", "optional"], needs="make-model"),
 ]

@@ -1,4 +1,4 @@
-"""Notebook 7: the student's own agent runs; exercises 3 and 4 (optional); the self-test."""
+"""Notebook 7: the student's own agent with a real model; exercise 4; the self-test; exercise 3 (optional)."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -8,15 +8,15 @@ CELLS = [
     md("title", de="""
         # 7 · Dein Agent, Übungen und Selbsttest
 
-        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Dann prüfst du im Selbsttest, was hängen geblieben ist.
+        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Er bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 3 Minuten, dazu optional 17 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 7 Minuten
         """, en="""
         # 7 · Your agent, exercises and self-test
 
-        **What this is about:** your five pieces run together as one agent – yours. Then the self-test checks what stuck.
+        **What this is about:** your five pieces run together as one agent – yours. It gets a question the docs do not answer, and the self-test checks what stuck.
 
-        ⏱ about 3 minutes, plus 17 optional minutes
+        ⏱ about 8 minutes, plus 7 optional minutes
         """),
     code("setup", """
         import sys
@@ -27,63 +27,60 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import RealModel, ScriptedModel, run_agent, tool
-        from agentlib.course import has_key
-        from agentlib import ModelError
-        from agentlib.course import (HTTP3_QUESTION, count_lines_script, exercise, http3_script,
-                                                  longest_file_report)
-        from agentlib.course import TraceViewer
-
-        import agentlib
-        from agentlib.course import build, load, real_model, use_dotenv, yours
+        from agentlib.course import TraceViewer, exercise, has_key, load, real_model, yours
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
-        tool, TOOLS, run_agent, ScriptedModel, RealModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel, agent.RealModel
-        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch dein RealModel|a key in .env reaches your RealModel too⟩
-
-        def make_model(script):
-            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst das Skriptmodell mit `script`.|The real model when a key is set, otherwise the scripted model playing `script`.⟩\"\"\"
-            if has_key():
-                try:
-                    return build(RealModel, LANGUAGE)
-                except ModelError as error:
-                    print(error)
-            return agentlib.ScriptedModel(script, estimate_usage=True)
-
-        print("⟨Es antwortet das echte Modell.|The real model answers.⟩" if has_key() else "⟨Es antwortet das Skriptmodell (kein Schlüssel gesetzt).|The scripted model answers (no key set).⟩")
+        tool, run_agent, ScriptedModel, RealModel = agent.tool, agent.run_agent, agent.ScriptedModel, agent.RealModel
         """),
     md("own-agent-intro", de="""
-        ## Dein Agent
+        ## Dein Agent mit einem echten Modell
 
-        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle lässt den Agenten die Frage der Lektion beantworten, erst mit dem Skriptmodell, dann mit einem echten Modell (deinem Schlüssel oder dem winzigen Modell auf deinem Rechner), und sagt, wie viele Teile deine sind.
+        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Im Terminal läuft er mit `python agent_loop.py` (Skriptmodell), `--real` (Modell aus deiner `.env`) oder `--local`.
+
+        Die nächste Zelle stellt ihm die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
         """, en="""
-        ## Your agent
+        ## Your agent with a real model
 
-        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell lets the agent answer the lesson's question, first with the scripted model, then with a real one (your key, or the tiny model on your own machine), and says how many pieces are yours.
+        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. In a terminal it runs with `python agent_loop.py` (scripted model), `--real` (the model from your `.env`) or `--local`.
+
+        The next cell puts the lesson's question to it: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
         """),
     code("own-agent-run", """
         from IPython.display import display
 
-        from agentlib import QUESTION, lesson_script
+        from agentlib import QUESTION
         from agentlib.extras.local import local_server
 
-        answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
-        display(TraceViewer(stats, language=LANGUAGE))
         model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
-            real_answer, real_stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3, verbose=False)
-            display(TraceViewer(real_stats, language=LANGUAGE))
+            answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
+            display(TraceViewer(stats, language=LANGUAGE))
         print(yours(LANGUAGE))
-        """, tags=["widget"]),
-    md("own-agent-after", de="""
-        ## Was du gebaut hast
-
-        Werkzeuge per Dekorator, ein Werkzeug, das seine Grenzen kennt, eine Schleife mit zwei Abbruchbedingungen und Fehlern als Beobachtungen, ein Skriptmodell zum Testen, ein echtes Modell zum Entscheiden. Im Terminal, in diesem Ordner, läuft `python agent_loop.py` mit dem Skriptmodell, `--real` mit dem Modell aus deiner `.env`, `--local` mit dem winzigen Modell.
-        """, en="""
-        ## What you have built
-
-        Tools by decorator, a tool that knows its limits, a loop with two stop conditions and failures as observations, a scripted model for testing, a real model for deciding. In a terminal, in this folder, `python agent_loop.py` runs it with the scripted model, `--real` with the model from your `.env`, `--local` with the tiny model.
         """),
+    md("exercise-4", de="""
+        ## Übung 4: eine Frage, die die Doku nicht beantwortet
+
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt dein Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
+        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
+        """, en="""
+        ## Exercise 4: a question the docs do not answer
+
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the real model if you have a key, otherwise your scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        - `tool_steps`: in how many steps did the model call a tool?
+        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
+        """, tags=["exercise"]),
+    code("exercise-4-run", """
+        from agentlib.course import HTTP3_QUESTION, http3_script
+
+        model4 = real_model(RealModel, LANGUAGE) if has_key() else None  # ⟨mit deinem Schlüssel das echte Modell|with your key, the real model⟩
+        if model4 is None:  # ⟨sonst ein Skript, das sucht, nichts findet und das sagt|else a script that searches, finds nothing and says so⟩
+            model4 = ScriptedModel(http3_script(LANGUAGE))
+        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE])
+        TraceViewer(stats4, language=LANGUAGE)
+        """, tags=["widget", "needs-key"]),
+    code("exercise-4-code", skeleton(4), tags=["exercise"]),
+    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run"),
     md("self-test", de="""
         ## Selbsttest
 
@@ -144,7 +141,7 @@ CELLS = [
     md("exercise-3", de="""
         ## Übung 3: ein neues Werkzeug `count_lines` *(optional)*
 
-        Die beiden Übungen sind für ein echtes Modell gedacht; ohne Schlüssel spielt das Skriptmodell einen passenden Lauf ab, lösen und prüfen lässt sich jede so oder so.
+        Die Übung ist für ein echtes Modell gedacht; ohne Schlüssel spielt das Skriptmodell einen passenden Lauf ab, lösen und prüfen lässt sie sich so oder so.
 
         Schreib ein Werkzeug `count_lines(path)`, das zurückgibt, wie viele Zeilen eine Doku-Datei hat, und registriere es mit `@tool`. Die Prüfzelle prüft:
         - das Werkzeug ist mit `@tool` registriert und hat genau einen Parameter `path: str`,
@@ -155,7 +152,7 @@ CELLS = [
         """, en="""
         ## Exercise 3: a new tool `count_lines` *(optional)*
 
-        Both exercises are meant for a real model; without a key the scripted model plays a fitting run, and either way every exercise can be solved and checked.
+        The exercise is meant for a real model; without a key the scripted model plays a fitting run, and either way it can be solved and checked.
 
         Write a tool `count_lines(path)` that returns how many lines a doc file has, and register it with `@tool`. The check cell tests:
         - the tool is registered with `@tool` and takes exactly one parameter `path: str`,
@@ -174,44 +171,23 @@ CELLS = [
         And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
         """, tags=["optional"]),
     code("exercise-3-agent", """
-        answer3, stats3 = run_agent(make_model(count_lines_script(LANGUAGE)),
-                                    "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
+        import agentlib
+        from agentlib.course import count_lines_script, longest_file_report
+
+        model3 = real_model(RealModel, LANGUAGE) if has_key() else None  # ⟨mit deinem Schlüssel das echte Modell|with your key, the real model⟩
+        if model3 is None:
+            model3 = agentlib.ScriptedModel(count_lines_script(LANGUAGE), estimate_usage=True)
+        answer3, stats3 = run_agent(model3, "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
         print()
         print(longest_file_report(stats3, LANGUAGE))
         """, tags=["needs-key", "optional"]),
-    md("exercise-4", de="""
-        ## Übung 4: eine Frage, die die Doku nicht beantwortet *(optional)*
-
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt das Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
-        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
-        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
-
-        Und lies die Antwort: Gibt der Agent ehrlich zu, dass er nichts gefunden hat?
-        """, en="""
-        ## Exercise 4: a question the docs do not answer *(optional)*
-
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise the scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
-        - `tool_steps`: in how many steps did the model call a tool?
-        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
-
-        And read the answer: does it admit honestly that it found nothing?
-        """, tags=["exercise", "optional"]),
-    code("exercise-4-run", """
-        answer4, stats4 = run_agent(make_model(http3_script(LANGUAGE)), HTTP3_QUESTION[LANGUAGE])
-        """, tags=["needs-key", "optional"]),
-    code("exercise-4-viewer", """
-        # ⟨braucht `stats4` aus dem Lauf oben: führe zuerst die Zelle answer4, stats4 = run_agent(...) aus|needs `stats4` from the run above: run the cell answer4, stats4 = run_agent(...) first⟩
-        TraceViewer(stats4, language=LANGUAGE)
-        """, tags=["widget", "optional"], needs="exercise-4-run"),
-    code("exercise-4-code", skeleton(4), tags=["exercise", "optional"]),
-    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run", optional=True),
     md("next", de="""
         ## Wie es weitergeht
 
-        In LangGraph oder dem OpenAI Agents SDK erkennst du jetzt deine Schleife wieder – und was drumherum gebaut ist. Die nächsten Lektionen: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3). Mehr: **[8 · Vertiefung](08_vertiefung.ipynb)** *(optional)*.
+        Deine Schleife in LangGraph und im OpenAI Agents SDK: **[9 · Frameworks](09_frameworks.ipynb)**; Kosten, RAG und Testfragen: **[8 · Vertiefung](08_vertiefung.ipynb)** – beide optional. Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
         """, en="""
         ## Where to go from here
 
-        In LangGraph or the OpenAI Agents SDK you will now recognise your loop – and what is built around it. The coming lessons: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3). More: **[8 · Extras](08_extras.ipynb)** *(optional)*.
+        Your loop in LangGraph and the OpenAI Agents SDK: **[9 · Frameworks](09_frameworks.ipynb)**; cost, RAG and test questions: **[8 · Extras](08_extras.ipynb)** – both optional. After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
         """),
 ]

@@ -17,7 +17,7 @@ CELLS = [
         4. Agent oder RAG?
         5. Eine Sammlung von Testfragen: entscheidet ein Modell gut?
 
-        ⏱ etwa 8 Minuten, alles optional
+        ⏱ etwa 11 Minuten, alles optional
         """, en="""
         # 8 · Extras *(optional)*
 
@@ -29,7 +29,7 @@ CELLS = [
         4. Agent or RAG?
         5. A set of test questions: does a model decide well?
 
-        ⏱ about 8 minutes, all optional
+        ⏱ about 12 minutes, all optional
         """),
     code("setup", """
         import sys
@@ -103,18 +103,18 @@ CELLS = [
         TraceViewer(local_stats, language=LANGUAGE)
         """, tags=["widget"], needs="local-run"),
     md("local-after", de="""
-        **Was du vermutlich siehst:** Die Schleife läuft – das kleine Modell ruft Werkzeuge auf, jeder Aufruf bekommt sein Ergebnis, jeder Fehler kommt als lesbarer Text zurück. Aber es wählt schlecht: Es ruft etwa dasselbe Werkzeug zweimal hintereinander auf, sucht nach einem Wort, das in keiner Doku steht, oder will eine Datei lesen, die es nicht gibt – und versucht es gleich noch einmal, obwohl die Fehlermeldung den richtigen Namen vorschlägt. So geht es weiter, bis das Schrittlimit den Lauf beendet.
+        **Hat das winzige Modell geantwortet** (nach `make local-model`), siehst du vermutlich: Die Schleife läuft – das Modell ruft Werkzeuge auf, jeder Aufruf bekommt sein Ergebnis, jeder Fehler kommt als lesbarer Text zurück. Aber es wählt schlecht: Es ruft etwa dasselbe Werkzeug zweimal hintereinander auf, sucht nach einem Wort, das in keiner Doku steht, oder will eine Datei lesen, die es nicht gibt – und versucht es gleich noch einmal, obwohl die Fehlermeldung den richtigen Namen vorschlägt. So geht es weiter, bis das Schrittlimit den Lauf beendet. **Ist das Skriptmodell eingesprungen**, hast du stattdessen das Skript der Lektion gesehen, fehlerfrei wie immer – dann erzählt dieser Absatz, was das winzige Modell tut.
 
-        Das ist der Abschnitt „Wenn es hakt“ aus Notebook 6, live vorgeführt. Was daraus folgt:
+        Das ist der Abschnitt „Wenn es hakt“ aus Notebook 6, vorgeführt. Was daraus folgt:
         - **Werkzeugbeschreibungen** sind, mit Namen und Parametern im Schema, alles, was das Modell vorab über ein Werkzeug weiß. Ein kleines Modell nimmt sie besonders wörtlich: Je klarer sie sagen, wofür ein Werkzeug da ist und welche Argumente es erwartet, desto besser wählt es.
         - **Der Systemprompt** muss sagen, wie man vorgeht und wann Schluss ist.
         - **Die Modellgröße** entscheidet über die Qualität der Entscheidungen, nicht die Schleife: Dieselbe Schleife fand im Lauf der Lektion mit `deepseek-flash` die Antwort in drei Schritten.
 
         Ein Lauf dauert hier ein paar Sekunden pro Schritt und kostet nichts. Probier damit Übung 2 aus Notebook 5 und Übung 4 aus Notebook 7 ganz real aus: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
         """, en="""
-        **What you probably see:** the loop works – the small model calls tools, every call gets its result, every failure comes back as readable text. But it chooses badly: it calls the same tool twice in a row, searches for a word that no document contains, or asks for a file that does not exist – and tries again right away, although the error message suggests the right name. It goes on like this until the step limit ends the run.
+        **If the tiny model answered** (after `make local-model`), you probably see: the loop works – the model calls tools, every call gets its result, every failure comes back as readable text. But it chooses badly: it calls the same tool twice in a row, searches for a word that no document contains, or asks for a file that does not exist – and tries again right away, although the error message suggests the right name. It goes on like this until the step limit ends the run. **If the scripted model stood in**, you saw the lesson's script instead, flawless as ever – then this paragraph tells you what the tiny model does.
 
-        This is the section "When things go wrong" of notebook 6, demonstrated live. What follows from it:
+        This is the section "When things go wrong" of notebook 6, demonstrated. What follows from it:
         - **Tool descriptions**, with the names and parameters in the schema, are all the model knows about a tool beforehand. A small model takes them especially literally: the more clearly they say what a tool is for and which arguments it expects, the better it chooses.
         - **The system prompt** has to say how to proceed and when to stop.
         - **Model size** decides how good the decisions are, not the loop: in the lesson's run, the same loop found the answer in three steps with `deepseek-flash`.
@@ -142,13 +142,13 @@ CELLS = [
     md("rag-intro", de="""
         ## 4 · Agent oder RAG?
 
-        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf mit etwa 1.000 Prompt-Tokens (über unsere httpx-Doku gemessen etwa 1.500, siehe `bench/rag.py`): Die Suche passiert vorher, ohne Modell. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – die wachsende Nachrichtenliste aus der Token-Tabelle in Notebook 5.
+        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf: Die Suche passiert vorher, ohne Modell. Die Lektion nennt dafür etwa 1.000 Prompt-Tokens; über unsere httpx-Doku gemessen (`bench/rag.py`, fünf Abschnitte zu 20 Zeilen) sind es gut 1.500, und mit denen rechnet die Zelle. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – die wachsende Nachrichtenliste aus der Token-Tabelle in Notebook 5.
 
         Für die Completion-Tokens hat Modul 04 keine Zahl. Wir rechnen für RAG mit denselben 666, denn beide schreiben am Ende eine ähnlich lange Antwort; die Zwischenschritte des Agenten sind nur kurze Werkzeugaufrufe. Das ist wichtig für den Vergleich: Ein Completion-Token kostet ein Mehrfaches eines Prompt-Tokens, bei `deepseek-flash` das Vierfache. Der teure Teil ist also bei beiden gleich, und die Kosten wachsen deshalb langsamer als die Prompt-Tokens:
         """, en="""
         ## 4 · Agent or RAG?
 
-        The RAG of module 04 makes **one** model call per question with about 1,000 prompt tokens (about 1,500 measured over our httpx docs, see `bench/rag.py`): the search happens beforehand, without the model. The lesson's run needed **three** calls and 3,742 prompt tokens – the growing message list from the token table in notebook 5.
+        The RAG of module 04 makes **one** model call per question: the search happens beforehand, without the model. The lesson puts it at about 1,000 prompt tokens; measured over our httpx docs (`bench/rag.py`, five passages of 20 lines) it is just over 1,500, and that is what the cell computes with. The lesson's run needed **three** calls and 3,742 prompt tokens – the growing message list from the token table in notebook 5.
 
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """),
@@ -156,8 +156,9 @@ CELLS = [
         from agentlib.course import number
         from agentlib.course import describe_cost, estimate_cost
 
+        rag_prompt = {"de": 1528, "en": 1521}[LANGUAGE]  # ⟨gemessen mit bench/rag.py und DeepSeeks Tokenizer (docs/benchmarks.md)|measured with bench/rag.py and DeepSeek's tokenizer (docs/benchmarks.md)⟩
         runs = [  # (⟨Name, Modellaufrufe, Prompt-Tokens, Completion-Tokens|name, model calls, prompt tokens, completion tokens⟩)
-            ("⟨RAG aus Modul 04|RAG of module 04⟩", 1, 1000, 666),
+            ("⟨RAG über diese Doku|RAG over these docs⟩", 1, rag_prompt, 666),
             ("⟨Agent, Lauf der Lektion|agent, the lesson's run⟩", 3, 3742, 666),
         ]
         costs = []
@@ -165,7 +166,7 @@ CELLS = [
             costs.append(estimate_cost("deepseek-flash", prompt, completion))
             print(f"{name:<26} {calls} × ⟨Modell|model⟩, {number(prompt, LANGUAGE):>5} ⟨Prompt-Tokens|prompt tokens⟩ → {describe_cost(costs[-1], LANGUAGE)}")
         ratio = lambda x: f"{x:.1f}".replace(".", "," if LANGUAGE == "de" else ".")
-        print(f"⟨Prompt-Tokens|Prompt tokens⟩: × {ratio(3742 / 1000)}, ⟨Kosten|cost⟩: × {ratio(costs[1] / costs[0])}")
+        print(f"⟨Prompt-Tokens|Prompt tokens⟩: × {ratio(runs[1][2] / runs[0][2])}, ⟨Kosten|cost⟩: × {ratio(costs[1] / costs[0])}")
         """),
     md("rag-after", de="""
         Der Agent ist also **flexibler** – er entscheidet selbst, was er liest, und kann nachfassen, wenn der erste Versuch nichts bringt – und **teurer**. Bei einer einzelnen Frage sind das Bruchteile eines Cents; bei tausend Nutzern am Tag lohnt sich der Blick auf die Tabelle.
@@ -195,8 +196,8 @@ CELLS = [
             print(f"{model.name:>6}: " + ", ".join(f"{name} {round(share * 100)}⟨ %|%⟩" for name, share in shares.items()))
         """),
     md("next", de="""
-        Zurück zum Kern: **[1 · Überblick](01_ueberblick.ipynb)** zeigt den ganzen Weg durch das Modul.
+        Dieselbe Schleife in zwei Frameworks: **[9 · Frameworks](09_frameworks.ipynb)** *(optional)*. Zurück zum Kern: **[1 · Überblick](01_ueberblick.ipynb)** zeigt den ganzen Weg durch das Modul.
         """, en="""
-        Back to the core: **[1 · Overview](01_overview.ipynb)** shows the whole way through the module.
+        The same loop in two frameworks: **[9 · Frameworks](09_frameworks.ipynb)** *(optional)*. Back to the core: **[1 · Overview](01_overview.ipynb)** shows the whole way through the module.
         """),
 ]

@@ -83,8 +83,7 @@ keywords = [json.loads(call.arguments)["keyword"]
             raise self.wrong("not_stats")
         steps = stats.trace.steps
         calling = sum(1 for step in steps if step.calls)
-        sent = [json.loads(c.arguments or "{}").get("keyword") for step in steps for c in step.calls
-                if c.name == "grep_docs"]
+        sent = [keyword(c.arguments) for step in steps for c in step.calls if c.name == "grep_docs"]
         if isinstance(tool_steps, bool) or not isinstance(tool_steps, int):
             raise self.wrong("not_a_number", tool_steps=short(tool_steps))
         if tool_steps != calling:
@@ -100,6 +99,18 @@ keywords = [json.loads(call.arguments)["keyword"]
             raise self.wrong("order")
         return self.say("one_step" if calling == 1 else "steps", calling=calling,
                         searched=", ".join(sent) or self.say("nothing"), honest=self.say("read_answer"))
+
+
+def keyword(arguments):
+    """The keyword of grep_docs's JSON arguments, None where a real model sent none or broken JSON.
+
+    Example: keyword('{"keyword": "http3"}') -> "http3"; keyword('{"keyword": ') -> None
+    """
+    try:
+        found = json.loads(arguments or "{}")
+    except ValueError:
+        return None
+    return found.get("keyword") if isinstance(found, dict) else None
 
 
 def http3_script(language="en"):
