@@ -26,6 +26,9 @@ def main(argv=None):
     parser.add_argument("--language", choices=["en", "de"], default="en",
                         help="language of the lesson's question and of the model's errors (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["progress"], ["eval"]):  # the course's commands: the lesson does not import the course
+        parser.error(f"{argv[0]} is the course's command: python -m agentlib.course {' '.join(argv)}")
     args = parser.parse_args(argv)
     if args.question is not None and not args.real:
         parser.error("--question needs --real: the script knows only the lesson's question")

@@ -26,6 +26,7 @@ from notebook_source.cells import render  # noqa: E402
 
 SOURCES = ["n01_overview", "n02_tools", "n03_doc_tools", "n04_loop", "n05_scripted", "n06_real", "n07_exercises",
            "n08_extras", "n09_frameworks"]
+ASIDE = ["instructor"]  # the instructor's notebook: written to notebooks/ itself, not into the students' folders
 LANGUAGES = ("de", "en")
 METADATA = {
     "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},
@@ -36,7 +37,7 @@ METADATA = {
 def notebooks():
     """{path: notebook JSON text} for every notebook in both languages."""
     out = {}
-    for name in SOURCES:
+    for name in SOURCES + ASIDE:
         module = importlib.import_module(f"notebook_source.{name}")
         ids = [cell["id"] for cell in module.CELLS]
         if len(ids) != len(set(ids)):
@@ -44,7 +45,7 @@ def notebooks():
         for language in LANGUAGES:
             cells = [render(cell, language) for cell in module.CELLS]
             notebook = {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
-            path = ROOT / "notebooks" / language / f"{module.FILES[language]}.ipynb"
+            path = ROOT / "notebooks" / ("" if name in ASIDE else language) / f"{module.FILES[language]}.ipynb"
             out[path] = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
     return out
 

@@ -3,12 +3,14 @@
     python -m agentlib.course eval                score a model on data/questions.json (--model oracle|naive|real|replay)
     python -m agentlib.course eval --model real --save runs    ... and record every run, for --model replay
     python -m agentlib.course progress /home      the class's progress: exercises solved, minutes per notebook
+    python -m agentlib.course progress /home --html class.html    ... as one web page: the grid, who is stuck, a chart
 
 Exit status: 0 the table is complete, 1 the run failed, 2 bad usage. The lesson's own run is
 `python -m agentlib` (--real).
 """
 
 import argparse
+import csv
 import sys
 from pathlib import Path
 from shlex import quote
@@ -20,8 +22,6 @@ EXIT_CODES = "exit status: 0 the table is complete, 1 the run failed (an error, 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["progress"]:
-        from .progress_report import main as progress
-
         return progress(argv[1:])
     if argv[:1] != ["eval"]:
         print("usage: python -m agentlib.course eval|progress ... (--help after either says more)", file=sys.stderr)
@@ -69,6 +69,61 @@ def main(argv=None):
         return FAILED
     print(report(table))
     return 0
+
+
+def progress(argv):
+    """`progress PATH...`: the class's table (or CSV, or --minutes, or an --html page); see progress_report.py."""
+    from .progress_report import FILE, FOLDER, aligned, read_class, spreadsheet_safe, table
+
+    parser = argparse.ArgumentParser(prog="python -m agentlib.course progress",
+                                     description="The instructor's view of a class: who solved which exercise, who "
+                                                 "is stuck, how long each notebook took.",
+                                     epilog="marks: ✓ solved, ✗ 2 two different incorrect attempts, ○ not attempted "
+                                            "(the check ran on the untouched cell), · not reached (the check never "
+                                            "ran). exit status: 0 every home was read, 1 some could not be, 2 bad usage")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="a student's home or handed-in folder, a progress file (ada.jsonl), or a folder of "
+                             "these (e.g. /home)")
+    parser.add_argument("--csv", action="store_true", help="comma-separated values instead of a table")
+    parser.add_argument("--minutes", action="store_true",
+                        help="only the median minutes per notebook, for the course's stated times")
+    parser.add_argument("--html", metavar="FILE", help="write the class as one self-contained web page instead")
+    parser.add_argument("--language", choices=["en", "de"], default="en", help="the language of the --html page")
+    args = parser.parse_args(argv)
+    missing = [path for path in args.paths if not Path(path).exists()]
+    if missing:
+        parser.error(f"{missing[0]} does not exist: name a student's home, a folder of homes or a progress file")
+    if args.html is not None and (args.csv or args.minutes):
+        parser.error("--html writes the whole class as a page: leave out --csv and --minutes")
+    if args.html is not None and (not args.html.strip() or Path(args.html).is_dir()
+                                  or not Path(args.html).parent.is_dir()):
+        parser.error(f"--html {args.html!r}: name a file in a folder that exists, e.g. --html class.html")
+    students, problems = read_class(args.paths)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    for name, student in students.items():  # said, not failed on: the rest of the file still counts
+        if student.skipped:
+            print(f"note: {name}: {student.skipped} line(s) of the progress file are no record and were skipped",
+                  file=sys.stderr)
+    if not any(student.found for student in students.values()):
+        print(f"error: no progress file ({FOLDER}/{FILE} or NAME.jsonl) under {', '.join(args.paths)}",
+              file=sys.stderr)
+        return FAILED
+    if args.html is not None:
+        from .class_view import page
+
+        try:
+            Path(args.html).write_text(page(students, args.language), encoding="utf-8")
+        except OSError as error:
+            print(f"error: cannot write {args.html} ({error.strerror or error})", file=sys.stderr)
+            return FAILED
+        print(f"wrote {args.html}: {len(students)} students")
+    elif args.csv:
+        csv.writer(sys.stdout, lineterminator="\n").writerows(
+            [[spreadsheet_safe(cell) for cell in row] for row in table(students, args.minutes)])
+    else:
+        print(aligned(table(students, args.minutes)))
+    return FAILED if problems else 0
 
 
 def positive(text):

@@ -1,71 +1,105 @@
-"""The instructor's view of a class: who solved which exercise, and how long each notebook took.
+"""The instructor's view of a class: who solved which exercise, who is stuck, how long each notebook took.
 
-    python -m agentlib.course progress /home             every home in /home (on a hub, as its admin)
-    python -m agentlib.course progress ada/ bo/ --csv    handed-in folders, as CSV for a spreadsheet
-    python -m agentlib.course progress /home --minutes   the class's median minutes per notebook
+    python -m agentlib.course progress /home                   every home in /home (on a hub, as its admin)
+    python -m agentlib.course progress handed-in/ --csv        handed-in files and folders, as CSV for a spreadsheet
+    python -m agentlib.course progress /home --html class.html one page: the grid, who is stuck, the minutes
+    python -m agentlib.course progress /home --minutes         the class's median minutes per notebook
 
-One row per student (the home's folder name), one column per exercise (✓ solved, "✗ 2" two
-incorrect attempts and not solved yet, ○ not attempted), after each notebook's exercises the minutes
-from its start to its last check (pauses over BREAK minutes left out); the last row holds the
-class's medians. Deliberately left out: grades, names beyond the folder's.
+A PATH is a student's home, a handed-in folder, a progress file (`ada.jsonl` is ada's), or a folder holding
+any of these. One row per student: `last seen` is the notebook of their latest line, then one column per
+exercise (✓ solved; ✗ 2 two different incorrect attempts, not solved yet; ○ the check ran on the untouched
+cell; · the check never ran) and after each notebook's exercises its minutes, from its start to its last
+check (pauses over BREAK minutes left out); a student without a progress file has `no file` and empty cells.
+The last row holds the class's medians.
+
+Every file is a student's, so every byte is untrusted: a line that is not a record is skipped and counted,
+a line longer than LINE bytes is never parsed, no file adds more than WIDEST columns, names are cut to NAME
+characters with control characters escaped, and a CSV cell a spreadsheet would run as a formula starts with a quote. Time and memory grow with
+one student's file, not with the class. Deliberately left out: grades, names beyond the folder's or file's.
 """
 
-import argparse
-import csv
+import json
 import statistics
-import sys
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
-from .progress import FILE, FOLDER, read
+from .progress import FILE, FOLDER
 
 BREAK = 30  # minutes: a longer gap between two lines of one notebook is a pause, not work
-MARKS = {"correct": "✓", "incorrect": "✗", "not attempted": "○"}
+LINE = 4096  # bytes: progress.py writes a few hundred; a longer line is no record and is never parsed
+NAME = 40  # characters of a name: progress.py writes no longer ones, and a row must stay a row
+WIDEST = 40  # exercises, and notebooks, one student's file may add to the table: the course has about ten of each
+STUCK_TRIES = 3  # different incorrect attempts without a pass: stuck on that exercise
+FAR = 2  # a notebook open more than FAR times the class's median: stuck in that notebook
+MARKS = {"correct": "✓", "incorrect": "✗", "not attempted": "○", "not reached": "·"}
+OUTCOMES = ("correct", "incorrect", "not attempted")  # what a check writes; a tuple: `in` never hashes a list
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a cell starting so is run by a spreadsheet
+DECODER = json.JSONDecoder()
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m agentlib.course progress", description=__doc__.splitlines()[0],
-                                     epilog="exit status: 0 every home was read, 1 some could not be, 2 bad usage")
-    parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="a student's home or handed-in folder, a folder of homes (e.g. /home), or a "
-                             "progress file itself")
-    parser.add_argument("--csv", action="store_true", help="comma-separated values instead of a table")
-    parser.add_argument("--minutes", action="store_true",
-                        help="only the median minutes per notebook, for the course's stated times")
-    args = parser.parse_args(argv)
-    missing = [path for path in args.paths if not Path(path).exists()]
-    if missing:
-        parser.error(f"{missing[0]} does not exist: name a student's home, a folder of homes or a progress file")
-    students, problems = progress_files(args.paths)
-    for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    if all(records is None for records in students.values()):
-        print(f"error: no progress file ({FOLDER}/{FILE}) under {', '.join(args.paths)}", file=sys.stderr)
-        return 1
-    rows = table({name: summary(records or []) for name, records in students.items()}, args.minutes)
-    if args.csv:
-        csv.writer(sys.stdout, lineterminator="\n").writerows(rows)
-    else:
-        print(aligned(rows))
-    return 1 if problems else 0
+class Line(NamedTuple):
+    """One record a student's file holds; `work` tells attempts apart when the record carries it."""
+    time: datetime
+    event: str
+    notebook: str | None
+    exercise: str | None = None
+    outcome: str | None = None
+    work: str | None = None
 
 
-def progress_files(paths):
-    """({student: records, or None without a file}, [what could not be read]) for the homes, folders and files in `paths`."""
-    students, problems = {}, []
+@dataclass
+class Checks:
+    """What the checks of one exercise said, in a size that does not grow with re-runs."""
+    outcomes: set = field(default_factory=set)
+    unmarked: int = 0  # incorrect attempts whose record carries no `work`: each counts
+    works: set = field(default_factory=set)  # the `work` of incorrect attempts: a re-run of the same one counts once
+
+    def add(self, outcome, work):
+        self.outcomes.add(outcome)
+        if outcome == "incorrect" and work is None:
+            self.unmarked += 1
+        elif outcome == "incorrect":
+            self.works.add(work)
+
+
+@dataclass
+class Student:
+    """One row: what a student's file says, reduced; `found` is False when they have no progress file."""
+    found: bool = True
+    skipped: int = 0  # lines that were no record
+    checks: dict = field(default_factory=dict)  # (notebook, exercise) -> Checks
+    first: dict = field(default_factory=dict)  # (notebook, exercise) -> the time of its first check
+    minutes: dict = field(default_factory=dict)  # notebook -> active minutes
+    last_seen: str | None = None  # the notebook of the latest line
+
+
+def read_class(paths):
+    """({student's name: Student}, [what could not be read]) for the homes, folders and files
+    in `paths`; each file is read once, however often it is named, and two students of one name both stay."""
+    found, problems = {}, []  # the file (or the home without one) -> (the file or None, the name it is shown under)
     for path in map(Path, paths):
-        try:  # a progress file, a home, or else a folder of homes
-            homes = [path] if path.is_file() or own_file(path) else sorted(p for p in path.iterdir() if p.is_dir())
+        try:  # a progress file, a home, or else a folder of homes, handed-in folders and files
+            places = [path] if path.is_file() or own_file(path) else sorted(
+                p for p in path.iterdir() if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".jsonl"))
         except OSError as error:
             problems.append(unreadable(path, error))
             continue
-        for home in homes:
+        for place in places:
             try:
-                file = home if home.is_file() else own_file(home)
-                students[owner(home) if home.is_file() else home.resolve().name] = read(file) if file else None
+                file = place if place.is_file() else own_file(place)
+                found.setdefault((file or place).resolve(), (file, owner(file) if file else shown(place.resolve().name)))
             except OSError as error:
-                problems.append(unreadable(home, error))
-    return students, problems
+                problems.append(unreadable(place, error))
+    students = {}
+    for file, name in found.values():
+        name = unique(name, students)
+        try:
+            students[name] = read_student(file) if file else Student(found=False)
+        except OSError as error:
+            problems.append(unreadable(file, error))
+    return dict(sorted(students.items())), problems
 
 
 def own_file(folder):
@@ -76,78 +110,183 @@ def own_file(folder):
 def owner(file):
     """Example: owner(Path("/home/ada/.agentloop/progress.jsonl")) -> "ada"; owner(Path("bo.jsonl")) -> "bo" """
     if file.name != FILE:
-        return file.stem
+        return shown(file.stem)
     folder = file.resolve().parent
-    return folder.parent.name if folder.name == FOLDER else folder.name
+    return shown(folder.parent.name if folder.name == FOLDER else folder.name)
+
+
+def unique(name, taken):
+    """Example: unique("ada", {"ada": ...}) -> "ada (2)": two homes of one name are two students."""
+    number = 1
+    while (candidate := name if number == 1 else f"{name} ({number})") in taken:
+        number += 1
+    return candidate
 
 
 def unreadable(path, error):
-    return (f"cannot read {path} ({error.strerror or error}): run the command as a user who may read every "
-            f"student's home (on a hub, the admin: sudo)")
+    return (f"cannot read {shown(str(path), 200)} ({error.strerror or error}): run the command as a user who may "
+            f"read every student's home (on a hub, the admin: sudo)")
 
 
-def when(record):
-    """A record's time as an aware datetime, or None when it has none that can be read."""
-    try:
-        moment = datetime.fromisoformat(record["time"])
-    except (TypeError, ValueError):
+def read_student(path):
+    """One student's file, streamed line by line, reduced to a Student; lines that are no record are counted
+    (blank lines are no harm and no news)."""
+    lines, skipped = [], 0
+    for text in file_lines(path):
+        line = parse(text) if text else None
+        if line is not None:
+            lines.append(line)
+        elif text != "":
+            skipped += 1
+    return summary(lines, skipped)
+
+
+def file_lines(path):
+    """Each line of the file at `path` as stripped text; a line over LINE bytes as None, its rest skipped unread."""
+    with open(path, "rb") as file:
+        while raw := file.readline(LINE + 1):
+            if len(raw) > LINE:
+                while raw and not raw.endswith(b"\n"):  # drain it in LINE-sized pieces: memory stays bounded
+                    raw = file.readline(LINE)
+                yield None
+            else:
+                yield raw.decode("utf-8", errors="replace").strip()
+
+
+def parse(text):
+    """The Line a text holds, or None. A line torn by a full disk may carry the next record on its end: that
+    record is kept. Example: parse('{"event": "start", "notebook": "02", "time": "2026-12-01T09:00"}').notebook
+    -> "02"; parse("[[[") -> None"""
+    for candidate in (text, text[text.rfind("{"):]):
+        try:
+            record, end = DECODER.raw_decode(candidate)  # json.loads without its extra calls: 10,000s of lines
+        except (ValueError, RecursionError):  # RecursionError: deeply nested brackets
+            continue
+        return line_of(record) if end == len(candidate) else None
+    return None
+
+
+def line_of(record):
+    """A decoded JSON value as a Line when it has a record's fields of a record's types, else None."""
+    if type(record) is not dict or (moment := when(record.get("time"))) is None:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    event, notebook, exercise, outcome = record.get("event"), record.get("notebook"), record.get("exercise"), \
+        record.get("outcome")
+    if event == "start" and type(notebook) is str:
+        return Line(moment, event, shown(notebook))
+    if event == "check" and type(exercise) is str and outcome in OUTCOMES and (notebook is None or
+                                                                               type(notebook) is str):
+        work = record.get("work")
+        return Line(moment, event, notebook and shown(notebook), shown(exercise), outcome,
+                    work if type(work) is str else None)
+    return None
 
 
-def summary(records):
-    """One student's {"outcomes": {(notebook, exercise): [outcome, ...]}, "first": {(notebook, exercise): its
-    first check's time}, "minutes": {notebook: active minutes}}."""
-    timed = sorted(((moment, record) for record in records if (moment := when(record)) is not None),
-                   key=lambda item: item[0])
-    outcomes, first, times = {}, {}, {}
-    for moment, record in timed:
-        if record["event"] == "check" and record.get("outcome") not in MARKS:
-            continue  # not a line a check wrote
-        notebook = record.get("notebook") if isinstance(record.get("notebook"), str) else None
-        if record["event"] == "check":
-            key = (notebook, str(record.get("exercise")))
-            outcomes.setdefault(key, []).append(record["outcome"])
-            first.setdefault(key, moment)
-        if notebook is not None:
-            times.setdefault(notebook, []).append((moment, record["event"]))
-    return {"outcomes": outcomes, "first": first, "minutes": {notebook: minutes for notebook, events in times.items()
-                                              if (minutes := active_minutes(events)) is not None}}
+def when(text):
+    """A record's time as an aware datetime in UTC, or None when it is not one.
+    Example: when("2026-12-01T10:00:00+01:00") -> 2026-12-01 09:00 UTC; when(5) -> None"""
+    try:
+        moment = datetime.fromisoformat(text)
+        if moment.tzinfo is timezone.utc:  # what progress.py writes: nothing to convert
+            return moment
+        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (TypeError, ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
+        return None
+
+
+def summary(lines, skipped=0):
+    """One student's Lines, in any order, reduced to a Student; a line that would add a column beyond WIDEST is
+    skipped, so no file can widen everyone's table without end."""
+    student, times = Student(skipped=skipped), {}
+    for line in sorted(lines, key=lambda line: line.time):
+        if (line.notebook is not None and line.notebook not in times and len(times) == WIDEST) or (
+                line.event == "check" and (line.notebook, line.exercise) not in student.checks
+                and len(student.checks) == WIDEST):
+            student.skipped += 1
+            continue
+        if line.event == "check":
+            key = (line.notebook, line.exercise)
+            if key not in student.checks:
+                student.checks[key], student.first[key] = Checks(), line.time
+            student.checks[key].add(line.outcome, line.work)
+        if line.notebook is not None:
+            times.setdefault(line.notebook, []).append((line.time, line.event))
+            student.last_seen = line.notebook
+    student.minutes = {notebook: minutes for notebook, events in times.items()
+                       if (minutes := active_minutes(events)) is not None}
+    return student
 
 
 def active_minutes(events):
     """Minutes from the first start to the last check, pauses over BREAK minutes left out; None without both.
+    `events` are (time, event) in time order.
     Example: [(9:00, "start"), (9:05, "check"), (11:00, "start"), (11:02, "check")] -> 7.0"""
     starts = [moment for moment, event in events if event == "start"]
     checks = [moment for moment, event in events if event == "check"]
     if not starts or not checks or max(checks) < min(starts):
         return None
-    moments = [moment for moment, _ in events if min(starts) <= moment <= max(checks)]
+    begin, end = min(starts), max(checks)  # once, not per event: 10,000 lines stay 10,000 steps
+    moments = [moment for moment, _ in events if begin <= moment <= end]
     gaps = [(later - earlier).total_seconds() / 60 for earlier, later in zip(moments, moments[1:])]
     return sum(gap for gap in gaps if gap <= BREAK)
 
 
-def table(summaries, only_minutes=False):
-    """Rows of text: a header, one row per student, the class's medians; or (only_minutes) one row per notebook.
-    Example: -> [["student", "02 decorator", "02 min"], ["ada", "✓", "7.5"], ["median", "", "7.5"]]"""
-    first = {}  # each exercise's first check in the class: the columns follow the order they are met in
-    for s in summaries.values():
-        for key, moment in s["first"].items():
+def status(checks):
+    """An exercise's state and its different incorrect attempts, from its Checks (None: it never ran).
+    Example: Checks({"incorrect", "not attempted"}, unmarked=1, works={"a1"}) -> ("incorrect", 2);
+    None -> ("not reached", 0)"""
+    if checks is None:
+        return "not reached", 0
+    tries = checks.unmarked + len(checks.works)
+    if "correct" in checks.outcomes:
+        return "correct", tries
+    return ("incorrect" if tries else "not attempted"), tries
+
+
+def columns(students):
+    """The table's columns: ("exercise", (notebook, exercise)) in the order the class first met them, each
+    notebook's ("minutes", notebook) after its exercises; and {notebook: the class's median minutes or None}."""
+    first = {}  # each exercise's first check in the class
+    for s in students.values():
+        for key, moment in s.first.items():
             first[key] = min(moment, first.get(key, moment))
-    notebooks = sorted({n for s in summaries.values() for n in s["minutes"]} | {n for n, _ in first if n})
-    medians = {n: statistics.median([s["minutes"][n] for s in summaries.values() if n in s["minutes"]] or [None])
+    notebooks = sorted({n for s in students.values() for n in s.minutes} | {n for n, _ in first if n})
+    medians = {n: statistics.median([s.minutes[n] for s in students.values() if n in s.minutes] or [None])
                for n in notebooks}
+    exercises = sorted(first, key=lambda key: (key[0] is None, key[0] or "", first[key]))  # no notebook: at the end
+    found = []
+    for n in [*notebooks, None]:
+        found += [("exercise", key) for key in exercises if key[0] == n] + ([("minutes", n)] if n else [])
+    return found, medians
+
+
+def stuck(students):
+    """Who is stuck where: [(student, ("exercise", key) or ("minutes", notebook), tries or (minutes, median))]."""
+    found, medians = columns(students)
+    calls = []
+    for name, s in students.items():
+        for kind, key in found:
+            if kind == "exercise" and (state := status(s.checks.get(key)))[0] == "incorrect" \
+                    and state[1] >= STUCK_TRIES:
+                calls.append((name, (kind, key), state[1]))
+            elif kind == "minutes" and key in s.minutes and medians[key] and s.minutes[key] > FAR * medians[key]:
+                calls.append((name, (kind, key), (s.minutes[key], medians[key])))
+    return calls
+
+
+def table(students, only_minutes=False):
+    """Rows of text: a header, one row per student, the class's medians; or (only_minutes) one row per notebook.
+    Example: -> [["student", "last seen", "02 decorator", "02 min"], ["ada", "02", "✓", "7.5"],
+    ["median", "", "", "7.5"]]"""
+    found, medians = columns(students)
     if only_minutes:
         return [["notebook", "median minutes", "students"]] + [
-            [n, minutes(medians[n]), str(sum(n in s["minutes"] for s in summaries.values()))] for n in notebooks]
-    exercises = sorted(first, key=lambda key: (key[0] or "~", first[key]))  # no notebook known: at the end
-    columns = []
-    for n in [*notebooks, None]:
-        columns += [("exercise", key) for key in exercises if key[0] == n] + ([("minutes", n)] if n else [])
-    rows = [[name] + [mark(s["outcomes"].get(key, [])) if kind == "exercise" else minutes(s["minutes"].get(key))
-                      for kind, key in columns] for name, s in sorted(summaries.items())]
-    medians_row = ["median"] + [minutes(medians[key]) if kind == "minutes" else "" for kind, key in columns]
-    return [["student"] + [heading(kind, key) for kind, key in columns], *rows, medians_row]
+            [n, minutes(medians[n]), str(sum(n in s.minutes for s in students.values()))] for n in medians]
+    rows = [[name, (s.last_seen or "") if s.found else "no file"]
+            + [(mark(s.checks.get(key)) if s.found else "") if kind == "exercise" else minutes(s.minutes.get(key))
+               for kind, key in found] for name, s in students.items()]
+    medians_row = ["median", ""] + [minutes(medians[key]) if kind == "minutes" else "" for kind, key in found]
+    return [["student", "last seen"] + [heading(kind, key) for kind, key in found], *rows, medians_row]
 
 
 def heading(kind, key):
@@ -155,16 +294,29 @@ def heading(kind, key):
     return f"{key} min" if kind == "minutes" else " ".join(filter(None, key))
 
 
-def mark(outcomes):
-    """One cell of an exercise. Example: ["not attempted", "incorrect", "incorrect"] -> "✗ 2" """
-    wrong = outcomes.count("incorrect")
-    return MARKS["correct"] if "correct" in outcomes else f"{MARKS['incorrect']} {wrong}" if wrong else MARKS[
-        "not attempted"]
+def mark(checks):
+    """One cell of an exercise. Example: Checks({"incorrect"}, unmarked=2) -> "✗ 2"; None -> "·" """
+    state, tries = status(checks)
+    return f"{MARKS[state]} {tries}" if state == "incorrect" else MARKS[state]
 
 
 def minutes(value):
     """Example: 7.25 -> "7.2"; None -> "" """
     return "" if value is None else f"{value:.1f}"
+
+
+def shown(text, limit=NAME):
+    """A name from a student's file as safe one-line text: control and invisible characters escaped, cut.
+    Example: shown("ada\\x1b[2J\\n") -> "ada\\\\x1b[2J\\\\n"; shown("x" * 50) -> "x" * 39 + "…" """
+    if len(text) <= limit and text.isprintable():  # nearly every name: no need to look at each character
+        return text
+    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 4])  # repr: \x1b, \n, \u202e
+    return safe if len(safe) <= limit else safe[:limit - 1] + "…"
+
+
+def spreadsheet_safe(cell):
+    """A CSV cell a spreadsheet shows as text, never runs. Example: "=1+2" -> "'=1+2"; "✓" -> "✓" """
+    return "'" + cell if cell.startswith(FORMULA) else cell
 
 
 def aligned(rows):

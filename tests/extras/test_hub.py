@@ -486,13 +486,14 @@ def test_the_admin_sees_who_solved_which_check_and_the_minutes_per_notebook(less
     header, *rows, medians = report["csv"]
     cells = {row[0]: dict(zip(header, row)) for row in rows}
     minutes = [column for column in header if column.endswith(" min")]
-    marks = {name: {column: cell for column, cell in row.items() if column != "student" and column not in minutes}
+    marks = {name: {column: cell for column, cell in row.items() if column not in ("student", "last seen") and column not in minutes}
              for name, row in cells.items()}
     # notebook 05 ran before: both saw its three checks, ada solved exercise 1
     untouched = {"02 list_schema": "○", "04 loop": "○", "05 scripted_model": "○", "05 step_limit": "○"}
     assert marks == {ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
                      bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched}}
     assert minutes == ["02 min", "04 min", "05 min"]
+    assert {name: row["last seen"] for name, row in cells.items()} == {ada: "04", bo: "04"}
     for row in [*cells.values(), dict(zip(header, medians))]:
         assert all(float(row[column]) >= 0 for column in minutes), row
     assert [line.split()[0] for line in report["table"]] == ["student", ada, bo, "median"]

@@ -54,6 +54,7 @@ def test_the_step_limit_ends_the_run_with_exit_status_1(capsys):
     (["--max-steps", "0"], "--max-steps must be 1 or more"), (["--max-steps", "-1"], "--max-steps must be 1 or more"),
     (["--max-steps", "many"], "invalid int value"), (["--language", "fr"], "invalid choice"),
     (["--question", "What is a Client?"], "--question needs --real: the script knows only the lesson's question"),
+    (["progress", "/home"], "python -m agentlib.course progress /home"),  # the instructor's command, named
 ])
 def test_bad_usage_is_refused_with_exit_status_2(args, complaint, capsys):
     with pytest.raises(SystemExit) as caught:

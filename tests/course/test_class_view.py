@@ -1,0 +1,171 @@
+"""The class on one page (`progress --html`) and the instructor's notebook that shows the same figures.
+
+The class is made of records shaped as a hub writes them (tests/extras/test_hub.py): notebooks 02, 04 and
+05, the checks a student meets there; among the students one who fails an exercise again and again, one
+who sits in a notebook far longer than the others, one without a file, and one whose file name is markup.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from agentlib.course.class_view import STYLE, grid, minutes_chart, stuck_list
+from agentlib.course.progress_report import read_class
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = {"de": REPO / "notebooks" / "kursleitung.ipynb", "en": REPO / "notebooks" / "instructor.ipynb"}
+MARKUP = '<img src=x onerror="alert(1)">'  # a file name a student may choose: ada.jsonl's rule names them by it
+
+
+def lines(*events):
+    """Progress lines as a hub writes them: (minute after 9:00, event, notebook, exercise, outcome)."""
+    start = datetime(2026, 12, 1, 9, tzinfo=timezone.utc)
+    out = []
+    for minute, event, notebook, *check in events:
+        record = {"event": event, "notebook": notebook, "language": "de",
+                  "time": (start + timedelta(minutes=minute)).isoformat(timespec="seconds")}
+        if event == "check":
+            record |= dict(zip(("exercise", "outcome"), check))
+        out.append(json.dumps(record))
+    return "\n".join(out) + "\n"
+
+
+def a_class(root):
+    """ada and dan pass notebook 02 in about ten minutes; bo fails the decorator three times; cy needs an hour
+    for notebook 02 (checks every twenty minutes, so no pause); eve has no file; the markup-named file passes."""
+    files = {
+        "ada/.agentloop/progress.jsonl": lines((0, "start", "02"), (4, "check", "02", "decorator", "incorrect"),
+                                               (8, "check", "02", "decorator", "correct"),
+                                               (10, "check", "02", "list_schema", "correct"), (11, "start", "04"),
+                                               (25, "check", "04", "loop", "correct")),
+        "bo/.agentloop/progress.jsonl": lines((0, "start", "02"), (3, "check", "02", "decorator", "incorrect"),
+                                              (7, "check", "02", "decorator", "incorrect"),
+                                              (12, "check", "02", "decorator", "incorrect")),
+        "cy.jsonl": lines((0, "start", "02"), (20, "check", "02", "decorator", "not attempted"),
+                          (40, "check", "02", "decorator", "incorrect"), (60, "check", "02", "decorator", "correct")),
+        "dan/progress.jsonl": lines((0, "start", "02"), (9, "check", "02", "decorator", "correct"),
+                                    (11, "check", "02", "list_schema", "not attempted"), (12, "start", "05"),
+                                    (20, "check", "05", "scripted_model", "correct"),
+                                    (22, "check", "05", "errors_in_script", "correct"),
+                                    (30, "check", "05", "step_limit", "incorrect")),
+        f"{MARKUP}.jsonl": lines((0, "start", "02"), (10, "check", "02", "decorator", "correct")),
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (root / "eve").mkdir()
+    return root
+
+
+STUDENTS = ["ada", "bo", "cy", "dan", "eve", MARKUP]
+
+
+class Page(HTMLParser):
+    """Every element of a page as (tag, attributes, the text inside it up to the next element)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.elements = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append([tag, dict(attrs), ""])
+
+    def handle_data(self, data):
+        if self.elements:
+            self.elements[-1][2] += data
+
+    def find(self, tag, **attrs):
+        """Example: find("g", class_="cv-far") -> [({"class": "cv-far", ...}, "cy"), ...]"""
+        return [(a, text.strip()) for t, a, text in self.elements
+                if t == tag and all(a.get(k.rstrip("_").replace("_", "-")) == v for k, v in attrs.items())]
+
+
+@pytest.fixture
+def written(tmp_path):
+    """The page `progress --html` writes for the class, as its parsed elements and its text."""
+    page = tmp_path / "class.html"
+    done = subprocess.run([sys.executable, "-m", "agentlib.course", "progress", str(a_class(tmp_path / "class")),
+                           "--html", str(page)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"wrote {page}: 6 students"
+    return Page(page.read_text(encoding="utf-8")), page.read_text(encoding="utf-8")
+
+
+def test_the_page_has_a_row_for_every_student_and_says_who_has_no_file(written):
+    page, _ = written
+    rows = [attrs["data-student"] for attrs, _ in page.find("tr") if "data-student" in attrs]
+    assert rows == sorted(STUDENTS)
+    assert [attrs.get("class") for attrs, _ in page.find("td") if attrs.get("class") == "cv-no-file"]
+
+
+def test_the_stuck_are_named_with_their_reason_and_marked_in_the_grid(written):
+    page, _ = written
+    assert {attrs["data-stuck"]: text for attrs, text in page.find("li") if "data-stuck" in attrs} == {
+        "bo": "⚠ bo · 02 decorator: 3 different incorrect attempts, not solved yet",
+        "cy": "⚠ cy · notebook 02: 60.0 minutes, where the class's median is 11.0"}
+    stuck_cells = [text for attrs, text in page.find("td") if "cv-stuck" in attrs.get("class", "")]
+    assert stuck_cells == ["✗ 3 ⚠", "60.0 ⚠"]
+
+
+def test_each_state_has_its_own_sign_beside_its_colour(written):
+    page, _ = written
+    signs = {attrs["data-state"]: text.split()[0] for attrs, text in page.find("td") if "data-state" in attrs}
+    assert signs == {"correct": "✓", "incorrect": "✗", "not attempted": "○", "not reached": "·"}
+
+
+def test_the_minutes_chart_shows_each_student_and_the_class_median(written):
+    page, _ = written
+    assert len(page.find("svg")) == 1
+    assert len(page.find("line", class_="cv-median")) == 3  # notebooks 02, 04, 05
+    dots = [attrs["data-student"] for attrs, _ in page.find("circle")]
+    far = [attrs["data-student"] for attrs, _ in page.find("g", class_="cv-far")]
+    assert far == ["cy"] and sorted(dots) == sorted(["ada", "ada", "bo", "dan", "dan", MARKUP])
+
+
+def test_the_page_is_self_contained_and_markup_from_a_file_stays_text(written):
+    page, text = written
+    assert not [tag for tag, attrs, _ in page.elements if tag in ("script", "link", "img", "iframe", "object")]
+    assert not [name for _, attrs, _ in page.elements for name in attrs if name in ("src", "href") or
+                name.startswith("on")]
+    assert "url(" not in text and "@import" not in text
+    assert [text for attrs, text in page.find("th", scope="row")][:1] == [MARKUP]  # shown as the text it is
+    assert "@media print" in text
+
+
+def test_a_class_with_nobody_stuck_says_so(tmp_path):
+    (tmp_path / "ada.jsonl").write_text(lines((0, "start", "02"), (5, "check", "02", "decorator", "correct")))
+    students, _ = read_class([tmp_path])
+    assert "Nobody is stuck" in stuck_list(students)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_instructor_notebook_shows_the_same_figures(tmp_path, language):
+    folder = a_class(tmp_path / "class")
+    copy = tmp_path / NOTEBOOKS[language].name
+    shutil.copyfile(NOTEBOOKS[language], copy)
+    notebook = nbformat.read(copy, as_version=4)
+    (setup,) = [cell for cell in notebook.cells if cell.get("id") == "read-class"]
+    assert 'CLASS = "/home"' in setup.source
+    setup.source = setup.source.replace('CLASS = "/home"', f"CLASS = {str(folder)!r}")
+    env = {name: value for name, value in os.environ.items() if not name.startswith("LLM_")}
+    NotebookClient(notebook, kernel_name="python3", timeout=120,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+    shown = {cell.id: [output["data"]["text/html"] for output in cell.outputs if "text/html" in output.get("data", {})]
+             for cell in notebook.cells if cell.cell_type == "code"}
+    students, _ = read_class([folder])
+    assert shown["stuck"] == [STYLE + stuck_list(students, language)]
+    assert shown["grid"] == [STYLE + grid(students, language)]
+    assert shown["minutes"] == [STYLE + minutes_chart(students, language)]
+    printed = "".join(output.get("text", "") for output in setup.outputs)
+    assert printed.split(":")[-1].strip() == "5"  # students with a progress file
