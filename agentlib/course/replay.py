@@ -5,6 +5,11 @@
 
 A replay is honest only while the conversation is the recorded one, so every step compares the
 messages it is given with the recording and stops, with one sentence, where they differ.
+
+The course ships one recording of another kind: the lesson's own run (`lesson_run`), of which the
+lesson printed only the model's decisions and the token totals. It holds just those, so it plays
+through any loop that keeps the protocol, with that loop's own prompt, tools and live results;
+it checks the question, the replies, one result per call, and that no call failed.
 Deliberately left out: replaying a run whose question, prompt, tools or docs changed.
 """
 
@@ -15,6 +20,9 @@ from ..errors import ModelError, explain
 from ..models import Call, Message, Usage
 from ..trace import Trace
 from .text import say
+
+RECORDINGS = Path(__file__).resolve().parents[2] / "data" / "recordings"
+DECISIONS = "agentlib-decisions/1"  # the model's replies and usage only: no prompt, no tool results
 
 TEXT = {
     # ReplayModel's failures, worded like the API's.
@@ -46,6 +54,17 @@ TEXT = {
     "departed_tool": {"de": "ein anderes Ergebnis von {name}", "en": "another result from {name}"},
     "departed_assistant": {"de": "eine andere Antwort des Modells", "en": "another model reply"},
     "departed_tools": {"de": "andere Tools als bei der Aufnahme", "en": "other tools than were recorded"},
+    "departed_missing": {"de": "das Werkzeug {name} wird nicht angeboten", "en": "the tool {name} is not offered"},
+    "departed_failed": {"de": "{name} ist gescheitert", "en": "{name} failed"},
+    # The lesson's run, replayed: its model's name in the viewer, and the step-by-step comparison with the student's.
+    "recorded_name": {"de": "{model}, Aufnahme vom {date}", "en": "{model}, recorded on {date}"},
+    "compare.step": {"de": "Schritt", "en": "step"},
+    "compare.lesson": {"de": "Lauf der Lektion ({model})", "en": "the lesson's run ({model})"},
+    "compare.own": {"de": "dein Lauf ({model})", "en": "your run ({model})"},
+    "compare.answer": {"de": "Antwort, {n} Zeichen", "en": "answer, {n} characters"},
+    "compare.stopped": {"de": "Ende: {why}", "en": "stopped: {why}"},
+    "compare.tokens": {"de": "{prompt} + {completion} Tokens", "en": "{prompt} + {completion} tokens"},
+    "compare.total": {"de": "Summe", "en": "total"},
 }
 
 
@@ -58,12 +77,34 @@ class ReplayModel:
     Example: ReplayModel.load("runs/")(messages, tools) -> (Message, Usage) of the recorded step
     """
 
-    def __init__(self, traces, language="en"):
+    def __init__(self, traces, language="en", decisions_only=False, label=None):
         self.traces = [traces] if isinstance(traces, Trace) else list(traces)
         if not self.traces:
             raise ValueError("ReplayModel needs at least one recorded trace")
-        self.language = language
+        self.language, self.decisions_only, self.label = language, decisions_only, label
         self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
+
+    @classmethod
+    def decisions(cls, path, language="en"):
+        """Replay a recording of decisions only (format agentlib-decisions/1): the model's replies and usage.
+
+        Example: {"question": "Why?", "replies": [{"content": "Because.", "usage": {...}}]} -> a ReplayModel
+        that answers "Because." to any loop that asks "Why?"
+        """
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("format") != DECISIONS:
+            raise ValueError(f"{path} is not a recording of decisions ({DECISIONS})")
+        messages, records = [{"role": "system", "content": None}, {"role": "user", "content": data["question"]}], []
+        for reply in data["replies"]:
+            records.append({"at": len(messages), "usage": reply["usage"], "seconds": 0.0,
+                            "finish_reason": "tool_calls" if reply.get("tool_calls") else "stop"})
+            messages.append({"role": "assistant", "content": reply.get("content", "")}
+                            | ({"tool_calls": reply["tool_calls"]} if reply.get("tool_calls") else {}))
+            # Where the loop's own result goes: the recording holds none, the loop fetches it live.
+            messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
+                         for call in reply.get("tool_calls", [])]
+        name = say(TEXT, "recorded_name", language, model=data["model"], date=data["recorded"])
+        return cls(Trace(messages, records, "answer", "the model answered", name), language, True, data["label"])
 
     @classmethod
     def load(cls, path, language="en"):
@@ -81,7 +122,7 @@ class ReplayModel:
         if not candidates:
             raise explain("unknown_question", self.language, TEXT, question=question[:80])
         step = sum(m["role"] == "assistant" for m in given)
-        problems = [divergence(t, step, given, tools, self.language) for t in candidates]
+        problems = [divergence(t, step, given, tools, self.language, self.decisions_only) for t in candidates]
         if all(problems):
             raise explain("diverged", self.language, TEXT, **problems[0])
         trace = candidates[problems.index(None)]
@@ -97,20 +138,99 @@ class ReplayModel:
         return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage
 
 
-def divergence(trace, step, given, tools, language):
+def divergence(trace, step, given, tools, language, decisions_only=False):
     """None when `given` is what the recording showed the model at `step`, else where it differs.
+    With `decisions_only`, the prompt and the tool results are the loop's own: only the roles, the question,
+    the replies and the call ids must match, every recorded tool be offered and no call have failed.
     Example: another system prompt -> {"index": 1, "what": "another system prompt"}"""
     if trace.tools and json.loads(json.dumps(tools)) != trace.tools:  # only traces that saved their tools
         return {"index": 0, "what": say(TEXT, "departed_tools", language)}
     at = trace.records[step]["at"] if step < len(trace.records) else len(trace.messages)
     expected = trace.messages[:at]
+    if decisions_only:
+        offered = {t.get("function", {}).get("name") for t in json.loads(json.dumps(tools or []))}
+        wanted = [c["function"]["name"] for m in trace.messages[at:at + 1] for c in m.get("tool_calls", [])]
+        for name in wanted:
+            if name not in offered:
+                return {"index": 0, "what": say(TEXT, "departed_missing", language, name=name)}
     for index, (old, new) in enumerate(zip(expected, given), 1):
-        if old != new:
+        if differs(old, new) if decisions_only else old != new:
             name = next((c["function"]["name"] for m in expected for c in m.get("tool_calls", [])
                          if c["id"] == old.get("tool_call_id")), "a tool")
             role = old["role"] if old["role"] in ("system", "user", "tool") else "assistant"
+            if decisions_only and role == "tool" and new.get("tool_call_id") == old["tool_call_id"]:
+                role = "failed"  # the right call's result, but an error
             return {"index": index, "what": say(TEXT, f"departed_{role}", language, name=name)}
     if len(expected) != len(given):
         return {"index": min(len(expected), len(given)) + 1,
                 "what": say(TEXT, "departed_length", language, got=len(given), expected=len(expected))}
     return None
+
+
+def differs(recorded, given):
+    """Whether `given` departs from a decisions-only recording's message: the role, the question, the reply
+    (its text and its calls), a result's call id; a result that is an error ("Error: ...") departs too."""
+    if recorded["role"] != given.get("role"):
+        return True
+    if recorded["role"] == "user":
+        return recorded["content"] != given.get("content")
+    if recorded["role"] == "tool":
+        return recorded["tool_call_id"] != given.get("tool_call_id") or str(given.get("content")).startswith("Error")
+    if recorded["role"] == "assistant":
+        calls = lambda m: [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls") or []]
+        return (recorded.get("content") or "") != (given.get("content") or "") or calls(recorded) != calls(given)
+    return False  # the system prompt is the loop's own
+
+
+def lesson_run(language="en"):
+    """The lesson's own real run as a ReplayModel: its model's decisions, played through any loop, offline.
+
+    Example: run_agent(lesson_run("en"), QUESTION["en"]) -> three model calls, 3,742 + 666 tokens
+    """
+    return ReplayModel.decisions(RECORDINGS / f"lesson-run-{language}.json", language)
+
+
+class Comparison:
+    """Two runs side by side, step by step, as an HTML table (`.html`, shown by a notebook)."""
+
+    def __init__(self, html):
+        self.html = html
+
+    def _repr_html_(self):
+        return self.html
+
+
+def compare(lesson, own, language="en"):
+    """The lesson's run and the student's, step by step: what each model called, and its tokens.
+
+    Example: compare(lesson_stats, stats, "en") -> a table with the rows "step 1", "step 2", ..., "total"
+    """
+    from html import escape
+
+    from .viewer import as_trace
+
+    runs = [as_trace(lesson), as_trace(own)]
+    word = lambda key, **facts: say(TEXT, key, language, **facts)
+
+    def tokens(usages):
+        sums = [sum((u or {}).get(key) or 0 for u in usages) for key in ("prompt_tokens", "completion_tokens")]
+        return f"<small>{word('compare.tokens', prompt=sums[0], completion=sums[1])}</small>"
+
+    def cell(trace, n):
+        if n > len(trace.steps):
+            return "–"
+        step = trace.steps[n - 1]
+        done = "<br>".join(escape(f"{c.name}({c.arguments})") for c in step.calls)
+        return f"{done or word('compare.answer', n=len(step.text or ''))}<br>{tokens([step.usage])}"
+
+    def ending(trace):
+        stopped = "" if trace.stop_reason == "answer" else f"{escape(word('compare.stopped', why=trace.stop_message))}<br>"
+        return stopped + tokens([s.usage for s in trace.steps])
+
+    style = 'style="text-align: left; vertical-align: top"'
+    row = lambda head, cells: f"<tr><th {style}>{head}</th>" + "".join(f"<td {style}>{c}</td>" for c in cells) + "</tr>"
+    head = row("", [escape(word("compare.lesson", model=runs[0].model)), escape(word("compare.own", model=runs[1].model))])
+    body = "".join(row(f"{word('compare.step')} {n}", [cell(t, n) for t in runs])
+                   for n in range(1, max(len(t.steps) for t in runs) + 1))
+    body += row(word("compare.total"), [ending(t) for t in runs])
+    return Comparison(f'<table class="run-comparison"><thead>{head}</thead><tbody>{body}</tbody></table>')

@@ -1,4 +1,4 @@
-"""The course's loop and two frameworks on the same script, compared by what each one sent.
+"""A loop (the student's, else agentlib's) and two frameworks on the same script, compared by what each one sent.
 
 Each system answers the same question against its own replay server, so
 every request it made is recorded as the JSON it sent. From those records:
@@ -7,8 +7,11 @@ every request it made is recorded as the JSON it sent. From those records:
 `mapping` runs small probes (an unknown tool, a wrong argument, a tool that
 raises, a long result, the step limit) and reports what each one did.
 
-    runs = await compare(QUESTION["en"], lesson_script())
+    runs = await compare(QUESTION["en"], lesson_script(), agent_loop=agent.run_agent, registry=agent.TOOLS)
     side_by_side(runs, step=2)
+
+The loop is called as the lesson prints it, run_agent(model, question, max_steps=..., verbose=False),
+and reads its own registry; a probe that needs one more tool lends it to that registry for the run.
 
 Deliberately left out: timing (bench/peers.py measures it) and any verdict:
 the tables say what happened, the notebook says what it means.
@@ -50,6 +53,17 @@ TEXT = {
                             "en": "tracing: set_tracing_disabled(True); else sent to OpenAI"},
     "trace.pydantic-ai": {"de": "Instrumentierung aus (kein logfire): result.all_messages()",
                           "en": "instrumentation off (no logfire): result.all_messages()"},
+    "trace.recorded": {"de": "stats.trace, vom Kurs von außen mitgeschrieben (im Speicher)",
+                       "en": "stats.trace, recorded from outside by the course (kept in memory)"},
+    # Whose loop the "loop" column is: the student's only once it passed its check.
+    "loop.yours": {"de": "deine Schleife", "en": "your loop"},
+    "loop.theirs": {"de": "agentlibs Schleife", "en": "agentlib's loop"},
+    "whose.yours": {"de": "Neben den Frameworks läuft deine Schleife aus Notebook 4.",
+                    "en": "Your loop from notebook 4 runs beside the frameworks."},
+    "whose.theirs": {"de": "Neben den Frameworks läuft agentlibs Schleife: Deine hat die Prüfung in Notebook 4 noch "
+                           "nicht bestanden.",
+                     "en": "agentlib's loop runs beside the frameworks: yours has not passed the check in notebook 4 "
+                           "yet."},
 }
 
 
@@ -78,15 +92,26 @@ READ_WHOLE_FILE = {"fn": read_whole_file, "schema": {"type": "function", "functi
         "required": ["path"]}}}}
 
 
-async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent):
-    """Let `system` answer `question` against `server`; return its Run (the server keeps the requests)."""
+def whose(yours, language="en"):
+    """(the loop column's name, the sentence that says whose loop runs). Example: whose(False)[0] -> "agentlib's loop" """
+    return say(TEXT, f"loop.{'yours' if yours else 'theirs'}", language), say(
+        TEXT, f"whose.{'yours' if yours else 'theirs'}", language)
+
+
+async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent, registry=TOOLS):
+    """Let `system` answer `question` against `server`; return its Run (the server keeps the requests).
+    `agent_loop` reads `registry`, which is lent the careless tool for the run when `careless` is set."""
     result = Run()
     try:
         if system == "loop":
-            registry = TOOLS | ({"read_whole_file": READ_WHOLE_FILE} if careless else {})
+            lent = {"read_whole_file": READ_WHOLE_FILE} if careless else {}
+            registry.update(lent)
             model = RealModel(base_url=server.base_url, api_key=frameworks.KEY, model=MODEL)
-            result.answer, result.usage = agent_loop(model, question, max_steps=max_steps, verbose=False,
-                                                     tools=registry)
+            try:
+                result.answer, result.usage = agent_loop(model, question, max_steps=max_steps, verbose=False)
+            finally:
+                for name in lent:
+                    registry.pop(name, None)
         else:
             build, go = {"openai-agents": (frameworks.openai_agents_agent, frameworks.run_openai_agents),
                          "pydantic-ai": (frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai)}[system]
@@ -172,11 +197,12 @@ def cell(message):
     return f"{message['role']}{' ' + message['tool_call_id'] if 'tool_call_id' in message else ''}: {text}"
 
 
-def side_by_side(runs, step, language="en"):
-    """An HTML table: the message list each system sent at model call `step` (from 1), row by row."""
+def side_by_side(runs, step, language="en", names=None):
+    """An HTML table: the message list each system sent at model call `step` (from 1), row by row; `names`
+    may give a system's column another heading, e.g. {"loop": "your loop"}."""
     lists = {s: (r.requests[step - 1]["messages"] if len(r.requests) >= step else []) for s, r in runs.items()}
     rows = max(map(len, lists.values()), default=0)
-    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in lists)
+    head = "".join(f"<th {CELL}>{html.escape((names or {}).get(s, s))}</th>" for s in lists)
     body = ""
     for i in range(rows):
         texts = [cell(m[i]) if i < len(m) else "—" for m in lists.values()]
@@ -206,14 +232,22 @@ def code_lines(objects, keep_docstrings=False):
     return count
 
 
-def lines_of_code():
-    """{system: lines written around the three tool bodies}: declarations, agent, loop or run call."""
+def lines_of_code(agent_loop=run_agent, decorator=tools.tool):
+    """{system: lines written around the three tool bodies}: declarations, agent, loop or run call.
+    The loop's are those of `agent_loop` and `decorator` when they are the student's, else agentlib's with
+    the helpers they call (call_tool and its checks)."""
     declarations = sum(len(inspect.getsource(f).split("\ndef ")[0].splitlines()) for f in
                        (docs.list_docs, docs.grep_docs, docs.read_doc))  # the @tool(...) lines above each def
     ours = [tools.tool, tools.call_tool, tools.coerce, tools.example, loop.Stats, loop.run_agent, loop.observe,
             loop.preview, loop.finish]
+    if inspect.unwrap(agent_loop) is not loop.run_agent:  # the student's loop calls no call_tool: it and its decorator
+        ours = [inspect.unwrap(decorator), inspect.unwrap(agent_loop)]
+    try:
+        written = declarations + code_lines(ours)
+    except (OSError, TypeError):  # a loop whose source is nowhere to be read (typed into a console): not counted
+        written = None
     wrappers = code_lines(frameworks.DOC_TOOLS, keep_docstrings=True)
-    return {"loop": declarations + code_lines(ours),
+    return {"loop": written,
             "openai-agents": wrappers + code_lines([frameworks.openai_agents_agent, frameworks.run_openai_agents]),
             "pydantic-ai": wrappers + code_lines([frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai])}
 
@@ -238,14 +272,13 @@ LIMIT_SCRIPT = [Message(tool_calls=[Call(f"c{i}", "list_docs", "{}")]) for i in 
 LIMIT = 2
 
 
-async def measure(agent_loop=run_agent, systems=SYSTEMS):
+async def measure(agent_loop=run_agent, systems=SYSTEMS, registry=TOOLS):
     """{probe: {system: Run}} for every probe; "again": the same wrong call three times; "limit": LIMIT model calls."""
-    found = {}
+    found, mine = {}, {"agent_loop": agent_loop, "registry": registry, "systems": systems}
     for name, script in PROBES.items():
-        found[name] = await compare("Use the tools.", script, systems=systems, careless=True, agent_loop=agent_loop)
-    found["again"] = await compare("Use the tools.", AGAIN_SCRIPT, systems=systems, agent_loop=agent_loop)
-    found["limit"] = await compare("Use the tools.", LIMIT_SCRIPT, systems=systems, max_steps=LIMIT,
-                                   agent_loop=agent_loop)
+        found[name] = await compare("Use the tools.", script, careless=True, **mine)
+    found["again"] = await compare("Use the tools.", AGAIN_SCRIPT, **mine)
+    found["limit"] = await compare("Use the tools.", LIMIT_SCRIPT, max_steps=LIMIT, **mine)
     return found
 
 
@@ -281,14 +314,16 @@ def usage_of(system, usage):
     return "usage: " + ", ".join(f"{n}={getattr(usage, n)}" for n in names if hasattr(usage, n))
 
 
-DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(…, tools=TOOLS)", f"max_steps={LIMIT}"),
+DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(model, question)", f"max_steps={LIMIT}"),
             "openai-agents": ("function_tool(f)", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})"),
             "pydantic-ai": ("agent.tool_plain(f)", "Agent(…); agent.tool_plain(f)", f"UsageLimits(request_limit={LIMIT})")}
 
 
-def mapping(lesson_runs, probes, language="en"):
-    """[(concept, {system: measured text})]: the mapping table, every cell from a run."""
-    systems = list(lesson_runs)
+def mapping(lesson_runs, probes, language="en", agent_loop=run_agent, decorator=tools.tool):
+    """[(concept, {system: measured text})]: the mapping table, every cell from a run; `agent_loop` and
+    `decorator` are the loop that ran and the decorator its tools were made with (default: agentlib's)."""
+    systems, lines = list(lesson_runs), lines_of_code(agent_loop, decorator)
+    theirs = inspect.unwrap(agent_loop) is loop.run_agent
     def word(key, **facts):
         return say(TEXT, key, language, **facts)
     def row(concept, text):
@@ -299,9 +334,9 @@ def mapping(lesson_runs, probes, language="en"):
     def declared(s):
         return DECLARED[s][0] + ("" if s == "loop" else f": {word('docstring')}")
     def long(s):
-        text, whole = seen(probes["long_result"][s]) or "", len(read_whole_file("advanced/timeouts.md"))
-        return word("shown", shown=len(text), whole=whole) + (
-            word("cut") if "characters, only the first" in text else "")
+        text, whole = seen(probes["long_result"][s]) or "", read_whole_file("advanced/timeouts.md")
+        noted = len(text) < len(whole) and not whole.startswith(text)  # cut, and more than the cut text shown
+        return word("shown", shown=len(text), whole=len(whole)) + (word("cut") if noted else "")
     return [
         row("tool", lambda s: f"{declared(s)} → read_doc: {schema(s)}"),
         row("registry", lambda s: f"{DECLARED[s][1]} → {word('sent')}: "
@@ -315,15 +350,16 @@ def mapping(lesson_runs, probes, language="en"):
         row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
                                               outline(probes["two_calls"][s].requests[1]["messages"][2:]))),
         row("stats", lambda s: usage_of(s, lesson_runs[s].usage)),
-        row("trace", lambda s: word(f"trace.{s}")),
-        row("lines", lambda s: word("lines", n=lines_of_code()[s])),
+        row("trace", lambda s: word(f"trace.{s}" if s != "loop" or theirs else "trace.recorded")),
+        row("lines", lambda s: "—" if lines[s] is None else word("lines", n=lines[s])),
     ]
 
 
-def table(rows, labels):
-    """The mapping as an HTML table; `labels` names each concept in the student's language."""
+def table(rows, labels, names=None):
+    """The mapping as an HTML table; `labels` names each concept in the student's language, `names` a
+    system's column where it differs from the system's own name."""
     systems = list(rows[0][1])
-    head = "".join(f"<th {CELL}>{html.escape(s)}</th>" for s in systems)
+    head = "".join(f"<th {CELL}>{html.escape((names or {}).get(s, s))}</th>" for s in systems)
     body = "".join(f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
                    + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems) + "</tr>"
                    for c, cells in rows)

@@ -1,9 +1,11 @@
 """Record a run of RealModel (against the loopback server), replay it offline with ReplayModel."""
 
 import json
+import re
 
 import pytest
 
+import agentlib
 import agentlib.loop
 from agentlib.errors import ModelError
 from agentlib.loop import run_agent
@@ -111,3 +113,60 @@ def test_loading_a_missing_recording_says_how_to_make_one(tmp_path):
         ReplayModel.load(tmp_path / "nothing.json")
     with pytest.raises(FileNotFoundError):
         ReplayModel.load(tmp_path)  # an empty folder
+
+
+# ---- the lesson's run: decisions only, played through any loop that keeps the protocol --------------------
+
+LESSON_QUESTION = agentlib.QUESTION["en"]
+
+
+def test_the_lessons_run_replays_with_another_prompt_and_the_loops_own_live_tool_results(monkeypatch):
+    from agentlib.course.replay import lesson_run
+
+    monkeypatch.setattr(agentlib.loop, "SYSTEM_PROMPT", "You are a pirate.")  # a prompt of the loop's own
+    answer, stats = run_agent(lesson_run("en"), LESSON_QUESTION, verbose=False)
+    assert answer is not None and (stats.steps, stats.tool_calls) == (3, 3)
+    assert (stats.prompt_tokens, stats.completion_tokens) == (3742, 666)
+    results = [m["content"] for m in stats.trace.messages if m["role"] == "tool"]
+    assert results == [agentlib.docs.grep_docs("timeout"), agentlib.docs.list_docs(),
+                       agentlib.docs.read_doc("advanced/timeouts.md", 1, 80)]  # fetched now, from the docs
+
+
+def test_the_lessons_run_stops_with_a_sentence_where_a_tool_failed(lesson_docs):
+    from agentlib.course.replay import lesson_run
+
+    (agentlib.docs.root() / "advanced" / "timeouts.md").unlink()  # the file the model goes on to read
+    answer, stats = run_agent(lesson_run("de"), agentlib.QUESTION["de"], verbose=False)
+    assert answer is None and stats.steps == 2
+    assert stats.trace.stop_message.startswith("Das Gespräch weicht bei Nachricht 7 von der Aufnahme ab "
+                                               "(read_doc ist gescheitert)")
+
+
+def test_the_lessons_run_needs_the_tools_it_calls_and_its_replies_unchanged(clean_registry):
+    from agentlib.course.replay import lesson_run
+
+    tools = {name: entry for name, entry in clean_registry.items() if name != "list_docs"}
+    _, stats = run_agent(lesson_run("en"), LESSON_QUESTION, verbose=False, tools=tools)
+    assert stats.steps == 0 and "the tool list_docs is not offered" in stats.trace.stop_message
+    model = lesson_run("en")
+    first, _ = model([{"role": "system", "content": "x"}, {"role": "user", "content": LESSON_QUESTION}], [
+        entry["schema"] for entry in clean_registry.values()])
+    changed = first.model_dump(exclude_none=True) | {"tool_calls": first.model_dump()["tool_calls"][:1]}
+    given = [{"role": "system", "content": "x"}, {"role": "user", "content": LESSON_QUESTION}, changed,
+             {"role": "tool", "tool_call_id": "call_1", "content": "hits"}]
+    with pytest.raises(ModelError, match=r"at message 3 \(another model reply\)"):
+        model(given, [entry["schema"] for entry in clean_registry.values()])
+
+
+def test_the_lessons_run_and_the_students_are_compared_step_by_step(tmp_path, docs):
+    from agentlib.course.replay import compare, lesson_run
+
+    _, lessons = run_agent(lesson_run("en"), LESSON_QUESTION, verbose=False)
+    _, own, _ = record(tmp_path, lesson()[2:])  # a real model that answers at once
+    html = compare(lessons, own, "en").html
+    rows = re.findall(r"<tr>(.*?)</tr>", html)
+    assert len(rows) == 5  # heading, three steps, total
+    assert "the lesson&#x27;s run (deepseek-flash, recorded on 2026-09-14)" in rows[0] and "your run (deepseek-flash)" in rows[0]
+    assert 'grep_docs({&quot;keyword&quot;: &quot;timeout&quot;})<br>list_docs({})' in rows[1]
+    assert "answer, 67 characters" in rows[1] and "1700 + 500 tokens" in rows[1]
+    assert rows[2].count("–") == 1 and "3742 + 666 tokens" in rows[4] and "1700 + 500 tokens" in rows[4]

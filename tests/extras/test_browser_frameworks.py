@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.extras import frameworks
+from agentlib.extras import side_by_side as sbs
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser
@@ -45,7 +46,8 @@ def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_pa
             expect(steps).to_have_count(4)  # the lesson's script: four model calls
             last = steps.nth(3)
             expect(last.locator("caption")).to_have_text("Schritt 4")
-            expect(last.locator("thead th")).to_have_text(["#", "loop", *installed])
+            # No loop passed in this copy: the column says it is agentlib's, in the notebook's language.
+            expect(last.locator("thead th")).to_have_text(["#", sbs.whose(False, "de")[0], *installed])
             expect(last.locator("tbody tr")).to_have_count(8)  # system, user, three calls and their results
             expect(last.locator("tbody tr.differs")).to_have_count(0)  # same roles and call ids in every column
             expect(last).to_contain_text("tool c3:")

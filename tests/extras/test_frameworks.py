@@ -11,6 +11,8 @@ skip sentences (the last test checks that).
 
 import asyncio
 import functools
+import html
+import shutil
 import json
 import os
 import re
@@ -219,9 +221,11 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
     said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
             for c in notebook.cells if c.cell_type == "code"}
     assert said["setup"].count("make frameworks") == 2, said["setup"]
-    assert said["run-all"].count("\n") == 1 and said["run-all"].startswith("loop"), said["run-all"]
+    names = [sbs.whose(yours, language)[0] for yours in (True, False)]  # a developer may have passed a loop here
+    assert said["run-all"].count("\n") == 1 and said["run-all"].startswith(tuple(names)), said["run-all"]
     assert "make frameworks" in said["additions"]
-    assert ">loop</th>" in said["mapping"] and "openai-agents" not in said["mapping"]
+    assert any(f">{html.escape(name)}</th>" in said["mapping"] for name in names)
+    assert "openai-agents" not in said["mapping"]
 
 
 def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
@@ -245,15 +249,15 @@ def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_se
         assert {r["model"] for r in run.requests} == {sbs.MODEL}  # what the system itself sent
 
 
-def test_the_per_step_overhead_the_notebook_quotes_is_the_readmes_bench_table():
-    """The verdict quotes `make bench-peers` as printed in the README; a refreshed table must refresh the sentence."""
+def test_the_per_step_overhead_the_notebook_quotes_is_the_bench_table():
+    """The verdict quotes `make bench-peers` as printed in docs/benchmarks.md; a refreshed table must refresh it."""
     sys.path.insert(0, str(ROOT / "tools"))
     from notebook_source.n09_frameworks import CELLS
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     verdict = next(cell for cell in CELLS if cell["id"] == "verdict")["text"]
     for name, label in (("pydantic-ai", "pydantic-ai"), ("openai-agents", "Agents SDK")):
-        row = re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", readme, re.M)
+        row = re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", page, re.M)
         ms = float(row.group(1).replace(",", "")) / 1000
         assert f"{label} {ms:.1f} ms" in verdict["en"], (name, ms)
         assert f"{label} {ms:.1f} ms".replace(".", ",") in verdict["de"], (name, ms)
@@ -287,3 +291,57 @@ def test_make_frameworks_stays_inside_the_lock():
         assert str(wanted.specifier).startswith("=="), f"{wanted.name}: pin it exactly"
         name = wanted.name.lower().replace("_", "-")
         assert name not in locked or str(wanted.specifier) in locked[name], (wanted, locked.get(name))
+
+
+MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
+LOOP_HEAD = "def run_agent(model, question, max_steps=8, verbose=True):\n"
+
+
+def students_loop():
+    """The loop's published solution with one line of the student's own, to see whose loop ran."""
+    from agentlib.course.exercises import exercise
+
+    return exercise("loop", "en").SOLUTION["en"].replace(LOOP_HEAD, LOOP_HEAD + f'    print("{MARKER}")\n')
+
+
+def test_the_students_loop_is_measured_with_its_own_registry_lent_the_careless_tool_only_for_its_probe():
+    namespace = {}
+    exec("from agentlib import *\nTOOLS = dict(TOOLS)\n" + students_loop(), namespace)  # a registry of its own
+    loop, registry = namespace["run_agent"], namespace["TOOLS"]
+    found = asyncio.run(sbs.measure(loop, ("loop",), registry))
+    assert "read_whole_file" not in registry and "read_whole_file" not in TOOLS
+    assert sbs.seen(found["unknown_tool"]["loop"]) == "Error: ValueError: no tool called search_web"  # its own text
+    assert not sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument")  # no agentlib check
+    runs = asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en"), systems=("loop",), agent_loop=loop,
+                                   registry=registry))
+    rows = dict(sbs.mapping(runs, found, "en", loop))
+    assert rows["long_result"]["loop"] == "3037 of 3874 characters shown, cut with a note"  # its own cut note
+    assert rows["trace"]["loop"].startswith("stats.trace, recorded from outside")
+    assert rows["lines"]["loop"] == "—"  # typed into no file: no source to count, and no agentlib figure instead
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_did(language, tmp_path):
+    """The loop in agent_loop.py, as notebook 04 keeps a passed one, is the loop that runs and is named."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from agentlib.course import own_agent
+
+    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
+    here = tmp_path / "notebooks" / language
+    (here / own_agent.FILE).write_text(own_agent.render({"loop": students_loop().strip()}, language), encoding="utf-8")
+    (tmp_path / ".env").write_text("", encoding="utf-8")  # no key of the checkout's reaches it
+    notebook = nbformat.read(next(here.glob("09_*.ipynb")), as_version=4)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    NotebookClient(notebook, kernel_name="python3", timeout=300,
+                   resources={"metadata": {"path": str(here)}}).execute(env=env)
+    said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
+            for c in notebook.cells if c.cell_type == "code"}
+    name, sentence = sbs.whose(True, language)
+    assert sentence in said["setup"] and MARKER in said["run-all"]
+    assert said["run-all"].split(MARKER)[-1].strip().startswith(name)
+    assert f">{html.escape(name)}</th>" in said["steps"] and f">{html.escape(name)}</th>" in said["mapping"]
+    assert "must be of type integer" not in said["mapping"]  # agentlib's argument check, which this loop lacks
+    first = notebook.cells[0].source
+    assert "JupyterLite" in first and "make lab" in first  # it cannot run in the browser edition, and says so first

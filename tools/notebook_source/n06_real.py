@@ -8,19 +8,19 @@ CELLS = [
     md("title", de="""
         # 6 · Ein echtes Modell anschließen
 
-        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft das Notebook trotzdem, mit einem Stellvertreter.
+        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel siehst du den echten Lauf aus der Lektion, abgespielt durch die Schleife aus Notebook 4; mit Schlüssel kommt dein eigener Lauf dazu.
 
-        **Danach kannst du** mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen.
+        **Danach kannst du** mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen und seine Entscheidungen im Trace lesen.
 
-        ⏱ etwa 7 Minuten, dazu optional 2 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 6 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
-        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key the notebook still runs, with a stand-in.
+        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key you see the lesson's real run, played through the loop from notebook 4; with a key, a run of your own follows.
 
-        **Afterwards you can** connect a model through an OpenAI-compatible API with `RealModel`.
+        **Afterwards you can** connect a model through an OpenAI-compatible API with `RealModel` and read its decisions in the trace.
 
-        ⏱ about 7 minutes, plus 2 optional minutes
+        ⏱ about 8 minutes, plus 6 optional minutes
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen
@@ -43,21 +43,75 @@ CELLS = [
         from pathlib import Path
 
         import agentlib
-        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
+        from agentlib import QUESTION, run_agent
         from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
         from agentlib.course import describe, has_key, key_field
         from agentlib.course import exercise
         from agentlib import ModelError
-        from agentlib.course.replay import ReplayModel
+        from agentlib.course.replay import ReplayModel, compare, lesson_run
 
         from agentlib.course import build, load, use_dotenv
 
         agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
-        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch dein RealModel, das os.environ liest|a key in .env reaches your RealModel too, which reads os.environ⟩
+        use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch ein RealModel, das os.environ liest|a key in .env also reaches a RealModel that reads os.environ⟩
 
+        if "loop" in agent.yours:
+            print("⟨Die Läufe in diesem Notebook macht deine Schleife aus Notebook 4.|The runs in this notebook use your loop from notebook 4.⟩")
+        else:
+            print("⟨Die Läufe in diesem Notebook macht agentlibs Schleife: Deine hat die Prüfung in Notebook 4 noch nicht bestanden.|The runs in this notebook use agentlib's loop: yours has not passed the check in notebook 4 yet.⟩")
         print(describe(LANGUAGE))
         """),
+    md("lesson-run-intro", de="""
+        ## Ein echtes Modell entscheidet: der Lauf aus der Lektion
+
+        Für die Lektion wurde die Frage an `deepseek-flash` gestellt. Seine Entscheidungen liegen dem Kurs als Aufnahme bei (`data/recordings/lesson-run-de.json`): **Schritt 1** `grep_docs("timeout")` **und** `list_docs()`, zwei unabhängige Aufrufe in einer Antwort; **Schritt 2** `read_doc("advanced/timeouts.md", 1, 80)`; **Schritt 3** die Antwort mit den Zeilen, die sie belegen.
+
+        Die nächste Zelle spielt sie durch die Schleife ab, die die Zelle oben nennt: Nur die Entscheidungen kommen aus der Aufnahme, die Werkzeuge laufen wirklich. Kein Schlüssel, keine Kosten.
+        """, en="""
+        ## A real model decides: the lesson's run
+
+        For the lesson, the question was put to `deepseek-flash`. Its decisions ship with the course as a recording (`data/recordings/lesson-run-en.json`): **step 1** `grep_docs("timeout")` **and** `list_docs()`, two independent calls in one reply; **step 2** `read_doc("advanced/timeouts.md", 1, 80)`; **step 3** the answer, with the lines that back it up.
+
+        The next cell plays them through the loop the cell above names: only the decisions come from the recording, the tools really run. No key, no cost.
+        """),
+    code("lesson-run", """
+        lesson_model = lesson_run(LANGUAGE)
+        print(lesson_model.label)
+        print()
+
+        lesson_answer, lesson_stats = run_agent(lesson_model, QUESTION[LANGUAGE])
+        """),
+    md("lesson-viewer-intro", de="""
+        ## Der Lauf im Trace
+
+        Blättere durch die drei Modellaufrufe. Im ersten stehen zwei Werkzeugaufrufe; die Schleife führt beide aus, bevor sie das Modell wieder fragt. Welche Zeilen liest das Modell, und welche zitiert es in seiner Antwort?
+        """, en="""
+        ## The run in the trace
+
+        Step through the three model calls. The first holds two tool calls; the loop runs both before it asks the model again. Which lines does the model read, and which does it cite in its answer?
+        """),
+    code("lesson-viewer", """
+        # ⟨braucht `lesson_stats`: führe zuerst die Zelle lesson_answer, lesson_stats = run_agent(...) aus|needs `lesson_stats`: run the cell lesson_answer, lesson_stats = run_agent(...) first⟩
+        from agentlib.course import TraceViewer
+
+        TraceViewer(lesson_stats, language=LANGUAGE)
+        """, tags=["widget"], needs="lesson-run"),
+    md("lesson-tokens-intro", de="""
+        ## Tokens: was der Anbieter meldet *(optional)*
+
+        Bei einem echten Modell stammen die Zahlen vom Anbieter – das ist, was er dir berechnet. Für diesen Lauf meldete er zusammen 3.742 Prompt- und 666 Completion-Tokens; die Lektion nennt nur diese Summen, die Aufteilung auf die drei Schritte ist geschätzt. Die Prompt-Tokens wachsen von Schritt zu Schritt, weil jeder Schritt die ganze Liste noch einmal schickt.
+        """, en="""
+        ## Tokens: what the provider reports *(optional)*
+
+        With a real model the numbers come from the provider – this is what you are billed for. For this run it reported 3,742 prompt and 666 completion tokens in total; the lesson gives only these totals, so their split across the three steps is an estimate. The prompt tokens grow step by step, because every step re-sends the whole list.
+        """, tags=["optional"]),
+    code("lesson-tokens", """
+        # ⟨braucht `lesson_stats`: führe zuerst die Zelle lesson_answer, lesson_stats = run_agent(...) aus|needs `lesson_stats`: run the cell lesson_answer, lesson_stats = run_agent(...) first⟩
+        from agentlib.course import token_table
+
+        token_table(lesson_stats.trace, language=LANGUAGE)
+        """, tags=["widget", "optional"], needs="lesson-run"),
     md("build-real-model", de="""
         ## Du bist dran: schreib `RealModel`
 
@@ -90,77 +144,56 @@ CELLS = [
         key_field(LANGUAGE)
         """, tags=["widget", "optional"]),
     md("choose-intro", de="""
-        ## Welches Modell antwortet?
+        ## Dein eigener Lauf, mit Schlüssel *(optional)*
 
-        Mit Schlüssel das **echte Modell**, sonst eine **Aufnahme** eines echten Laufs (`real-run-de.json`), sonst das **Skriptmodell**. Geht etwas schief, bekommst du einen klaren Satz.
+        Mit Schlüssel stellt `RealModel` dieselbe Frage jetzt dem echten Modell, und dieselbe Schleife führt die Werkzeuge aus. Ohne Schlüssel spielt hier noch einmal die Aufnahme aus der Lektion. Geht etwas schief, bekommst du einen klaren Satz.
         """, en="""
-        ## Which model answers?
+        ## A run of your own, with a key *(optional)*
 
-        With a key, the **real model**; otherwise a **recording** of a real run (`real-run-en.json`); otherwise the **scripted model**. If something goes wrong, you get one plain sentence.
-        """),
+        With a key, `RealModel` now puts the same question to the real model, and the same loop runs the tools. Without a key, the lesson's recording plays here once more. If something goes wrong, you get one plain sentence.
+        """, tags=["optional"]),
     code("choose-model", """
-        RECORDING = Path(f"real-run-{LANGUAGE}.json")
-
         def choose_model():
             if has_key():
                 try:  # ⟨deine Fassung oder agentlibs; was beim Start scheitert, wird ein Satz|your version or agentlib's; whatever fails at the start becomes one sentence⟩
                     return build(RealModel, LANGUAGE)
                 except ModelError as error:
                     print(error)
-            if RECORDING.is_file():
-                return ReplayModel.load(RECORDING, language=LANGUAGE)
-            return agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True)
+            return lesson_run(LANGUAGE)
 
         model = choose_model()
-        print(f"⟨Es antwortet|Answering⟩: {type(model).__name__}")
-        """),
+        if isinstance(model, ReplayModel):
+            print("⟨Kein Schlüssel: Es antwortet noch einmal die Aufnahme aus der Lektion.|No key: the lesson's recording answers once more.⟩")
+        else:
+            print(f"⟨Es antwortet|Answering⟩: {type(model).__name__} ({'agentlib' if RealModel is agentlib.RealModel else '⟨deine Fassung|your version⟩'})")
+        """, tags=["optional"]),
     code("real-run", """
         # ⟨braucht `model`: führe zuerst die Zelle model = choose_model() aus|needs `model`: run the cell model = choose_model() first⟩
+        RECORDING = Path(f"real-run-{LANGUAGE}.json")
+
         answer, stats = run_agent(model, QUESTION[LANGUAGE])
 
-        if isinstance(model, RealModel) and stats.steps:
-            stats.trace.save(RECORDING)  # ⟨ab jetzt kannst du diesen Lauf auch ohne Schlüssel abspielen|from now on you can replay this run without a key⟩
+        if not isinstance(model, ReplayModel) and stats.steps:
+            stats.trace.save(RECORDING)  # ⟨ReplayModel.load(RECORDING) spielt deinen Lauf später ohne Schlüssel ab|ReplayModel.load(RECORDING) replays your run later, without a key⟩
             print(f"⟨Aufgenommen|Recorded⟩: {RECORDING}")
-        """, tags=["needs-key"], needs="choose-model"),
-    md("your-run", de="""
-        ## Dein Lauf im Trace
+        """, tags=["needs-key", "optional"], needs="choose-model"),
+    md("compare-intro", de="""
+        ## Zwei Läufe, Schritt für Schritt *(optional)*
 
-        Welches Stichwort wählt das Modell, welche Datei liest es?
+        Links der Lauf aus der Lektion, rechts deiner: Welche Werkzeuge ruft dein Modell auf, in wie vielen Schritten, mit wie vielen Tokens? Ein echtes Modell entscheidet bei jedem Lauf etwas anders, auch dasselbe Modell mit derselben Frage.
         """, en="""
-        ## Your run in the trace
+        ## Two runs, step by step *(optional)*
 
-        Which keyword does the model pick, which file does it read?
-        """),
-    code("trace-viewer", """
-        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.course import TraceViewer
-
-        TraceViewer(stats, language=LANGUAGE)
-        """, tags=["widget"], needs="real-run"),
-    md("author-run", de="""
-        ## Zum Vergleich: der Lauf aus der Lektion *(optional)*
-
-        Für die Lektion wurde die Frage an `deepseek-flash` gestellt – mit dem Systemprompt und der Doku von damals, nicht denen dieses Kurses; ein Vergleich also, keine Vorhersage. **Schritt 1:** `grep_docs("timeout")` **und** `list_docs()`, zwei unabhängige Aufrufe in einer Antwort; die Schleife führt beide aus. **Schritt 2:** `advanced/timeouts.md`, Zeilen 1–80. **Schritt 3:** die Antwort als Tabelle – connect, read, write und pool, wofür jeder Timeout gilt und welche Ausnahme er auslöst (`ConnectTimeout`, `ReadTimeout`, `WriteTimeout`, `PoolTimeout`), mit der Zeilenangabe als Beleg. Zusammen 3 Modellaufrufe, 3.742 Prompt-Tokens, 666 Completion-Tokens; die zitierten Zeilennummern stimmten – dank der nummerierten Zeilen von `read_doc`.
-        """, en="""
-        ## For comparison: the lesson's run *(optional)*
-
-        For the lesson, the question was put to `deepseek-flash` – with the system prompt and the docs of that time, not this course's; a comparison, then, not a prediction. **Step 1:** `grep_docs("timeout")` **and** `list_docs()`, two independent calls in one reply; the loop runs both. **Step 2:** `advanced/timeouts.md`, lines 1–80. **Step 3:** the answer as a table – connect, read, write and pool, what each timeout bounds and which exception it raises (`ConnectTimeout`, `ReadTimeout`, `WriteTimeout`, `PoolTimeout`), citing the line range. In total 3 model calls, 3,742 prompt tokens, 666 completion tokens; the cited line numbers were right – thanks to the numbered lines of `read_doc`.
+        On the left the lesson's run, on the right yours: which tools does your model call, in how many steps, with how many tokens? A real model decides a little differently on every run, even the same model with the same question.
         """, tags=["optional"]),
-    md("tokens-intro", de="""
-        ## Tokens: was der Anbieter meldet *(optional)*
-
-        Bei einem echten Modell stammen die Zahlen vom Anbieter – das ist, was er dir berechnet. Manche Anbieter berechnen den Anfang eines Prompts, den sie schon gesehen haben, als *gecachte* Tokens billiger; dann siehst du auch diese Spalte. Beim Stellvertreter sind die Zahlen geschätzt.
-        """, en="""
-        ## Tokens: what the provider reports *(optional)*
-
-        With a real model the numbers come from the provider – this is what you are billed for. Some providers bill the beginning of a prompt they have already seen as *cached* tokens at a lower rate; then you see that column too. With the stand-in, the numbers are estimates.
-        """, tags=["optional"]),
-    code("token-table", """
+    code("compare-runs", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(model, ...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(model, ...) first⟩
-        from agentlib.course import token_table
-
-        token_table(stats.trace, language=LANGUAGE)
-        """, tags=["widget", "optional"], needs="real-run"),
+        if isinstance(model, ReplayModel):
+            print("⟨Ohne Schlüssel gibt es noch keinen eigenen Lauf zum Vergleichen: Setz oben einen Schlüssel und führ die Zellen ab model = choose_model() noch einmal aus.|Without a key there is no run of your own to compare yet: set a key above and run the cells from model = choose_model() again.⟩")
+        else:
+            _, lesson_stats = run_agent(lesson_run(LANGUAGE), QUESTION[LANGUAGE], verbose=False)
+            display(compare(lesson_stats, stats, LANGUAGE))
+        """, tags=["optional"], needs="real-run"),
     md("common-problems", de="""
         ## Wenn es hakt *(optional)*
 
