@@ -1,5 +1,6 @@
 """The minutes the course shows are tools/minutes.py's count, and the core stays within an hour."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -130,3 +131,9 @@ def test_the_check_never_advises_hiding_content_as_optional(monkeypatch, capsys)
     monkeypatch.setattr(minutes, "problems", lambda: ["en: the core takes 61 minutes, more than 60"])
     assert minutes.main(["--check"]) == 1
     assert "optional" not in capsys.readouterr().out
+
+
+def test_the_readme_says_what_a_full_minute_per_written_line_would_make_of_the_core(monkeypatch):
+    stated = re.search(r"at a full minute the core would take about (\d+)", minutes.README.read_text(encoding="utf-8"))
+    monkeypatch.setattr(minutes, "MINUTES_PER_WRITTEN_LINE", 1)
+    assert stated and int(stated.group(1)) == minutes.half_up(max(minutes.core_exact(lang) for lang in ("de", "en")))

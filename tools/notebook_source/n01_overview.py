@@ -134,7 +134,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 8 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 8 |
 
-        The core takes about 58 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 59 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

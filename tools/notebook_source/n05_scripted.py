@@ -108,11 +108,11 @@ CELLS = [
     md("exercise-1", de="""
         ## Übung 1: Fehler ins Skript einbauen
 
-        Schreib ein Skript mit zwei neuen Pannen: einem Aufruf des Werkzeugs `search_web`, das es nicht gibt, und einem `read_doc`-Aufruf mit falsch getyptem Argument, `start="abc"`. Ein Schritt ist eine `Message`, ein Aufruf `Call(id, name, arguments)`. Die Prüfzelle spielt das Skript gegen deine Schleife ab und sagt dir, was das Modell aus jeder Fehlermeldung erfährt.
+        Schreib ein Skript mit zwei neuen Pannen: einem Aufruf des Werkzeugs `search_web`, das es nicht gibt, und einem `read_doc`-Aufruf mit falsch getyptem Argument, `start="abc"`. Ein Schritt ist eine `Message`, ein Aufruf `Call(id, name, arguments)`. Die Prüfzelle spielt das Skript gegen die Schleife ab (deine, sobald sie in Notebook 4 bestanden hat) und sagt dir, was das Modell aus jeder Fehlermeldung erfährt.
         """, en="""
         ## Exercise 1: put failures into the script
 
-        Write a script with two new mishaps: a call to the tool `search_web`, which does not exist, and a `read_doc` call with a wrongly typed argument, `start="abc"`. A step is a `Message`, a call `Call(id, name, arguments)`. The check cell plays the script against your loop and tells you what the model learns from each error message.
+        Write a script with two new mishaps: a call to the tool `search_web`, which does not exist, and a `read_doc` call with a wrongly typed argument, `start="abc"`. A step is a `Message`, a call `Call(id, name, arguments)`. The check cell plays the script against the loop (yours, once it has passed in notebook 4) and tells you what the model learns from each error message.
         """, tags=["exercise"]),
     code("exercise-1-code", skeleton(1), tags=["exercise"]),
     check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1"),

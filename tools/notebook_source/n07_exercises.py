@@ -60,13 +60,13 @@ CELLS = [
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt dein Skriptmodell einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
         - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
         - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
         """, en="""
         ## Exercise 4: a question the docs do not answer
 
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the real model if you have a key, otherwise your scripted model plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the real model if you have a key, otherwise a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
         - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
         """, tags=["exercise"]),
@@ -184,10 +184,10 @@ CELLS = [
     md("next", de="""
         ## Wie es weitergeht
 
-        Deine Schleife in LangGraph und im OpenAI Agents SDK: **[9 · Frameworks](09_frameworks.ipynb)**; Kosten, RAG und Testfragen: **[8 · Vertiefung](08_vertiefung.ipynb)** – beide optional. Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
+        Wie sieht die Schleife in einem Framework aus? **[9 · Frameworks](09_frameworks.ipynb)** baut den Agenten mit dem OpenAI Agents SDK und pydantic-ai nach und lässt deine Schleife daneben laufen, wenn sie in Notebook 4 bestanden hat; es braucht JupyterLab auf deinem Rechner, im Browser (JupyterLite) läuft es nicht. Kosten, RAG und Testfragen: **[8 · Vertiefung](08_vertiefung.ipynb)** – beide optional. Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
         """, en="""
         ## Where to go from here
 
-        Your loop in LangGraph and the OpenAI Agents SDK: **[9 · Frameworks](09_frameworks.ipynb)**; cost, RAG and test questions: **[8 · Extras](08_extras.ipynb)** – both optional. After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
+        What does the loop look like inside a framework? **[9 · Frameworks](09_frameworks.ipynb)** rebuilds the agent with the OpenAI Agents SDK and pydantic-ai and runs your loop beside them if it passed in notebook 4; it needs JupyterLab on your own machine and does not run in the browser (JupyterLite). Cost, RAG and test questions: **[8 · Extras](08_extras.ipynb)** – both optional. After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
         """),
 ]

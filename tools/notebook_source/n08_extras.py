@@ -196,8 +196,8 @@ CELLS = [
             print(f"{model.name:>6}: " + ", ".join(f"{name} {round(share * 100)}⟨ %|%⟩" for name, share in shares.items()))
         """),
     md("next", de="""
-        Dieselbe Schleife in zwei Frameworks: **[9 · Frameworks](09_frameworks.ipynb)** *(optional)*. Zurück zum Kern: **[1 · Überblick](01_ueberblick.ipynb)** zeigt den ganzen Weg durch das Modul.
+        Weiter, wenn du magst, mit **[9 · Frameworks](09_frameworks.ipynb)** *(optional)*: derselbe Agent im OpenAI Agents SDK und in pydantic-ai, daneben deine Schleife, wenn sie in Notebook 4 bestanden hat (nur in JupyterLab auf deinem Rechner, nicht im Browser). Zurück zum Kern: **[1 · Überblick](01_ueberblick.ipynb)** zeigt den ganzen Weg durch das Modul.
         """, en="""
-        The same loop in two frameworks: **[9 · Frameworks](09_frameworks.ipynb)** *(optional)*. Back to the core: **[1 · Overview](01_overview.ipynb)** shows the whole way through the module.
+        Next, if you like: **[9 · Frameworks](09_frameworks.ipynb)** *(optional)* – the same agent in the OpenAI Agents SDK and in pydantic-ai, beside your loop if it passed in notebook 4 (JupyterLab on your own machine only, not in the browser). Back to the core: **[1 · Overview](01_overview.ipynb)** shows the whole way through the module.
         """),
 ]
