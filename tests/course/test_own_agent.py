@@ -161,7 +161,8 @@ def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, mon
 
 
 def test_a_piece_that_cannot_run_outside_its_notebook_is_not_kept(folder, capsys):
-    text = solution("scripted_model") + "\nprint(name_only_the_notebook_knows)\n"
+    text = solution("scripted_model").replace("class ScriptedModel:\n", "class ScriptedModel:\n"
+                                              "    steps = name_only_the_notebook_knows\n")
     assert own_agent.keep("scripted_model", None, "en", source=text) is None
     assert not (folder / "agent_loop.py").exists()
     assert "would not load" in capsys.readouterr().out

@@ -64,8 +64,7 @@ CELLS = [
     code("setup", """
         import sys
         if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
-            import piplite
-            await piplite.install(["agentloop-course", "ipywidgets"])
+            %pip install agentloop-course ipywidgets
 
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
         from agentlib.course import note_start; note_start("01", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
@@ -134,7 +133,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 8 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 8 |
 
-        The core takes about 59 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 58 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

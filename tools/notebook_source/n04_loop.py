@@ -34,8 +34,7 @@ CELLS = [
     code("setup", """
         import sys
         if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
-            import piplite
-            await piplite.install(["agentloop-course", "ipywidgets"])
+            %pip install agentloop-course ipywidgets
 
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩

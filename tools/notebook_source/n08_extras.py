@@ -34,8 +34,7 @@ CELLS = [
     code("setup", """
         import sys
         if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
-            import piplite
-            await piplite.install(["agentloop-course", "ipywidgets", "openai"])
+            %pip install agentloop-course ipywidgets openai
 
         LANGUAGE = "⟨de|en⟩"
 

@@ -1,0 +1,285 @@
+"""agent_loop.py is the student's work and is kept like it: written whole, one kernel at a time, never through a
+link, with a backup before anything of theirs is dropped; loading it can neither stop nor hang the kernel, and
+each thing that goes wrong is one sentence naming the section. Every test plays the hostile case itself.
+"""
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import agentlib
+from agentlib.course import own_agent
+from agentlib.course.loopback import Loopback, Reply
+
+from .test_own_agent import ROOT, folder, solution  # noqa: F401  (folder: the fixture)
+
+KEY = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e"
+
+
+def file_text(folder):
+    return (folder / "agent_loop.py").read_bytes()
+
+
+def hand_made(folder, pieces, language="en"):
+    """An agent file as the student left it: `pieces` written into their sections by hand, no check involved."""
+    (folder / "agent_loop.py").write_text(own_agent.render({k: v.strip() for k, v in pieces.items()}, language),
+                                          encoding="utf-8")
+
+
+def pick_at_the_same_moment(folder, area, barrier):
+    own_agent.FOLDER = folder
+    barrier.wait()
+    own_agent.keep(area, None, "en", source=solution(area))
+
+
+def test_two_kernels_picking_at_the_same_moment_lose_no_piece_in_40_rounds(tmp_path):
+    context = multiprocessing.get_context("fork")
+    lost = []
+    for round in range(40):
+        folder = tmp_path / f"round{round}"
+        folder.mkdir()
+        barrier = context.Barrier(2)
+        kernels = [context.Process(target=pick_at_the_same_moment, args=(folder, area, barrier))
+                   for area in ("read_doc", "scripted_model")]
+        for kernel in kernels:
+            kernel.start()
+        for kernel in kernels:
+            kernel.join(60)
+        pieces = set(own_agent.sections(file_text(folder).decode("utf-8")))
+        if pieces != {"read_doc", "scripted_model"}:
+            lost.append((round, pieces))
+    assert lost == []
+
+
+def rewrite_again_and_again(folder, times):
+    own_agent.FOLDER = folder
+    for n in range(times):
+        own_agent.keep("read_doc" if n % 2 else "scripted_model", None, "en",
+                       source=solution("read_doc" if n % 2 else "scripted_model"))
+
+
+def test_a_kernel_reading_while_another_rewrites_always_sees_a_whole_file(folder):
+    own_agent.keep("read_doc", None, "en", source=solution("read_doc"))
+    writer = multiprocessing.get_context("fork").Process(target=rewrite_again_and_again, args=(folder, 30))
+    writer.start()
+    reads, partial = 0, []
+    while writer.is_alive():
+        text = file_text(folder).decode("utf-8")
+        reads += 1
+        if not text.endswith('    sys.exit(main())\n') or "read_doc" not in own_agent.sections(text):
+            partial.append(len(text))
+    writer.join()
+    assert reads > 100 and partial == []
+
+
+@pytest.mark.parametrize("cut", [0, 1, 1000, 4000, -1])
+def test_a_write_cut_short_leaves_the_previous_file_as_it_was(folder, monkeypatch, capsys, cut):
+    own_agent.keep("read_doc", None, "en", source=solution("read_doc"))
+    before = file_text(folder)
+    real_write = os.write
+
+    def disk_full(handle, data):  # the disk fills up after `cut` more bytes of the new file
+        written = real_write(handle, bytes(data[:cut if cut >= 0 else len(data) - 1]))
+        if written < len(data):
+            raise OSError(28, "No space left on device")
+        return written
+    monkeypatch.setattr(os, "write", disk_full)
+    assert own_agent.keep("loop", None, "en", source=solution("loop")) is None
+    monkeypatch.undo()
+    assert file_text(folder) == before
+    assert sorted(p.name for p in folder.iterdir()) == [".agent_loop.py.lock", "agent_loop.py"]  # no half file left
+    said = capsys.readouterr().out
+    assert "Your piece is not saved in agent_loop.py this time" in said and "No space left on device" in said
+    assert "Traceback" not in said
+
+
+def test_a_linked_agent_loop_py_is_not_written_through(folder, tmp_path_factory, capsys):
+    target = tmp_path_factory.mktemp("elsewhere") / "important.py"
+    target.write_text("precious = True\n", encoding="utf-8")
+    (folder / "agent_loop.py").symlink_to(target)
+    assert own_agent.keep("read_doc", None, "en", source=solution("read_doc")) is None
+    assert target.read_text(encoding="utf-8") == "precious = True\n"
+    assert (folder / "agent_loop.py").is_symlink()
+    assert f"agent_loop.py is a link to {target}, and the course writes through no link" in capsys.readouterr().out
+
+
+def test_a_line_of_the_cell_that_looks_like_a_marker_does_not_cut_the_file(folder, capsys):
+    own_agent.keep("decorator", None, "en", source=solution("decorator"))
+    before = file_text(folder)
+    forged = solution("read_doc").replace('    base = docs.DOCS.resolve()\n', '    """Reads lines.\n'
+                                          '# ── [loop] run_agent: your version from notebook 4 ──\n    """\n'
+                                          '    base = docs.DOCS.resolve()\n')
+    assert own_agent.keep("read_doc", None, "en", source=forged) is None
+    assert file_text(folder) == before and set(own_agent.mine()) == {"decorator"}
+    assert "looks like one of the file's section markers" in capsys.readouterr().out
+
+
+EXITS = {"sys.exit": "import sys\nsys.exit(3)", "raise SystemExit": "raise SystemExit('bye')",
+         "endless loop": "while True:\n    pass", "endless loop that swallows errors":
+         "while True:\n    try:\n        pass\n    except Exception:\n        pass"}
+
+
+@pytest.mark.parametrize("how", EXITS)
+def test_a_section_that_exits_or_never_ends_gets_a_sentence_and_the_kernel_lives(folder, monkeypatch, capsys, how):
+    monkeypatch.setattr(own_agent, "SECONDS", 1.0)
+    hand_made(folder, {"read_doc": solution("read_doc") + "\n\n" + EXITS[how], "loop": solution("loop")})
+    started = time.monotonic()
+    agent = own_agent.load("en")
+    assert time.monotonic() - started < 5
+    said = capsys.readouterr().out
+    assert "The section [read_doc] of agent_loop.py cannot be loaded (" in said, said
+    assert ("it still runs after 1 s" if "loop" in how else "it ends the program with sys.exit()") in said
+    assert agent.read_doc is agentlib.read_doc and agent.yours == ["loop"]  # the other section still loads
+    assert "Traceback" not in said
+
+
+def test_os_exit_in_the_file_is_a_sentence_and_the_kernel_goes_on(folder):
+    hand_made(folder, {"read_doc": solution("read_doc") + "\n\nimport os\nos._exit(0)"})
+    probe = ("from agentlib.course import own_agent\n"
+             f"own_agent.FOLDER = {str(folder)!r}\n"
+             "own_agent.load('en')\n"
+             "print('the kernel lives on')\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "The section [read_doc] of agent_loop.py cannot be loaded (it ends the program with os._exit(0)" in (
+        done.stdout)
+    assert done.stdout.rstrip().endswith("the kernel lives on")
+
+
+def test_a_byte_that_is_not_utf8_names_its_section_and_line_and_survives_the_next_pick(folder, capsys):
+    text = own_agent.render({"read_doc": solution("read_doc"), "loop": solution("loop")}, "en").encode("utf-8")
+    text = text.replace(b"# resolve() has already", b"# r\xe9solve() has already")  # written as Latin-1
+    (folder / "agent_loop.py").write_bytes(text)
+    line = text[:text.index(b"\xe9")].count(b"\n") + 1
+    agent = own_agent.load("en")
+    said = capsys.readouterr().out
+    assert (f"The section [read_doc] of agent_loop.py cannot be loaded (a byte that is not UTF-8: 0xe9, "
+            f"line {line})") in said
+    assert agent.yours == ["loop"] and agent.read_doc is agentlib.read_doc
+    assert own_agent.keep("scripted_model", None, "en", source=solution("scripted_model")) is not None
+    assert b"# r\xe9solve() has already" in file_text(folder)  # the student's byte, kept as it was
+    assert "Traceback" not in capsys.readouterr().out
+
+
+def test_a_syntax_error_in_one_section_blames_that_section_when_another_is_picked(folder, capsys):
+    broken = solution("decorator").replace("def register(fn):", "def register(fn)")
+    hand_made(folder, {"decorator": broken})
+    text = file_text(folder).decode("utf-8")
+    line = text[:text.index("def register(fn)")].count("\n") + 1
+    assert own_agent.keep("read_doc", None, "en", source=solution("read_doc")) is not None
+    said = capsys.readouterr().out
+    assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in said
+    assert "would not load" not in said  # the new piece is not blamed
+    assert own_agent.mine() == {"decorator": broken.strip(), "read_doc": own_agent.unmarked(solution("read_doc"))}
+    agent = own_agent.load("en")
+    assert agent.yours == ["read_doc"] and agent.tool is agentlib.tool
+    assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in (
+        capsys.readouterr().out)
+
+
+def test_hand_edits_outside_the_sections_are_kept_in_a_backup_that_the_sentence_names(folder, capsys):
+    own_agent.keep("decorator", None, "en", source=solution("decorator"))
+    edited = file_text(folder).replace(b"def main(argv=None):\n", b"def main(argv=None):\n    print('my banner')\n")
+    (folder / "agent_loop.py").write_bytes(edited)
+    capsys.readouterr()
+    own_agent.keep("read_doc", None, "en", source=solution("read_doc"))
+    (backup,) = folder.glob("agent_loop.py.bak-*")
+    assert backup.read_bytes() == edited
+    assert ("agent_loop.py held something outside its sections that the new version drops; the file as it was is "
+            f"now in {backup.name}.") in capsys.readouterr().out
+    own_agent.keep("loop", None, "en", source=solution("loop"))  # nothing of theirs to drop this time: no backup
+    assert len(list(folder.glob("agent_loop.py.bak-*"))) == 1
+
+
+def test_a_test_call_at_the_bottom_of_the_real_model_cell_is_not_kept_and_never_runs_again(folder, tmp_path):
+    called = tmp_path / "paid-requests.txt"
+    cell = solution("real_model") + (
+        "\n\n# try it once\n"
+        f"message, usage = RealModel()([{{'role': 'user', 'content': 'hi'}}], [])\n"
+        f"open({str(called)!r}, 'a').write('a paid request\\n')\n"
+        "print(message.content, usage)\n")
+    assert own_agent.keep("real_model", None, "en", source=cell) is not None
+    kept = own_agent.mine()["real_model"]
+    assert "class RealModel:" in kept and "from openai import OpenAI" in kept and "import os" in kept
+    assert "RealModel()(" not in kept and "paid" not in kept and "try it once" not in kept
+    own_agent.load("en", quiet=True)
+    subprocess.run([sys.executable, "agent_loop.py"], cwd=folder, capture_output=True, timeout=60,
+                   env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert not called.exists()
+
+
+def test_a_helper_and_a_constant_the_piece_uses_are_kept_with_it(folder):
+    cell = ("import json\n\nLIMIT = 80  # lines per call\n\n\ndef numbered(lines, start):\n"
+            "    return [f'{start + i}: {line}' for i, line in enumerate(lines)]\n\n\n"
+            + solution("read_doc").replace("# YOUR CODE HERE\n", "").replace("start + 79", "start + LIMIT - 1")
+            + "\n\nprint(read_doc('advanced/timeouts.md'))\nnumbered = numbered\n")
+    kept = own_agent.definitions(cell, ["read_doc"])
+    assert "LIMIT = 80  # lines per call" in kept and "import json" in kept
+    assert "def numbered" not in kept and "print(" not in kept  # read_doc never calls numbered
+
+
+def provider_says(status, message):
+    return Reply(status, {"error": {"message": message, "type": "invalid_request_error", "code": None}})
+
+
+@pytest.mark.parametrize("status, message", [
+    (404, f"The model `{KEY}` does not exist or you do not have access to it."),
+    (401, f"Incorrect API key provided: Bearer {KEY}. You can find your API key at the provider."),
+    (400, f"Invalid request: header 'Authorization: Bearer {KEY[:12]}***{KEY[-4:]}' was not accepted")])
+def test_a_provider_error_that_quotes_the_key_reaches_the_terminal_without_it(folder, status, message):
+    own_agent.keep("real_model", None, "en", source=solution("real_model"))
+    own_agent.keep("loop", None, "en", source=solution("loop"))
+    with Loopback([provider_says(status, message)] * 3) as server:
+        done = subprocess.run([sys.executable, "agent_loop.py", "--real"], cwd=folder, capture_output=True, text=True,
+                              timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LLM_API_KEY": KEY,
+                                               "LLM_MODEL": KEY, "LLM_BASE_URL": server.base_url})
+    shown = done.stdout + done.stderr
+    assert done.returncode != 0 and "Traceback" not in shown and shown.strip(), shown
+    assert not any(KEY[i:i + 6] in shown for i in range(3, len(KEY) - 5)), shown  # no 6 characters of it
+
+
+def test_the_recorded_run_of_the_students_loop_hides_the_key_a_model_error_quotes(folder, monkeypatch, capsys):
+    monkeypatch.setenv("LLM_API_KEY", KEY)
+    own_agent.keep("loop", None, "en", source=solution("loop"))
+    run_agent = own_agent.load("en", quiet=True).run_agent
+    quoting = agentlib.ScriptedModel([RuntimeError(f"401 Unauthorized: Authorization: Bearer {KEY}")])
+    answer, stats = run_agent(quoting, "q", verbose=False)
+    shown = capsys.readouterr().out + stats.trace.stop_message
+    assert answer is None and "The model reports an error" in shown
+    assert KEY[3:9] not in shown and KEY[-6:] not in shown, shown
+
+
+def test_a_folder_that_cannot_be_written_or_is_gone_is_a_sentence(folder, monkeypatch, capsys):
+    if os.geteuid() == 0:  # root writes into a read-only folder anyway: take the folder away instead
+        monkeypatch.setattr(own_agent, "FOLDER", folder / "gone")
+    else:
+        folder.chmod(0o500)
+    try:
+        assert own_agent.keep("read_doc", None, "en", source=solution("read_doc")) is None
+        agent = own_agent.load("en")
+    finally:
+        folder.chmod(0o700)
+    said = capsys.readouterr().out
+    assert "Your piece is not saved in agent_loop.py this time: writing into the folder" in said
+    assert "Traceback" not in said
+    assert agent.yours == []
+
+
+def test_a_working_directory_deleted_under_the_kernel_is_a_sentence(tmp_path, capsys):
+    gone = tmp_path / "notebooks"
+    gone.mkdir()
+    probe = ("import os, sys\nfrom agentlib.course import own_agent\n"
+             "sys.modules['agentlib.course.show'].in_kernel = lambda: True  # a notebook's kernel, its folder deleted\n"
+             "os.chdir('notebooks')\nos.rmdir('../notebooks')\n"
+             "print('kept:', own_agent.keep('read_doc', None, 'en', source='def read_doc(path):\\n    return path'))\n"
+             "print('yours:', own_agent.load('en').yours)\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "kept: None" in done.stdout and "yours: []" in done.stdout
+    assert done.stdout.count("The folder this notebook runs in has been deleted or replaced; restart the kernel") == 2

@@ -1,0 +1,56 @@
+"""A set-up cell can be interrupted: outside the browser it is a plain synchronous cell.
+
+ipykernel runs a cell that has an `await` at its top level as a coroutine, and the stop button only
+cancels that coroutine at its next `await`: a set-up cell whose load() hangs could then only be ended
+by restarting the kernel. The browser's install line is written as `%pip install ...`, which JupyterLite
+turns into its `await piplite.install(...)` and ipykernel into a magic that the `if` never reaches.
+"""
+
+import ast
+import inspect
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from IPython.core.inputtransformer2 import TransformerManager
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+
+
+def setup_source(path):
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "".join(next(c for c in cells if c["cell_type"] == "code" and c["id"] == "setup")["source"])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[f"{p.parent.name}/{p.name}" for p in NOTEBOOKS])
+def test_the_set_up_cell_is_no_async_cell_in_ipykernel(path):
+    code = compile(TransformerManager().transform_cell(setup_source(path)), "<cell>", "exec",
+                   flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    assert not code.co_flags & inspect.CO_COROUTINE, "an `await` at the top of the set-up cell"
+
+
+def test_a_set_up_cell_that_hangs_in_load_stops_when_the_student_presses_stop(tmp_path):
+    from jupyter_client.manager import start_new_kernel
+
+    from agentlib.course import own_agent
+    from agentlib.course.exercises import exercise
+
+    folder = tmp_path / "de"
+    shutil.copytree(ROOT / "notebooks" / "de", folder)
+    looping = exercise("read_doc", "de").SOLUTION["de"].strip() + "\n\nwhile True:\n    pass"
+    (folder / "agent_loop.py").write_text(own_agent.render({"read_doc": looping}, "de"), encoding="utf-8")
+    manager, client = start_new_kernel(kernel_name="python3", cwd=str(folder), env={
+        "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "AGENTLOOP_PROGRESS": "off", "HOME": str(tmp_path)})
+    try:
+        client.execute(setup_source(next(folder.glob("05_*.ipynb"))))
+        time.sleep(4)  # the imports, then load() runs the endless loop
+        manager.interrupt_kernel()
+        pressed = time.monotonic()
+        reply = client.get_shell_msg(timeout=30)["content"]
+        assert (reply["status"], reply.get("ename")) == ("error", "KeyboardInterrupt")
+        assert time.monotonic() - pressed < 3
+    finally:
+        manager.shutdown_kernel(now=True)
