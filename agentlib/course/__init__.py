@@ -18,7 +18,7 @@ from .exercises import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMP
                         http3_script, longest_file_report)
 from .keys import describe, key_field
 from .oracle import NaiveModel, OracleModel
-from .own_agent import build, load, real_model, use_dotenv, yours
+from .own_agent import build, load, real_model, terminal, use_dotenv, yours
 from .pricing import PRICES, describe_cost, estimate_cost, trace_cost
 from .progress import note_start
 from .show import show
@@ -33,6 +33,6 @@ atexit.register(gc.freeze)
 __all__ = ["show", "TraceViewer", "print_trace", "token_table", "MaxStepsControl", "number",
            "exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS",
            "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION", "note_start",
-           "load", "build", "real_model", "use_dotenv", "yours", "OracleModel", "NaiveModel",
+           "load", "build", "real_model", "use_dotenv", "yours", "terminal", "OracleModel", "NaiveModel",
            "refusal", "has_key", "describe", "key_field", "settings", "explain",
            "PRICES", "describe_cost", "estimate_cost", "trace_cost"]

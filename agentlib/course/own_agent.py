@@ -24,6 +24,7 @@ import inspect
 import linecache
 import os
 import re
+import shlex
 import symtable
 import sys
 import tempfile
@@ -36,7 +37,7 @@ from unittest import mock
 from ..errors import ModelError, explain, explained
 from ..keys import redact, shown_url
 from ..loop import Stats
-from ..settings import dotenv, has_key, settings
+from ..settings import dotenv, has_key, key_in_model, settings
 from ..trace import Trace
 from .exercises.sandbox import OverTime, time_limit
 from .text import say
@@ -47,7 +48,18 @@ TEXT = {
     "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
     "theirs": {"de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
               "en": "agentlib's version, until yours passes the check in notebook {n}"},
-    "run": {"de": "So startest du ihn im Terminal, in diesem Ordner:", "en": "Run it in a terminal, in this folder:"},
+    "run": {"de": "So startest du ihn im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes "
+                  "python kennt agentlib nicht):",
+            "en": "Run it in a terminal, in this folder, with the course's Python (a bare python does not know "
+                  "agentlib):"},
+    "terminal": {"de": "Im Terminal (JupyterLab: Datei → Neu → Terminal) läuft dein Agent mit\n    {command}\n"
+                       "dahinter --real für das echte Modell, --local für das winzige auf diesem Rechner.",
+                 "en": "In a terminal (JupyterLab: File → New → Terminal) your agent runs with\n    {command}\n"
+                       "add --real for the real model, --local for the tiny one on this machine."},
+    "terminal_browser": {"de": "Im Browser gibt es kein Terminal: agent_loop.py liegt links im Dateibrowser; lade es "
+                               "herunter (Rechtsklick → Herunterladen), wenn du es auf deinem Rechner laufen lassen willst.",
+                         "en": "The browser has no terminal: agent_loop.py is in the file browser on the left; download "
+                               "it (right-click → Download) to run it on your own computer."},
     "script": {"de": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
               "en": "the scripted model replays the lesson: free, the same every time"},
     "real": {"de": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
@@ -341,6 +353,18 @@ def write(target, text):
         raise
 
 
+def python():
+    """This kernel's Python, which has agentlib: `python` in a terminal may be another one, or none at all."""
+    return shlex.quote(sys.executable)
+
+
+def terminal(language):
+    """The sentence with the command that runs agent_loop.py in any terminal, as the course's Python sees it."""
+    if sys.platform == "emscripten":  # JupyterLite: a page cannot open a terminal
+        return say(TEXT, "terminal_browser", language)
+    return say(TEXT, "terminal", language, command=f"cd {shlex.quote(str(path().parent))} && {python()} {FILE}")
+
+
 def yours(language, n=None):
     """How many of the five pieces are the student's, in one sentence: "1 of 5 pieces is yours." """
     n = len(mine()) if n is None else n
@@ -353,9 +377,9 @@ def render(pieces, language):
     whose = {p[0]: text("yours" if p[0] in pieces else "theirs", n=p[1]) for p in PIECES}
     listing = "\n".join(f"    {', '.join(names)}: {whose[name]}" for name, _, names, _ in PIECES)
     parts = [f'"""{text("title")}\n\n{listing}\n\n{yours(language, len(pieces))}\n\n{text("run")}\n'
-             f'    python agent_loop.py           {text("script")}\n'
-             f'    python agent_loop.py --real    {text("real")}\n'
-             f'    python agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
+             f'    {python()} agent_loop.py           {text("script")}\n'
+             f'    {python()} agent_loop.py --real    {text("real")}\n'
+             f'    {python()} agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
              HEAD.format(language=language)]
     parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{pieces.get(name, reference)}\n"
               for name, _, names, reference in PIECES]
@@ -576,6 +600,8 @@ def build(model_class, language):
     """`model_class()`, the student's RealModel or agentlib's; ModelError with one sentence when it cannot start."""
     import agentlib
 
+    if key_in_model(settings(extra_body={})):  # the student's RealModel would send it as the model's name
+        raise explain("key_in_model", language)
     try:
         return model_class(language=language) if model_class is agentlib.RealModel else model_class()
     except Exception as error:

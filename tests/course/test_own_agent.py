@@ -148,6 +148,15 @@ def test_a_student_real_model_without_a_key_says_so_in_one_sentence(folder, monk
     assert raised.value.kind == "missing_key" and "LLM_API_KEY" in str(raised.value)
 
 
+def test_a_key_pasted_into_llm_model_stops_the_students_real_model_before_any_request(folder, monkeypatch):
+    key = "sk-proj-4f9aZq81LmX02bYc77TtQw"
+    monkeypatch.setenv("LLM_API_KEY", "sk-right-one")
+    monkeypatch.setenv("LLM_MODEL", key)  # the student's RealModel reads os.environ["LLM_MODEL"] as it is
+    with pytest.raises(ModelError) as caught:
+        own_agent.build(as_a_cell("real_model"), "en")
+    assert caught.value.kind == "key_in_model" and "LLM_MODEL" in str(caught.value) and "4f9aZq" not in str(caught.value)
+
+
 def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, monkeypatch, tmp_path):
     env = tmp_path / ".env"
     env.write_text("LLM_API_KEY=sk-from-dot-env\nLLM_MODEL=from-dot-env\nOTHER=x\n", encoding="utf-8")
@@ -174,6 +183,19 @@ def test_the_agent_file_runs_as_a_script_with_the_scripted_model(folder):
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert MARKER in done.stdout and "httpx kennt vier Timeouts" in done.stdout
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_command_the_course_prints_answers_in_a_plain_shell(folder, tmp_path_factory, language):
+    pass_all(language)
+    printed = own_agent.terminal(language)
+    command = printed.splitlines()[1].strip()  # the sentence, then the command on a line of its own
+    assert command.split(" && ")[1] in own_agent.read()  # the file's own header names the same interpreter
+    elsewhere = tmp_path_factory.mktemp("home")  # a terminal opens anywhere, with no PYTHONPATH and no venv active
+    done = subprocess.run(["/bin/sh", "-c", command], cwd=elsewhere, capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(elsewhere)})
+    assert done.returncode == 0, done.stderr
+    assert MARKER in done.stdout and ("httpx kennt vier Timeouts" if language == "de" else "four timeouts") in done.stdout
 
 
 def test_the_students_recorded_run_leaves_the_same_messages_and_steps_as_agentlibs(folder):

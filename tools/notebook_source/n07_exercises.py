@@ -26,7 +26,7 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib.course import TraceViewer, exercise, has_key, load, real_model, yours
+        from agentlib.course import TraceViewer, exercise, has_key, load, real_model, terminal, yours
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
         tool, run_agent, ScriptedModel, RealModel = agent.tool, agent.run_agent, agent.ScriptedModel, agent.RealModel
@@ -34,13 +34,13 @@ CELLS = [
     md("own-agent-intro", de="""
         ## Dein Agent mit einem echten Modell
 
-        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Im Terminal läuft er mit `python agent_loop.py` (Skriptmodell), `--real` (Modell aus deiner `.env`) oder `--local`.
+        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle nennt am Ende den Befehl, mit dem er im Terminal läuft: mit dem Python des Kurses, denn ein bloßes `python` kennt `agentlib` nicht.
 
         Die nächste Zelle stellt ihm die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
         """, en="""
         ## Your agent with a real model
 
-        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. In a terminal it runs with `python agent_loop.py` (scripted model), `--real` (the model from your `.env`) or `--local`.
+        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell ends with the command that runs it in a terminal: with the course's Python, since a bare `python` does not know `agentlib`.
 
         The next cell puts the lesson's question to it: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
         """),
@@ -55,6 +55,7 @@ CELLS = [
             answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
             display(TraceViewer(stats, language=LANGUAGE))
         print(yours(LANGUAGE))
+        print(terminal(LANGUAGE))
         """),
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
