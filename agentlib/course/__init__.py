@@ -1,9 +1,10 @@
 """What the notebooks show and check, built around the lesson's code, never inside it.
 
 In reading order: text.py (say), show.py, viewer.py, tokens.py, controls.py, exercises/ (one file
-per exercise), own_agent.py (the student's pieces: keep, load, record), keys.py, pricing.py,
-replay.py, and the evaluation (questions.py, scoring.py, oracle.py, evaluate.py); progress.py and
-progress_report.py (`python -m agentlib.course progress|eval`). These modules import the lesson,
+per exercise), agent_file.py (agent_loop.py: its sections, written whole), own_agent.py (the
+student's pieces: keep, load), own_run.py (their model, their runs recorded), keys.py, pricing.py,
+replay.py, and the evaluation (questions.py, scoring.py, oracle.py, evaluate.py); progress.py,
+progress_report.py and class_view.py (`python -m agentlib.course progress|eval`). These modules import the lesson,
 never the extras; ipywidgets, pandas and IPython are imported only where they are used.
 """
 
@@ -18,7 +19,9 @@ from .exercises import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMP
                         http3_script, longest_file_report)
 from .keys import describe, key_field
 from .oracle import NaiveModel, OracleModel
-from .own_agent import build, load, real_model, terminal, use_dotenv, yours
+from .agent_file import yours
+from .own_agent import load, terminal
+from .own_run import build, real_model, use_dotenv
 from .pricing import PRICES, describe_cost, estimate_cost, trace_cost
 from .progress import note_start
 from .show import show

@@ -483,7 +483,7 @@ def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(brows
     which prints a marker: the marker is in the run the viewer shows and in the control's log."""
     from playwright.sync_api import expect
 
-    from agentlib.course import exercise, own_agent
+    from agentlib.course import agent_file, exercise, own_agent
 
     marker = "MARKER-FROM-THE-STUDENTS-LOOP"
     head = "    say = print if verbose else (lambda *_: None)"
@@ -491,7 +491,7 @@ def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(brows
     folder = course / "own"
     folder.mkdir(exist_ok=True)
     shutil.copyfile(course / NOTEBOOK, folder / "05.ipynb")
-    (folder / "agent_loop.py").write_text(own_agent.render({"loop": own_agent.unmarked(loop)}, "de"), encoding="utf-8")
+    (folder / "agent_loop.py").write_text(agent_file.render({"loop": own_agent.unmarked(loop)}, "de"), encoding="utf-8")
     page = new_page(browser)
     student = Student(page, lab)
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.course import own_agent
+from agentlib.course import agent_file
 from agentlib.course.viewer import labels
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 from .notebook_solutions import CORRECT
@@ -39,7 +39,7 @@ def test_student_steps_through_the_lessons_real_run_played_by_their_own_loop(tmp
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     loop = CORRECT["build-loop-code"].replace(LOOP_HEAD, LOOP_HEAD + f'    print("{MARKER}")\n').strip()
-    (root / "notebooks" / "de" / own_agent.FILE).write_text(own_agent.render({"loop": loop}, "de"), encoding="utf-8")
+    (root / "notebooks" / "de" / agent_file.FILE).write_text(agent_file.render({"loop": loop}, "de"), encoding="utf-8")
     with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:

@@ -68,8 +68,8 @@ def test_the_lessons_loop_hears_only_a_vague_type_error_and_the_verdict_says_so(
         "    say = print", '    print("STUDENT-LOOP")\n    say = print'), language=language)["run_agent"]
     q = exercise(1, language)
     script = run_cell(q.SOLUTION[language], language=language)["my_script"]
-    from agentlib.course import own_agent
-    status, message = q.judge(script, own_agent.recorded(loop, language))
+    from agentlib.course import own_run
+    status, message = q.judge(script, own_run.recorded(loop, language))
     assert status == CORRECT, message
     assert "STUDENT-LOOP" in capsys.readouterr().out
     assert "'<' not supported between instances of 'str' and 'int'" in message

@@ -7,7 +7,7 @@ import pytest
 
 import agentlib
 from agentlib import QUESTION, ScriptedModel, docs, lesson_script, run_agent, tool
-from agentlib.course import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, exercise, own_agent
+from agentlib.course import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, agent_file, exercise, own_agent, own_run
 from agentlib.course.exercises import EXERCISES, base
 from agentlib.course.exercises.sandbox import OverTime, time_limit
 from agentlib.course.exercises.step_limit import StepLimit
@@ -183,7 +183,7 @@ def test_a_check_run_again_after_pick_replaced_a_failed_piece_repeats_why(run_ce
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pick_keeps_a_passed_piece_in_agent_loop_py(run_cell, language, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(own_agent, "FOLDER", tmp_path)
+    monkeypatch.setattr(agent_file, "FOLDER", tmp_path)
     q = exercise("scripted_model", language)
     mine = run_cell(q.SOLUTION[language], language=language)["ScriptedModel"]
     q.check(mine)
@@ -195,7 +195,7 @@ def test_pick_keeps_a_passed_piece_in_agent_loop_py(run_cell, language, tmp_path
 def test_a_set_up_cells_wrapper_is_judged_as_what_it_wraps(run_cell):
     assert exercise("loop", "en").judge(own_agent.with_tools(agentlib.run_agent, {}))[0] == NOT_ATTEMPTED
     mine = run_cell(exercise("loop", "en").SOLUTION["en"])["run_agent"]
-    assert exercise("loop", "en").judge(own_agent.recorded(mine, "en"))[0] == CORRECT
+    assert exercise("loop", "en").judge(own_run.recorded(mine, "en"))[0] == CORRECT
 
 
 def test_every_solution_passes_in_a_fresh_interpreter(tmp_path):

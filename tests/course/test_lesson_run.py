@@ -18,7 +18,7 @@ import pytest
 from nbclient import NotebookClient
 
 from agentlib import QUESTION
-from agentlib.course import own_agent
+from agentlib.course import agent_file
 from agentlib.course.replay import RECORDINGS, lesson_run
 from agentlib.course.viewer import labels
 from .notebook_solutions import CORRECT
@@ -99,7 +99,7 @@ def run_notebook_06(language, env, loop=None):
         here = folder / "notebooks" / language
         (folder / ".env").write_text("", encoding="utf-8")  # a key in the checkout's .env must not reach it
         if loop:
-            (here / own_agent.FILE).write_text(own_agent.render({"loop": loop}, language), encoding="utf-8")
+            (here / agent_file.FILE).write_text(agent_file.render({"loop": loop}, language), encoding="utf-8")
         notebook = nbformat.read(next(here.glob("06_*.ipynb")), as_version=4)
         NotebookClient(notebook, kernel_name="python3", timeout=180,
                        resources={"metadata": {"path": str(here)}}).execute(env=env)

@@ -13,7 +13,7 @@ import pytest
 
 import agentlib
 from agentlib import QUESTION, Call, Message, lesson_script
-from agentlib.course import own_agent
+from agentlib.course import agent_file, own_agent, own_run
 from agentlib.course.exercises import exercise
 from agentlib.course.viewer import trace_text
 import agentlib.settings as config
@@ -27,7 +27,7 @@ MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    monkeypatch.setattr(own_agent, "FOLDER", tmp_path)
+    monkeypatch.setattr(agent_file, "FOLDER", tmp_path)
     saved = {name: dict(entry) for name, entry in agentlib.TOOLS.items()}
     yield tmp_path
     agentlib.TOOLS.clear()  # a student's read_doc registered with agentlib's decorator goes again
@@ -78,13 +78,13 @@ def test_a_passed_piece_is_kept_as_the_cells_text_and_the_file_says_whose_each_p
     assert "run_agent: agentlib's version, until yours passes the check in notebook 4" in text
     assert "from agentlib import run_agent" in text and "YOUR CODE HERE" not in text
     assert "file.is_relative_to(base)" in text  # the student's own lines, not agentlib's
-    assert own_agent.mine("en") == {"read_doc": own_agent.unmarked(solution("read_doc"))}
+    assert agent_file.mine("en") == {"read_doc": own_agent.unmarked(solution("read_doc"))}
 
 
 def test_the_file_grows_one_piece_at_a_time_and_later_notebooks_get_only_earlier_pieces(folder, capsys):
     own_agent.keep("decorator", as_a_cell("decorator"), "en")
     own_agent.keep("loop", as_a_cell("loop"), "en")
-    assert set(own_agent.mine("en")) == {"decorator", "loop"}
+    assert set(agent_file.mine("en")) == {"decorator", "loop"}
     earlier = own_agent.load("en", before=4)  # notebook 4's set-up: its own loop is the exercise
     assert earlier.yours == ["decorator"] and earlier.run_agent.__wrapped__ is agentlib.run_agent
     later = own_agent.load("en", before=7)
@@ -144,7 +144,7 @@ def test_a_student_real_model_without_a_key_says_so_in_one_sentence(folder, monk
     for name in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(ModelError) as raised:
-        own_agent.build(as_a_cell("real_model"), "en")
+        own_run.build(as_a_cell("real_model"), "en")
     assert raised.value.kind == "missing_key" and "LLM_API_KEY" in str(raised.value)
 
 
@@ -153,7 +153,7 @@ def test_a_key_pasted_into_llm_model_stops_the_students_real_model_before_any_re
     monkeypatch.setenv("LLM_API_KEY", "sk-right-one")
     monkeypatch.setenv("LLM_MODEL", key)  # the student's RealModel reads os.environ["LLM_MODEL"] as it is
     with pytest.raises(ModelError) as caught:
-        own_agent.build(as_a_cell("real_model"), "en")
+        own_run.build(as_a_cell("real_model"), "en")
     assert caught.value.kind == "key_in_model" and "LLM_MODEL" in str(caught.value) and "4f9aZq" not in str(caught.value)
 
 
@@ -163,7 +163,7 @@ def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, mon
     monkeypatch.setattr(config, "ENV_FILE", env)
     monkeypatch.delenv("LLM_API_KEY", raising=False)
     monkeypatch.setenv("LLM_MODEL", "already-set")
-    own_agent.use_dotenv()
+    own_run.use_dotenv()
     import os
     assert os.environ["LLM_API_KEY"] == "sk-from-dot-env" and os.environ["LLM_MODEL"] == "already-set"
     assert "OTHER" not in os.environ
@@ -190,7 +190,7 @@ def test_the_command_the_course_prints_answers_in_a_plain_shell(folder, tmp_path
     pass_all(language)
     printed = own_agent.terminal(language)
     command = printed.splitlines()[1].strip()  # the sentence, then the command on a line of its own
-    assert command.split(" && ")[1] in own_agent.read()  # the file's own header names the same interpreter
+    assert command.split(" && ")[1] in agent_file.read()  # the file's own header names the same interpreter
     elsewhere = tmp_path_factory.mktemp("home")  # a terminal opens anywhere, with no PYTHONPATH and no venv active
     done = subprocess.run(["/bin/sh", "-c", command], cwd=elsewhere, capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "HOME": str(elsewhere)})

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import agentlib
-from agentlib.course import own_agent
+from agentlib.course import agent_file, own_agent
 from agentlib.course.loopback import Loopback, Reply
 
 from .test_own_agent import ROOT, folder, solution  # noqa: F401  (folder: the fixture)
@@ -26,12 +26,12 @@ def file_text(folder):
 
 def hand_made(folder, pieces, language="en"):
     """An agent file as the student left it: `pieces` written into their sections by hand, no check involved."""
-    (folder / "agent_loop.py").write_text(own_agent.render({k: v.strip() for k, v in pieces.items()}, language),
+    (folder / "agent_loop.py").write_text(agent_file.render({k: v.strip() for k, v in pieces.items()}, language),
                                           encoding="utf-8")
 
 
 def pick_at_the_same_moment(folder, area, barrier):
-    own_agent.FOLDER = folder
+    agent_file.FOLDER = folder
     barrier.wait()
     own_agent.keep(area, None, "en", source=solution(area))
 
@@ -49,14 +49,14 @@ def test_two_kernels_picking_at_the_same_moment_lose_no_piece_in_40_rounds(tmp_p
             kernel.start()
         for kernel in kernels:
             kernel.join(60)
-        pieces = set(own_agent.sections(file_text(folder).decode("utf-8")))
+        pieces = set(agent_file.sections(file_text(folder).decode("utf-8")))
         if pieces != {"read_doc", "scripted_model"}:
             lost.append((round, pieces))
     assert lost == []
 
 
 def rewrite_again_and_again(folder, times):
-    own_agent.FOLDER = folder
+    agent_file.FOLDER = folder
     for n in range(times):
         own_agent.keep("read_doc" if n % 2 else "scripted_model", None, "en",
                        source=solution("read_doc" if n % 2 else "scripted_model"))
@@ -70,7 +70,7 @@ def test_a_kernel_reading_while_another_rewrites_always_sees_a_whole_file(folder
     while writer.is_alive():
         text = file_text(folder).decode("utf-8")
         reads += 1
-        if not text.endswith('    sys.exit(main())\n') or "read_doc" not in own_agent.sections(text):
+        if not text.endswith('    sys.exit(main())\n') or "read_doc" not in agent_file.sections(text):
             partial.append(len(text))
     writer.join()
     assert reads > 100 and partial == []
@@ -114,7 +114,7 @@ def test_a_line_of_the_cell_that_looks_like_a_marker_does_not_cut_the_file(folde
                                           '# ── [loop] run_agent: your version from notebook 4 ──\n    """\n'
                                           '    base = docs.DOCS.resolve()\n')
     assert own_agent.keep("read_doc", None, "en", source=forged) is None
-    assert file_text(folder) == before and set(own_agent.mine()) == {"decorator"}
+    assert file_text(folder) == before and set(agent_file.mine()) == {"decorator"}
     assert "looks like one of the file's section markers" in capsys.readouterr().out
 
 
@@ -139,8 +139,8 @@ def test_a_section_that_exits_or_never_ends_gets_a_sentence_and_the_kernel_lives
 
 def test_os_exit_in_the_file_is_a_sentence_and_the_kernel_goes_on(folder):
     hand_made(folder, {"read_doc": solution("read_doc") + "\n\nimport os\nos._exit(0)"})
-    probe = ("from agentlib.course import own_agent\n"
-             f"own_agent.FOLDER = {str(folder)!r}\n"
+    probe = ("from agentlib.course import agent_file, own_agent\n"
+             f"agent_file.FOLDER = {str(folder)!r}\n"
              "own_agent.load('en')\n"
              "print('the kernel lives on')\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
@@ -152,7 +152,7 @@ def test_os_exit_in_the_file_is_a_sentence_and_the_kernel_goes_on(folder):
 
 
 def test_a_byte_that_is_not_utf8_names_its_section_and_line_and_survives_the_next_pick(folder, capsys):
-    text = own_agent.render({"read_doc": solution("read_doc"), "loop": solution("loop")}, "en").encode("utf-8")
+    text = agent_file.render({"read_doc": solution("read_doc"), "loop": solution("loop")}, "en").encode("utf-8")
     text = text.replace(b"# resolve() has already", b"# r\xe9solve() has already")  # written as Latin-1
     (folder / "agent_loop.py").write_bytes(text)
     line = text[:text.index(b"\xe9")].count(b"\n") + 1
@@ -175,7 +175,7 @@ def test_a_syntax_error_in_one_section_blames_that_section_when_another_is_picke
     said = capsys.readouterr().out
     assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in said
     assert "would not load" not in said  # the new piece is not blamed
-    assert own_agent.mine() == {"decorator": broken.strip(), "read_doc": own_agent.unmarked(solution("read_doc"))}
+    assert agent_file.mine() == {"decorator": broken.strip(), "read_doc": own_agent.unmarked(solution("read_doc"))}
     agent = own_agent.load("en")
     assert agent.yours == ["read_doc"] and agent.tool is agentlib.tool
     assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in (
@@ -204,7 +204,7 @@ def test_a_test_call_at_the_bottom_of_the_real_model_cell_is_not_kept_and_never_
         f"open({str(called)!r}, 'a').write('a paid request\\n')\n"
         "print(message.content, usage)\n")
     assert own_agent.keep("real_model", None, "en", source=cell) is not None
-    kept = own_agent.mine()["real_model"]
+    kept = agent_file.mine()["real_model"]
     assert "class RealModel:" in kept and "from openai import OpenAI" in kept and "import os" in kept
     assert "RealModel()(" not in kept and "paid" not in kept and "try it once" not in kept
     own_agent.load("en", quiet=True)
@@ -218,7 +218,7 @@ def test_a_helper_and_a_constant_the_piece_uses_are_kept_with_it(folder):
             "    return [f'{start + i}: {line}' for i, line in enumerate(lines)]\n\n\n"
             + solution("read_doc").replace("# YOUR CODE HERE\n", "").replace("start + 79", "start + LIMIT - 1")
             + "\n\nprint(read_doc('advanced/timeouts.md'))\nnumbered = numbered\n")
-    kept = own_agent.definitions(cell, ["read_doc"])
+    kept = agent_file.definitions(cell, ["read_doc"])
     assert "LIMIT = 80  # lines per call" in kept and "import json" in kept
     assert "def numbered" not in kept and "print(" not in kept  # read_doc never calls numbered
 
@@ -256,7 +256,7 @@ def test_the_recorded_run_of_the_students_loop_hides_the_key_a_model_error_quote
 
 def test_a_folder_that_cannot_be_written_or_is_gone_is_a_sentence(folder, monkeypatch, capsys):
     if os.geteuid() == 0:  # root writes into a read-only folder anyway: take the folder away instead
-        monkeypatch.setattr(own_agent, "FOLDER", folder / "gone")
+        monkeypatch.setattr(agent_file, "FOLDER", folder / "gone")
     else:
         folder.chmod(0o500)
     try:

@@ -35,13 +35,13 @@ def test_the_set_up_cell_is_no_async_cell_in_ipykernel(path):
 def test_a_set_up_cell_that_hangs_in_load_stops_when_the_student_presses_stop(tmp_path):
     from jupyter_client.manager import start_new_kernel
 
-    from agentlib.course import own_agent
+    from agentlib.course import agent_file
     from agentlib.course.exercises import exercise
 
     folder = tmp_path / "de"
     shutil.copytree(ROOT / "notebooks" / "de", folder)
     looping = exercise("read_doc", "de").SOLUTION["de"].strip() + "\n\nwhile True:\n    pass"
-    (folder / "agent_loop.py").write_text(own_agent.render({"read_doc": looping}, "de"), encoding="utf-8")
+    (folder / "agent_loop.py").write_text(agent_file.render({"read_doc": looping}, "de"), encoding="utf-8")
     manager, client = start_new_kernel(kernel_name="python3", cwd=str(folder), env={
         "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "AGENTLOOP_PROGRESS": "off", "HOME": str(tmp_path)})
     try:

@@ -326,11 +326,12 @@ def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_d
     import nbformat
     from nbclient import NotebookClient
 
-    from agentlib.course import own_agent
+    from agentlib.course import agent_file
 
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
     here = tmp_path / "notebooks" / language
-    (here / own_agent.FILE).write_text(own_agent.render({"loop": students_loop().strip()}, language), encoding="utf-8")
+    (here / agent_file.FILE).write_text(agent_file.render({"loop": students_loop().strip()}, language),
+                                        encoding="utf-8")
     (tmp_path / ".env").write_text("", encoding="utf-8")  # no key of the checkout's reaches it
     notebook = nbformat.read(next(here.glob("09_*.ipynb")), as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}

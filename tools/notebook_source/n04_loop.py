@@ -99,7 +99,7 @@ CELLS = [
     code("own-trace", """
         from agentlib import ScriptedModel, lesson_script
         from agentlib.course import TraceViewer
-        from agentlib.course.own_agent import recorded
+        from agentlib.course.own_run import recorded
 
         watched = recorded(run_agent, LANGUAGE)  # ⟨deine Schleife, von außen aufgezeichnet|your loop, recorded from outside⟩
         answer, stats = watched(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)

@@ -1,0 +1,293 @@
+"""agent_loop.py, the student's agent as a file: where it lives, what goes into it, and how it is written.
+
+    text = render({"loop": cell}, "en")   # the whole file: whose each piece is, five sections, the tools, main()
+    sections(text)                        # -> {"loop": (cell, the line it starts on)}
+
+The file lives beside the notebooks, one section per piece between marker lines: what the exercise cell
+defines once the piece passed (`definitions`: its definitions, not a test call below them), else an import
+from agentlib. It is the student's, runnable like the lesson's script (`python agent_loop.py`, `--real`,
+`--local`), so it is written whole or not at all (`write`), one kernel at a time (`locked`).
+Deliberately left out: any piece but the five, which piece goes in and when (own_agent.py keeps and loads
+them), and the model the file runs with (own_run.py).
+"""
+
+import ast
+import contextlib
+import os
+import re
+import shlex
+import symtable
+import sys
+import tempfile
+from pathlib import Path
+
+from .text import say
+
+TEXT = {
+    "title": {"de": "Dein Agent: die Schleife der Lektion, Stück für Stück von dir geschrieben.",
+             "en": "Your agent: the lesson's loop, written by you piece by piece."},
+    "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
+    "theirs": {"de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
+              "en": "agentlib's version, until yours passes the check in notebook {n}"},
+    "run": {"de": "So startest du ihn im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes "
+                  "python kennt agentlib nicht):",
+            "en": "Run it in a terminal, in this folder, with the course's Python (a bare python does not know "
+                  "agentlib):"},
+    "script": {"de": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
+              "en": "the scripted model replays the lesson: free, the same every time"},
+    "real": {"de": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
+            "en": "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
+    "local": {"de": "das winzige Modell auf diesem Rechner (make local-model)",
+             "en": "the tiny model on this machine (make local-model)"},
+    "rewrite": {"de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil die Prüfung besteht. Änderungen "
+                      "innerhalb eines Abschnitts bleiben; was du außerhalb änderst, sichert er vorher in einer "
+                      "Kopie agent_loop.py.bak-… daneben.",
+               "en": "The course rewrites this file whenever another piece passes its check. Changes inside a "
+                      "section stay; what you change outside the sections is first copied to agent_loop.py.bak-… "
+                      "beside it."},
+    "count": {"de": "{n} von 5 Teilen stammen von dir.", "en": "{n} of 5 pieces are yours."},
+    "count_one": {"de": "1 von 5 Teilen stammt von dir.", "en": "1 of 5 pieces is yours."},
+}
+
+FILE = "agent_loop.py"
+LOCK = ".agent_loop.py.lock"  # beside the file: the lock two kernels take before they rewrite it
+FOLDER = None  # where agent_loop.py lives; None: the working directory, which is the notebook's folder
+
+# (exercise, notebook, the names its cell defines, the import that stands in until it passes)
+PIECES = [("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
+          ("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
+          ("loop", 4, ("run_agent",), "from agentlib import run_agent"),
+          ("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
+          ("real_model", 6, ("RealModel",), "from agentlib import RealModel")]
+BY_EXERCISE = {piece[0]: piece for piece in PIECES}
+MARKER = re.compile(r"^# ── \[(\w+)\]", re.MULTILINE)  # the start of a section; the word names its piece
+
+
+def path():
+    """Where agent_loop.py is: in FOLDER, else in the working directory (the notebook's folder)."""
+    return Path(FOLDER or Path.cwd()) / FILE
+
+
+def read():
+    """agent_loop.py's text, "" when there is none; a byte that is not UTF-8 becomes a lone surrogate, so a
+    rewrite puts it back as it was (surrogateescape)."""
+    file = path()  # FileNotFoundError when the working directory is gone: that is no missing file
+    try:
+        return file.read_bytes().decode("utf-8", "surrogateescape")
+    except FileNotFoundError:
+        return ""
+
+
+def sections(text):
+    """{exercise: (the student's text of its section, the line of the file that text starts on)}; a section that
+    holds agentlib's import, or nothing, is not the student's.
+
+    Example: sections("# ── [loop] run_agent ──\\ndef run_agent(m, q): ...\\n")
+             -> {"loop": ("def run_agent(m, q): ...", 2)}
+    """
+    starts = list(MARKER.finditer(text))
+    found = {}
+    for marker, following in zip(starts, starts[1:] + [None]):
+        rest = text[marker.end():following.start() if following else len(text)].partition("\n")[2]
+        body = rest.strip()
+        if marker[1] in BY_EXERCISE and body and body != BY_EXERCISE[marker[1]][3]:
+            skipped = rest[:len(rest) - len(rest.lstrip())].count("\n")
+            found[marker[1]] = body, text.count("\n", 0, marker.start()) + 2 + skipped
+    return found
+
+
+def mine(language=None):
+    """The student's pieces in the agent file, {exercise: their text}; {} when there is none, or none can be read."""
+    try:
+        return {name: body for name, (body, _) in sections(read()).items()}
+    except OSError:
+        return {}
+
+
+def yours(language, n=None):
+    """How many of the five pieces are the student's, in one sentence: "1 of 5 pieces is yours." """
+    n = len(mine()) if n is None else n
+    return say(TEXT, "count_one" if n == 1 else "count", language, n=n)
+
+
+def definitions(text, names):
+    """What of a cell's text the file keeps: the statements that define `names`, the top-level names they use
+    (again and again), and every import. A test call below the definitions is dropped, so it never runs again.
+
+    Example: definitions("def f():\\n    return g()\\ndef g():\\n    return 1\\nprint(f())", ["f"])
+             -> "def f():\\n    return g()\\ndef g():\\n    return 1"
+    """
+    body = compile(text, "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).body
+    wanted, kept = set(names), set()
+    while more := {i for i, node in enumerate(body) if i not in kept and (
+            isinstance(node, (ast.Import, ast.ImportFrom)) or bound(node) & wanted)}:
+        kept |= more
+        wanted |= {name for i in more for name in used(body[i])}
+    if len(kept) == len(body):
+        return text.strip()
+    spans = [(min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]), node.end_lineno)
+             for node in body]
+    if any(a[1] == b[0] for a, b in zip(spans, spans[1:])):  # two statements on one line (a; b): keep no line whole
+        return "\n\n".join(ast.unparse(body[i]) for i in sorted(kept))
+    lines, chosen = text.splitlines(), set()
+    for i in sorted(kept):
+        first = spans[i][0]
+        while first > (spans[i - 1][1] + 1 if i else 1) and lines[first - 2].lstrip().startswith("#"):
+            first -= 1  # the comment right above a definition belongs to it
+        until = spans[i + 1][0] - 1 if i + 1 in kept else spans[i][1]  # the blank lines between two kept ones
+        chosen |= set(range(first, until + 1))
+    shown = [lines[n - 1] if n in chosen else None for n in range(1, len(lines) + 1)]
+    return re.sub(r"\n{3,}", "\n\n\n", "\n".join("" if line is None else line for line in shown)).strip()
+
+
+def bound(node):
+    """The module-level names a statement binds. Example: bound(ast.parse("a, b = f()").body[0]) -> {"a", "b"}"""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    names = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+            names.add(inner.id)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(inner.name)
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in inner.names}
+    return names
+
+
+def used(node):
+    """The module-level names a statement reads, inside its functions and classes too, but not their own locals.
+
+    Example: used(ast.parse("def f(m):\\n    reply = ask(m)\\n    return reply").body[0]) -> {"ask"}
+    """
+    try:
+        tables = [symtable.symtable(ast.unparse(node), "<cell>", "exec")]
+    except SyntaxError:  # `await` outside a function: every name it mentions
+        return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name)}
+    names = set()
+    while tables:
+        table = tables.pop()
+        names |= {s.get_name() for s in table.get_symbols()
+                  if s.is_referenced() and (table.get_type() == "module" or s.is_global())}
+        tables += table.get_children()
+    return names
+
+
+def render(pieces, language):
+    """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
+    text = lambda key, **facts: say(TEXT, key, language, **facts)  # noqa: E731
+    whose = {p[0]: text("yours" if p[0] in pieces else "theirs", n=p[1]) for p in PIECES}
+    listing = "\n".join(f"    {', '.join(names)}: {whose[name]}" for name, _, names, _ in PIECES)
+    parts = [f'"""{text("title")}\n\n{listing}\n\n{yours(language, len(pieces))}\n\n{text("run")}\n'
+             f'    {python()} agent_loop.py           {text("script")}\n'
+             f'    {python()} agent_loop.py --real    {text("real")}\n'
+             f'    {python()} agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
+             HEAD.format(language=language)]
+    parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{pieces.get(name, reference)}\n"
+              for name, _, names, reference in PIECES]
+    return "\n\n".join(parts + [registration() + MAIN])
+
+
+def starts(text):
+    """{section: the line its text starts on}, for every marker in an agent file's `text`, [tools] and [main] too."""
+    return {marker[1]: text.count("\n", 0, marker.start()) + 2 for marker in MARKER.finditer(text)}
+
+
+def python():
+    """This kernel's Python, which has agentlib: `python` in a terminal may be another one, or none at all."""
+    return shlex.quote(sys.executable)
+
+
+HEAD = '''import argparse
+import inspect
+import json
+import os
+import sys
+
+from agentlib import MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, Call, Message, docs, grep_docs, lesson_script, list_docs
+
+LANGUAGE = "{language}"
+'''
+
+
+MAIN = '''
+
+# ── [main] python agent_loop.py, --real, --local ──
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Your agent, on the lesson's question.")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--real", action="store_true", help="ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL)")
+    source.add_argument("--local", action="store_true", help="ask the tiny model on this machine (make local-model)")
+    parser.add_argument("--max-steps", type=int, default=8, help="stop after this many model calls")
+    args = parser.parse_args(argv)
+    from agentlib.course.own_run import as_model_error, build, use_dotenv
+
+    model = None
+    try:
+        if args.local:  # RealModel reads LLM_*: point them at the local server
+            from agentlib.extras.local import local_server
+
+            server = local_server(LANGUAGE)
+            os.environ.update(LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"])
+        use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
+        model = build(RealModel, LANGUAGE) if args.real or args.local else ScriptedModel(lesson_script(LANGUAGE))
+        answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=args.max_steps)
+    except Exception as error:  # a person must fix it: one sentence, no traceback, no part of the key
+        sys.exit(str(as_model_error(error, model, LANGUAGE)))
+    return 0 if answer is not None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+
+def registration():
+    """The lines that register the three doc tools with whichever `tool` the file holds, as agentlib describes them."""
+    from ..tools import TOOLS
+
+    lines = ["# ── [tools] the three doc tools, registered with the decorator above ──"]
+    for name in ("list_docs", "grep_docs", "read_doc"):
+        function = TOOLS[name]["schema"]["function"]
+        described = "".join(f",\n     {param}={value['description']!r}"
+                            for param, value in function["parameters"]["properties"].items())
+        lines.append(f"tool({function['description']!r}{described})({name})")
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def locked():
+    """Hold the lock beside agent_loop.py while the block runs: one kernel at a time reads and rewrites the file."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the writes are still whole, but two picks at one moment could lose one piece
+        yield
+        return
+    handle = os.open(path().with_name(LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        with contextlib.suppress(OSError):  # no locks in the browser's file system (and one kernel there)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # which releases the lock
+
+
+def write(target, text):
+    """Write `text` to `target` whole or not at all: into a new file beside it, synced, then renamed over it.
+    A rename replaces a link at `target` instead of writing into what it points to."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-")
+    try:
+        data = memoryview(text.encode("utf-8", "surrogateescape"))
+        while data:
+            data = data[os.write(handle, data):]
+        os.fsync(handle)
+        os.close(handle)
+        handle = None
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        if handle is not None:
+            os.close(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
