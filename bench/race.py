@@ -9,9 +9,10 @@ server on 127.0.0.1 (agentlib/course/loopback.py, answering with `reply`) throug
 the same N-step run: N - 1 calls of one cheap tool, whose counter must reach
 N - 1, then the answer "done". The server reads the step from the number of
 assistant turns in the request, so any client that sends the whole
-conversation gets the same run; the first path segments of the URL name the
-dialect (how the framework ends a run) and the run length:
-POST /plain/100/v1/chat/completions.
+conversation gets the same run; the first path segments after the server's
+secret (the Loopback's, which keeps other local programs out) name the dialect
+(how the framework ends a run) and the run length:
+POST /SECRET/plain/100/v1/chat/completions.
 
 The floor is the protocol itself: the same request bodies as agentlib's,
 built with json.dumps and POSTed with http.client, the reply parsed with
@@ -33,7 +34,9 @@ prompt and tool schemas, so the bodies differ a little in size.
 
 Deliberately left out: streaming, retries (none are needed on loopback),
 TLS, and the model's thinking time, which would dwarf everything here.
-Run as `python -m bench.race child NAME STEPS PORT` it is one measurement.
+Run as `python -m bench.race child NAME STEPS`, with the server's `url` in the
+environment variable BENCH_RACE_SERVER, it is one measurement (the environment,
+not the command line, which every local user can read with ps).
 """
 
 import json
@@ -94,11 +97,11 @@ def serve(lifetime=3600.0, record=False):
     return server
 
 
-def stats(url):
-    """The server's totals, {"requests": ..., "seconds": ...}, read with the standard library."""
+def stats(server):
+    """The server's totals, {"requests": ..., "seconds": ...}, read with the standard library; `server` is its url."""
     import urllib.request
 
-    with urllib.request.urlopen("/".join(url.split("/", 3)[:3]) + "/stats", timeout=10) as answer:
+    with urllib.request.urlopen(server + "/stats", timeout=10) as answer:
         return json.loads(answer.read())
 
 
@@ -242,43 +245,47 @@ def quiet():
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"  # a proxy setting must not reroute loopback
 
 
-def child(name, steps, port):
-    """One measurement in this fresh process: import, warm-up, the timed run(s), the server's share, peak RSS."""
+def child(name, steps, server):
+    """One measurement in this fresh process: import, warm-up, the timed run(s), the server's share, peak RSS.
+
+    `server` is the race server's `url`, its secret included.
+    """
     import importlib
 
     quiet()
     module, _, dialect, workload = RUNNERS[name]
-    url = lambda n: f"http://127.0.0.1:{port}/{dialect}/{n}/v1"  # noqa: E731
+    url = lambda n: f"{server}/{dialect}/{n}/v1"  # noqa: E731
     started = time.perf_counter()
     importlib.import_module(module)
     imported = time.perf_counter() - started
     workload(url(2), 2, Counter())()  # warm-up: lazy imports, the connection, schema building
-    times, cpu, server = [], [], []
+    times, cpu, served = [], [], []
     while not times or (sum(times) < SHORT and len(times) < 50):  # short runs: the fastest of several
         tool = Counter()
         run = workload(url(steps), steps, tool)
-        before = stats(url(steps))
+        before = stats(server)
         started, used = time.perf_counter(), time.process_time()
         answer = run()
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - used)  # this process's CPU, every thread's: what waiting for a core leaves out
-        after = stats(url(steps))
-        server.append(after["seconds"] - before["seconds"])
+        after = stats(server)
+        served.append(after["seconds"] - before["seconds"])
         if answer != ANSWER or tool.runs != steps - 1 or after["requests"] - before["requests"] != steps:
             raise RuntimeError(f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs and "
                                f"{after['requests'] - before['requests']} requests; expected {ANSWER!r} after "
                                f"{steps - 1} and {steps}")
     fastest = times.index(min(times))
-    return {"import_s": imported, "run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": server[fastest],
+    return {"import_s": imported, "run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": served[fastest],
             "runs": len(times),
             "tool_runs": tool.runs, "peak_mib": peak_mib()}
 
 
-def measure_one(name, steps, port, budget):
+def measure_one(name, steps, server, budget):
     """One fresh process's figures, or {"over_s": budget} when it had not finished within `budget` seconds."""
     try:
-        done = subprocess.run([sys.executable, "-m", "bench.race", "child", name, str(steps), str(port)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=budget)
+        done = subprocess.run([sys.executable, "-m", "bench.race", "child", name, str(steps)], cwd=ROOT,
+                              env=os.environ | {"BENCH_RACE_SERVER": server}, capture_output=True, text=True,
+                              timeout=budget)
     except subprocess.TimeoutExpired:  # killed: its time is at least the budget, its memory unknown
         return {"over_s": budget}
     if done.returncode:
@@ -292,13 +299,12 @@ def race(names, sizes, repeat, budget, log=sys.stderr):
     A runner that ran over the budget at a size is not started there again: its figure is a lower bound.
     """
     with serve() as server:  # in this process, which only waits for the measuring ones
-        port = server.httpd.server_port
         runs = {name: {steps: [] for steps in sizes} for name in names}
         for round_ in range(repeat):
             for steps in sizes:
                 for name in names:
                     if not any("over_s" in r for r in runs[name][steps]):
-                        runs[name][steps].append(measure_one(name, steps, port, budget))
+                        runs[name][steps].append(measure_one(name, steps, server.url, budget))
             print(f"end to end: round {round_ + 1} of {repeat} done", file=log)
     return runs
 
@@ -388,4 +394,4 @@ def table(result):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["child"]:
-        print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+        print(json.dumps(child(sys.argv[2], int(sys.argv[3]), os.environ["BENCH_RACE_SERVER"])))

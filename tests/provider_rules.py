@@ -23,6 +23,7 @@ limits and streaming (a test prepares the Reply it needs).
 import json
 import random
 import re
+import secrets
 import string
 
 import jsonschema
@@ -205,6 +206,8 @@ class Provider:
 
 def serve(provider="openai", replies=(), key=KEY, models=("test-model",), lifetime=30.0):
     """A Loopback that plays `provider`: its rules, its key (`.key`). Example: serve("ollama", [], key=None)"""
-    server = Loopback(replies, lifetime, rules=Provider(provider, key, models))
+    # 16 hex digits (64 bits, out of reach of guessing over HTTP) are short enough that agentlib's shown_url
+    # quotes the URL whole, as it quotes a provider's: the tests compare the sentences that name the endpoint.
+    server = Loopback(replies, lifetime, rules=Provider(provider, key, models), secret=secrets.token_hex(8))
     server.key = key
     return server

@@ -9,8 +9,8 @@
 of the request that answers every request from what it carries (the bench's
 race, notebook 09's forwarding). A reply is a completion (a dict, sent with
 200), a `Reply` (any status, headers, raw bytes), or a provider that stalls:
-`Hang`, `Trickle`. Every request is recorded as {"path", "headers", "body"}.
-A body that is not JSON is refused (400), and so, like llama-cpp-python's
+`Hang`, `Trickle`. Every request is recorded as {"method", "path", "headers",
+"body"}. A body that is not a JSON object is refused (400), and so, like llama-cpp-python's
 server, is a tool-call turn without text content (see `flaw`); `rules`
 replaces that check with others (the tests' provider rules), `strict=False`
 drops it, for servers that watch clients (the frameworks of notebook 09 send
@@ -21,10 +21,24 @@ other hosts and notes their targets in `elsewhere`: the real_model check uses
 that to see an endpoint that ignores LLM_BASE_URL, without going online.
 It takes a free port and stops itself after `lifetime` seconds.
 
+It serves only the program that started it. Any process on this machine can
+reach 127.0.0.1 (on a shared JupyterHub: other students), so `url` and
+`base_url` carry a secret made for this server, http://127.0.0.1:PORT/SECRET/v1,
+which every OpenAI-compatible client keeps in front of its paths; a request
+without it gets a 403 and is neither recorded nor answered. The paths it
+records, and that `replies` and `rules` see, are those after the secret.
+A malformed request (its length, its JSON) gets a status and a JSON error,
+never a traceback; `stop()` also ends the threads of clients that stalled.
+
 Deliberately left out: streaming, and any check of the key (a `rules` function can add one).
 """
 
+import hmac
 import json
+import re
+import secrets
+import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -100,24 +114,37 @@ def llama_cpp(request):
     return error(400, problem) if problem else None
 
 
-class Loopback:
-    """The server; use it as a context manager. `record=False` keeps no requests (the bench's long runs)."""
+MAX_BODY = 64 * 2**20  # a 1000-step run's history is a few megabytes; more is no chat request
+STRANGER_BODY = 2**16  # read from a client without the secret only so it can read its 403
+CLIENT_SECONDS = 30  # a client silent this long mid-request (or idle between requests) is dropped
+LENGTH = re.compile(r"[0-9]{1,12}")
 
-    def __init__(self, replies=(), lifetime=30.0, strict=True, rules=None, record=True):
+
+class Loopback:
+    """The server; use it as a context manager. `record=False` keeps no requests (the bench's long runs).
+
+    `secret=""` serves every local client: only for a stand-in of a server that has no secret (llama.cpp's).
+    """
+
+    def __init__(self, replies=(), lifetime=30.0, strict=True, rules=None, record=True, secret=None):
         self.replies = replies if callable(replies) else list(replies)
         self.rules = rules or (llama_cpp if strict else None)
         self.record, self.requests, self.refused, self.elsewhere = record, [], [], []
         self.seconds = 0.0  # spent answering (body parsed to reply encoded): the bench takes it out of its figures
+        # Hex, not token_urlsafe: 32 hex digits are what agentlib.keys.shown_url always hides in a shown URL.
+        self.secret = secrets.token_hex(16) if secret is None else secret
         self.lock, self.stopping = threading.Lock(), threading.Event()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads, self.httpd.loopback = True, self
+        self.clients = {}  # handler thread: its socket, so that stop() can wake and end every one
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.loopback = self
         self.timer = threading.Timer(lifetime, self.stop)  # a check that dies halfway leaves no server behind
         self.timer.daemon = True
-        self.serving = False
+        self.serving, self.thread = False, None
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        """The root every path hangs from, the secret included; as a proxy address only its host and port count."""
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}" + (f"/{self.secret}" if self.secret else "")
 
     @property
     def base_url(self):
@@ -125,7 +152,8 @@ class Loopback:
 
     def __enter__(self):
         self.serving = True
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
         self.timer.start()
         return self
 
@@ -134,20 +162,47 @@ class Loopback:
 
     def stop(self):
         self.timer.cancel()
-        self.stopping.set()  # releases a Hang or a Trickle
+        self.stopping.set()  # releases a Hang or a Trickle, and turns away a client accepted from now on
         with self.lock:
             serving, self.serving = self.serving, False
-        if serving:  # shutdown() waits for serve_forever, so only once and only after it started
-            self.httpd.shutdown()
-            self.httpd.server_close()
+        if not serving:
+            return
+        self.httpd.shutdown()  # waits for serve_forever: so only once and only after it started
+        self.httpd.server_close()
+        with self.lock:
+            clients = dict(self.clients)
+        for connection in clients.values():  # wakes a handler that waits on its client: its read ends at once
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:  # the client left already
+                pass
+        deadline = time.monotonic() + 2
+        for thread in [*clients, self.thread, self.timer]:
+            if thread is not threading.current_thread():  # the timer itself calls stop() at the end of its lifetime
+                thread.join(max(0.0, deadline - time.monotonic()))
 
-    def answer(self, path, headers, raw):
+    def inside(self, target):
+        """The path after the secret, or None when `target` does not start with it.
+
+        Example: inside("/SECRET/v1/chat/completions") -> "/v1/chat/completions"; inside("/v1/models") -> None
+        """
+        if not self.secret:
+            return target if target.startswith("/") else None
+        first, slash, rest = target.removeprefix("/").partition("/")
+        # compare_digest: how long the comparison takes says nothing about how much of the secret was right
+        if target.startswith("/") and hmac.compare_digest(first.encode(), self.secret.encode()):
+            return "/" + rest if slash else "/"
+        return None
+
+    def answer(self, method, path, headers, raw):
         """The reply to one request: a refusal, or the next prepared reply (or the function's)."""
-        request = {"path": path, "headers": headers, "body": None}
+        request = {"method": method, "path": path, "headers": headers, "body": None}
         try:
             request["body"] = json.loads(raw) if raw else None
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested deeper than the parser goes
             return self.refuse(error(400, "We could not parse the JSON body of your request."))
+        if request["body"] is not None and not isinstance(request["body"], dict):  # a list, a string, a number
+            return self.refuse(error(400, "We could not parse the JSON body of your request: expected an object."))
         try:
             with self.lock:
                 self.requests += [request] if self.record else []
@@ -166,20 +221,51 @@ class Loopback:
         return reply
 
 
+class Server(ThreadingHTTPServer):
+    """ThreadingHTTPServer that knows its handler threads (Loopback.clients) and prints no traceback."""
+
+    daemon_threads = True  # never keeps the interpreter from exiting; stop() ends them itself
+
+    def process_request(self, request, client_address):
+        thread = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
+        with self.loopback.lock:
+            if self.loopback.stopping.is_set():  # accepted in the moment stop() began: stop() would not see it
+                self.shutdown_request(request)
+                return
+            self.loopback.clients[thread] = request
+        thread.start()
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.loopback.lock:
+                self.loopback.clients.pop(threading.current_thread(), None)
+
+    def handle_error(self, request, client_address):
+        problem = sys.exc_info()[1]
+        if not isinstance(problem, OSError):  # a client that broke off is no news; anything else is a bug here
+            print(f"loopback: {type(problem).__name__}: {problem}", file=sys.stderr)
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as every client expects
     disable_nagle_algorithm = True  # else a small reply can wait for the client's delayed ACK (40 ms)
+    timeout = CLIENT_SECONDS
 
     def do_POST(self):
         server = self.server.loopback
-        try:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-        except ValueError:
-            return self.send(error(400, "loopback: content-length is not a number"), close=True)
+        path = server.inside(self.path)
+        raw = self.body(MAX_BODY if path is not None else STRANGER_BODY)
+        if raw is None:  # answered already, or the client is gone
+            return
         if not self.path.startswith("/"):  # "POST http://elsewhere/...": sent to us as a proxy
             return self.do_CONNECT()
+        if path is None:
+            return self.send(error(403, "loopback: this server answers only the program that started it; "
+                                        "its base_url carries the secret this request lacks"), close=True)
         started = time.perf_counter()
-        reply = server.answer(self.path, {k.lower(): v for k, v in self.headers.items()}, raw)
+        reply = server.answer(self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw)
         if isinstance(reply, Hang):
             server.stopping.wait(reply.seconds)
             self.close_connection = True
@@ -188,27 +274,54 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.send(reply if isinstance(reply, Reply) else Reply(200, reply), started=started)
 
-    do_GET = do_OPTIONS = do_POST  # every method alike: a reply function tells them apart by the body
+    do_GET = do_OPTIONS = do_POST  # every method alike: a reply function tells them apart by `method`
 
     def do_CONNECT(self):  # https to another host through us as a proxy: refused, and noted
         self.server.loopback.elsewhere.append(self.path)
         self.send(error(502, "loopback: not forwarded"))
+
+    def body(self, limit):
+        """The request's body (b"" when it has none), or None once a malformed length was answered."""
+        lengths = self.headers.get_all("content-length") or []
+        if self.headers.get("transfer-encoding") or (not lengths and self.command == "POST"):
+            return self.send(error(411, "loopback: send the body with a content-length"), close=True)
+        if not lengths:
+            return b""
+        if len(set(lengths)) > 1 or not LENGTH.fullmatch(lengths[0].strip()):
+            return self.send(error(400, "loopback: content-length is not one whole number"), close=True)
+        length = int(lengths[0])
+        if length > limit:
+            return self.send(error(413, f"loopback: a body of more than {limit} bytes is refused"), close=True)
+        try:
+            raw = self.rfile.read(length)
+        except OSError:  # the client stalled (timeout) or stop() shut its socket
+            raw = b""
+        if len(raw) < length:  # the client broke off mid-body: no one is left to answer
+            self.close_connection = True
+            return None
+        return raw
+
+    def send_error(self, code, message=None, explain=None):  # http.server's own refusals, as JSON too
+        self.request_version = self.protocol_version  # a request line too broken to parse still gets a status line
+        self.send(error(code, f"loopback: {message or self.responses.get(code, ('refused',))[0]}"), close=True)
 
     def send(self, reply, started=None, close=False):
         data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
         if started is not None:  # counted before the reply leaves, so the client's next question sees it
             with self.server.loopback.lock:
                 self.server.loopback.seconds += time.perf_counter() - started
+        self.close_connection = self.close_connection or close
         try:
             self.send_response(reply.status)
             for name, value in ({"content-type": "application/json"} | reply.headers).items():
                 self.send_header(name, value)
             self.send_header("content-length", str(len(data)))
+            if close:
+                self.send_header("connection", "close")
             self.end_headers()
             self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (its time-out)
-            pass
-        self.close_connection = self.close_connection or close
+        except OSError:  # the client gave up (its time-out), stopped reading, or stop() shut its socket
+            self.close_connection = True
 
     def trickle(self, reply, stopping):
         self.close_connection = True  # no content-length: the body ends when the connection closes
@@ -225,7 +338,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 if reply.every:
                     stopping.wait(reply.every)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up, as it should
+        except OSError:  # the client gave up, as it should
             pass
 
     def log_message(self, *_):  # the notebook's output stays clean

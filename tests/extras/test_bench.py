@@ -274,7 +274,7 @@ def test_the_table_shows_what_the_transform_costs_per_step():
 
 @pytest.mark.parametrize("name", ["floor", "agentlib"])
 def test_a_race_measurement_counts_steps_and_the_servers_share(name, server, quiet_environment):
-    figures = race.child(name, 6, server.httpd.server_port)
+    figures = race.child(name, 6, server.url)
     assert figures["tool_runs"] == 5 and 0 < figures["server_s"] < figures["run_s"] and figures["peak_mib"] > 1
     assert 0 < figures["cpu_s"]
 
@@ -284,7 +284,7 @@ def test_a_runner_that_stops_early_is_refused(server, monkeypatch, quiet_environ
         return race.floor_run(url.replace(f"/{steps}/", "/2/"), steps, tool)  # the server ends its run at step 2
     monkeypatch.setitem(race.RUNNERS, "impatient", ("json", None, "plain", impatient))
     with pytest.raises(RuntimeError, match="impatient at 6 steps answered 'done' after 1 tool runs and 2 requests"):
-        race.child("impatient", 6, server.httpd.server_port)
+        race.child("impatient", 6, server.url)
 
 
 @pytest.mark.parametrize("dialect, last", [("plain", None), ("smolagents", "final_answer"), ("mini-swe-agent", "bash")])

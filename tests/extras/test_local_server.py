@@ -29,7 +29,8 @@ STAND_IN = textwrap.dedent("""
     from agentlib.extras.local import NAME, watch_owner
 
     watch_owner()
-    server = Loopback(lambda request: {"data": [{"id": NAME}], "pid": os.getpid()}, lifetime=600)
+    server = Loopback(lambda request: {"data": [{"id": NAME}], "pid": os.getpid()}, lifetime=600,
+                      secret="")  # it plays llama.cpp's server, which has no secret in its address
     server.httpd.socket.close()  # serve on the socket local.start bound and handed over
     server.httpd.socket = socket.socket(fileno=int(sys.argv[sys.argv.index("--fd") + 1]))
     server.httpd.server_activate()  # bound by local.start, listening from here on

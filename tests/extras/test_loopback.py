@@ -6,8 +6,10 @@ sentence a real API answers; a well-formed request passes them all.
 """
 
 import copy
+import http.client
 import json
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -133,7 +135,7 @@ def test_it_answers_in_order_records_every_request_and_says_when_no_reply_is_lef
 
 @pytest.mark.parametrize("data, says", [
     (b"{not json", "We could not parse the JSON body"),
-    (b"[1, 2]", "loopback: AttributeError"),  # the rule met a body it cannot read: a 400, not a traceback
+    (b"[1, 2]", "We could not parse the JSON body of your request: expected an object."),
     (json.dumps({"messages": [{"role": "assistant", "content": None, "tool_calls": [{}]}]}).encode(),
      "messages[0]: a tool-call turn needs its content as a string"),
 ])
@@ -142,6 +144,41 @@ def test_a_malformed_request_gets_a_400_that_says_why(data, says):
         status, reply = post(server.base_url + "/chat/completions", data)
     assert status == 400 and reply["error"]["message"].startswith(says) and server.refused[0].startswith(says)
     assert server.replies == [completion("unused")]  # a refused request takes no reply
+
+
+def exchange(server, head, body=b""):
+    """(status, error message) of the reply to one raw request `head` + `body` on a connection of its own."""
+    with socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=5) as client:
+        client.sendall(head.replace(b"/SECRET", f"/{server.secret}".encode()) + body)
+        reply = http.client.HTTPResponse(client)
+        reply.begin()
+        return reply.status, json.loads(reply.read())["error"]["message"]
+
+
+NESTED = b"[" * 100_000 + b"]" * 100_000  # deeper than json.loads goes: RecursionError, not ValueError
+
+
+@pytest.mark.parametrize("head, body, status", [
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 9\r\n\r\n", b"{not json", 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n", b'{"a": "\xff"}', 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 7\r\n\r\n", b'"words"', 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 6\r\n\r\n", b"[1, 2]", 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(NESTED), NESTED, 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: two\r\n\r\n", b"{}", 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: -2\r\n\r\n", b"{}", 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", b"{}", 400),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"{}", 411),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", b"2\r\n{}\r\n0\r\n\r\n", 411),
+    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", b"{}", 413),
+    (b"BREW /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"", 501),
+    (b"POST /SECRET/v1 HTTP/1.1 and more\r\n\r\n", b"", 400),
+])
+def test_every_malformed_request_gets_its_status_as_json_and_no_traceback(head, body, status, capfd):
+    with Loopback([completion("ok")], strict=False) as server:
+        assert exchange(server, head, body)[0] == status
+        assert post(server.base_url + "/chat/completions", b"{}")[0] == 200  # and it goes on serving
+    assert "Traceback" not in capfd.readouterr().err
+    assert len(server.requests) == 1  # only the well-formed request took the reply
 
 
 def test_not_strict_it_takes_a_tool_call_turn_without_text():
@@ -159,6 +196,25 @@ def test_a_reply_function_answers_from_the_request_and_what_it_raises_is_refused
             "param": None, "code": None}})
 
 
+@pytest.mark.parametrize("target", ["/v1/chat/completions", "/SECRETx/v1/chat/completions",
+                                    "/SECRE/v1/chat/completions", "/v1/SECRET/chat/completions", "/%2FSECRET/v1"])
+def test_another_local_program_without_the_secret_gets_a_403_and_is_neither_recorded_nor_answered(target):
+    with Loopback([completion("the run's answer")]) as server:
+        url = f"http://127.0.0.1:{server.httpd.server_port}" + target.replace("SECRET", server.secret)
+        stranger = [post(url, json.dumps(GOOD).encode()), post(url, None, "GET")]
+        own = post(server.base_url + "/chat/completions", json.dumps(GOOD).encode())
+    assert [status for status, _ in stranger] == [403, 403]
+    assert "secret" in stranger[0][1]["error"]["message"] and server.secret not in json.dumps(stranger)
+    assert own[0] == 200 and own[1]["choices"][0]["message"]["content"] == "the run's answer"
+    assert [r["path"] for r in server.requests] == ["/v1/chat/completions"] and server.refused == []
+
+
+def test_each_server_has_a_secret_of_its_own():
+    with Loopback() as one, Loopback() as other:
+        assert one.secret != other.secret and len(one.secret) == 32
+        assert post(other.url.replace(other.secret, one.secret) + "/v1/models", None, "GET")[0] == 403
+
+
 def test_asked_as_a_proxy_it_forwards_nothing_and_notes_where_the_request_was_meant_to_go():
     with Loopback([completion("unused")]) as server:
         proxy = urllib.request.build_opener(urllib.request.ProxyHandler({"http": server.url}))
@@ -172,7 +228,8 @@ def test_asked_as_a_proxy_it_forwards_nothing_and_notes_where_the_request_was_me
 def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
     with Loopback([stall]) as server:
         client = socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=5)
-        client.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+        client.sendall(f"POST /{server.secret}/v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                       f"Content-Length: 2\r\n\r\n{{}}".encode())
         while not server.requests:  # wait for what must be seen: the request arrived
             time.sleep(0.01)
     started = time.monotonic()
@@ -181,6 +238,30 @@ def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
     assert time.monotonic() - started < 5
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=1)
+
+
+@pytest.mark.parametrize("half", [
+    b"",  # connected, then silent
+    b"POST /SECRET/v1/chat/co",  # half a request line
+    b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Le",  # half the headers
+    b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"mess",  # half the body
+    b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",  # a stranger's half body
+])
+def test_after_stop_no_thread_of_the_server_is_left_even_with_a_stalled_client(half, capfd):
+    before = set(threading.enumerate())
+    server = Loopback([completion("unused")]).__enter__()
+    stalled = [socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=5) for _ in range(3)]
+    for client in stalled:
+        client.sendall(half.replace(b"/SECRET", f"/{server.secret}".encode()))
+    while len(server.clients) < len(stalled):  # every one is being served: a handler thread waits on it
+        time.sleep(0.01)
+    started = time.monotonic()
+    server.stop()
+    left = set(threading.enumerate()) - before
+    assert not left and time.monotonic() - started < 2.5, left
+    assert server.requests == [] and "Traceback" not in capfd.readouterr().err
+    for client in stalled:
+        client.close()
 
 
 def test_it_stops_itself_after_its_lifetime():

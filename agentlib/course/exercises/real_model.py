@@ -17,6 +17,7 @@ import sys
 from unittest import mock
 
 from ...lesson import QUESTION
+from ...keys import shown_url
 from ...loop import run_agent
 from ...models import RealModel
 from ...tools import TOOLS
@@ -147,7 +148,8 @@ class OwnRealModel(Exercise):
             return super().attempt(call, action, *args)
         except Outcome:
             if server.elsewhere:
-                raise self.wrong("elsewhere", what=call, elsewhere=server.elsewhere[0], base_url=server.base_url)
+                raise self.wrong("elsewhere", what=call, elsewhere=server.elsewhere[0],
+                                 base_url=shown_url(server.base_url))  # the run's secret hidden
             raise
 
     def same_request(self, server, key, messages, schemas, model):
