@@ -5,7 +5,7 @@ import pytest
 from agentlib import ScriptedModel, run_agent, tool
 from agentlib.course import (CORRECT, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise,
                              longest_file_report)
-from agentlib.course.exercises.sandbox import ESCAPES
+from agentlib.course.exercises.sandbox import ESCAPES, escapes
 from agentlib.docs import doc_paths, refusal, relative, root
 
 LANGUAGES = ["de", "en"]
@@ -78,8 +78,8 @@ def test_a_tool_that_reads_any_path_is_incorrect(run_cell, language):
 def test_a_count_lines_that_counts_one_way_out_is_incorrect(way, clean_registry):
     @tool("Count the lines of one documentation file.", path="file path exactly as list_docs prints it")
     def count_lines(path: str) -> str:
-        shapes = {w: t.format(base=root(), outside=root().parent.parent / "etc" / "passwd") for w, t in ESCAPES}
-        if path in shapes.values() and path != shapes[way]:
+        probes = {w: p for p, w in escapes(root())}  # the ones the check drew for this run
+        if path in probes.values() and path != probes[way]:
             return f"Error: no such file {path!r}"
         try:
             return f"{path} has {len(text(path).splitlines())} lines"
@@ -117,3 +117,13 @@ def test_longest_file_report_claims_nothing_when_every_call_failed(language, cle
                   key=lambda pair: pair[1])
     report = longest_file_report(stats, language)
     assert longest[0] in report and f"{longest[1]:,}".replace(",", "." if language == "de" else ",") in report
+
+
+def test_a_tool_registered_by_the_students_own_decorator_from_agent_loop_py_is_found(run_cell):
+    # Notebook 07 takes `tool` from the student's agent_loop.py and has no TOOLS of its own.
+    agent = run_cell(exercise("decorator", "en").SOLUTION["en"])
+    notebook = {"__name__": "__main__", "tool": agent["tool"]}
+    exec(exercise(3, "en").SOLUTION["en"], notebook)
+    assert "TOOLS" not in notebook and agent["TOOLS"]["count_lines"]["fn"] is notebook["count_lines"]
+    status, message = exercise(3, "en").judge(notebook["count_lines"])
+    assert status == CORRECT, message

@@ -11,16 +11,16 @@ import agentlib.docs
 from agentlib import TOOLS, docs, read_doc
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.course.exercises.read_doc import ReadDoc
-from agentlib.course.exercises.sandbox import ESCAPES, SECRET, docs_folder, escape_folder, escapes
+from agentlib.course.exercises.sandbox import ESCAPES, SECRET, docs_folder, escape_folder, escapes, layout
 
 LANGUAGES = ["de", "en"]
 REFUSAL = 'return f"Error: no such file {path!r}; call list_docs to see which files exist."'
-MISTAKES = {  # the solution with one rule broken, and words the verdict must contain
+MISTAKES = {  # the solution with one rule broken, and words the verdict must contain ("way_...": the way out it names)
     "looks only for '..'": (("inside = file.is_relative_to(base)", 'inside = ".." not in path'),
-                            ["inside", "/etc/passwd", "'..'"]),
+                            ["inside", "way_absolute", "'..'"]),
     "compares strings": (("inside = file.is_relative_to(base)", "inside = str(file).startswith(str(base))"),
-                         ["docs-private", "inside"]),
-    "does not resolve": (("file = (base / path).resolve()", "file = base / path"), ["../../etc/passwd", "inside"]),
+                         ["way_sibling", "inside"]),
+    "does not resolve": (("file = (base / path).resolve()", "file = base / path"), ["way_dotdot", "inside"]),
     "81 lines": (("start + 79", "start + 80"), ["81", "80"]),
     "cap counted from line 1": (("min(end, start + 79, len(lines))", "min(end, 80, len(lines))"), ["100", "start"]),
     "reads past the end": (("min(end, start + 79, len(lines))", "min(end, start + 79)"), ["IndexError", "120"]),
@@ -53,9 +53,10 @@ def test_an_untouched_cell_is_not_attempted(run_cell, language):
 @pytest.mark.parametrize("mistake", MISTAKES)
 def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, language):
     (old, new), words = MISTAKES[mistake]
-    status, message = exercise("read_doc", language).judge(run_cell(broken(language, old, new))["read_doc"])
+    q = exercise("read_doc", language)
+    status, message = q.judge(run_cell(broken(language, old, new))["read_doc"])
     assert status == INCORRECT, message
-    assert all(word in message for word in words), message
+    assert all((q.say(word) if word.startswith("way_") else word) in message for word in words), message
     assert SECRET not in message and len(message) < 700  # a verdict never dumps the leaked file
 
 
@@ -99,11 +100,34 @@ def guarded(refuses):
 
 
 def only_way_open(way):
-    """Refuses every probe of ESCAPES but the one of `way` (matched by shape, since the folder differs)."""
+    """Refuses every probe the check draws for its folder but the one of `way`."""
     def refuses(folder, path):
-        shapes = {w: t.format(base=folder, outside=folder.parent.parent / "etc" / "passwd") for w, t in ESCAPES}
-        return path in shapes.values() and path != shapes[way]
+        probes = {w: p for p, w in escapes(folder)}
+        return path in probes.values() and path != probes[way]
     return refuses
+
+
+LEAK_RULE = {"de": "Erst den ganzen Pfad auflösen", "en": "first resolve the whole path"}
+OLD_PROBES = ["../../etc/passwd", "{outside}", "../docs-private/notes.md", "leak.md", "advanced/../../../etc/passwd",
+              "./../../etc/passwd", "advanced//..//..//../etc/passwd", "linked/passwd", "{base}/../../etc/passwd",
+              "{base}/../docs-private/notes.md"]  # the probes of earlier versions, the same on every run
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_read_doc_that_refuses_only_the_probes_of_an_earlier_run_is_incorrect(language, tmp_path):
+    earlier = escape_folder(tmp_path)  # an earlier check's folder: its probes could be read off its verdicts
+    for refuses in (lambda folder, path: path in {t.format(base=folder, outside=folder.parent.parent / "etc" / "passwd")
+                                                  for t in OLD_PROBES},
+                    lambda folder, path: path in {p for p, _ in escapes(earlier)}):
+        status, message = exercise("read_doc", language).judge(guarded(refuses))
+        assert status == INCORRECT and LEAK_RULE[language] in message, message
+
+
+def test_each_check_draws_new_names_and_escapes_finds_them_again(tmp_path):
+    first, second = escape_folder(tmp_path / "tmpa1b2c3d4"), escape_folder(tmp_path / "tmpe5f6g7h8")
+    assert layout(first.parent.parent) != layout(second.parent.parent)
+    assert {way for _, way in escapes(first)} == {way for _, way in escapes(second)}
+    assert not {path for path, _ in escapes(first)} & {path for path, _ in escapes(second)}
 
 
 def test_every_probe_is_refused_by_agentlib_and_really_leads_out(base):
@@ -130,9 +154,9 @@ GUARDS = {  # naive guards a student might write; any one or two of them leak on
     "normpath prefix": lambda base, path: not os.path.normpath(base / path).startswith(str(base)),
     "resolved prefix": lambda base, path: not str((base / path).resolve()).startswith(str(base)),
 }
-PATHS = st.tuples(st.lists(st.sampled_from(["advanced", ".", "", "linked"]), max_size=3),
+PATHS = st.tuples(st.lists(st.sampled_from(["{inner}", ".", "", "{linked}"]), max_size=3),
                   st.integers(min_value=0, max_value=4), st.lists(st.sampled_from([".", ""]), max_size=2),
-                  st.sampled_from(["etc/passwd", "docs-private/notes.md", "passwd", "leak.md", "linked/passwd"]))
+                  st.sampled_from(["{out}/{secret}", "{sibling}/{note}", "{secret}", "{link}", "{linked}/{secret}"]))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -140,6 +164,7 @@ PATHS = st.tuples(st.lists(st.sampled_from(["advanced", ".", "", "linked"]), max
 def test_any_read_doc_that_leaks_where_agentlib_refuses_is_incorrect(guards, shape, absolute, base):
     inside, ups, noise, target = shape
     path = "/".join(([str(base)] if absolute else []) + inside + [".."] * ups + noise + [target])
+    path = path.format(**layout(base.parent.parent))
     student = guarded(lambda folder, p: any(GUARDS[name](folder, p) for name in guards))
     with docs_folder(base):
         try:

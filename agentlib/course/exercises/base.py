@@ -18,7 +18,7 @@ from .. import own_agent
 from ..progress import note_check
 from ..show import in_kernel
 from ..text import LANGUAGES, say
-from .sandbox import OverTime, time_limit
+from .sandbox import FORK, MARGIN, Ended, OverTime, forked, note, restored, stop_button, time_limit, tripwire
 from .skeleton import code_gaps, same_code, skeleton_objects
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
@@ -54,6 +54,10 @@ TEXT = {
     "hint_more": {"de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
                   "en": "Run q.hint() again to see the shape of the code."},
     "fails": {"de": "{call} bricht ab mit {error_type}: {error}", "en": "{call} fails with {error_type}: {error}"},
+    "wrapped": {"de": "Hier arbeitet agentlibs {name}: Dein {name} ruft agentlibs Fassung auf, verpackt sie oder erbt von ihr. Das ist agentlibs Baustein in neuer Hülle – schreib deinen eigenen.",
+                "en": "What does the work here is agentlib's {name}: your {name} calls agentlib's version, wraps it or inherits from it. That is agentlib's piece, wrapped – write your own."},
+    "ended": {"de": "Dein Code hat den Prozess beendet, in dem die Prüfung lief (Exit-Status {status}) – etwa mit os._exit() oder os.kill() –, bevor sie fertig war. Ein Baustein der Schleife beendet nie das Programm.",
+              "en": "Your code ended the process the check ran in (exit status {status}), with os._exit() or os.kill() perhaps, before the check was done. A piece of the loop never ends the program."},
 }
 HEADINGS = {language: {kind: say(TEXT, f"heading.{kind}", language)
                        for kind in (CORRECT, INCORRECT, NOT_ATTEMPTED, "hint", "solution")} for language in LANGUAGES}
@@ -128,23 +132,49 @@ class Exercise:
         if gaps:
             return INCORRECT, self.framework("one_gap" if gaps == 1 else "gaps", gaps=gaps)
         self.running = None
+        if not FORK:
+            return self.verdict(*work)
+        try:  # in a child process: what the student's code changes, starts or blocks on ends with it
+            return forked(lambda: self.verdict(*work), self.SECONDS + MARGIN)
+        except OverTime as limit:  # the child ignored its own limit (SIGALRM ignored, one long C call) and was killed
+            return INCORRECT, self.framework("overtime", seconds=self.SECONDS, what=limit.args[1] or self.name())
+        except Ended as ended:
+            return INCORRECT, self.framework("ended", status=ended.args[0])
+
+    def verdict(self, *work):
+        """(status, message) from `evaluate` under the time limit; whatever the student's code raises is a verdict.
+
+        A KeyboardInterrupt is one too, unless SIGINT arrived (the stop button, Ctrl-C: see sandbox.stop_button).
+        What the code changes for the whole kernel is put back (sandbox.restored); a piece that runs agentlib's
+        own (called, wrapped or inherited) is told so, whatever else it did.
+        """
+        pressed = tripped = ()
         try:
-            with time_limit(self.SECONDS):
+            with restored(), stop_button() as pressed, tripwire(self.REFERENCE) as tripped, time_limit(self.SECONDS):
                 if self.CALLABLE and not callable(work[0]):
                     raise self.wrong(self.CALLABLE, type=type(work[0]).__name__)
-                return CORRECT, self.evaluate(*work)
-        except Outcome as outcome:
-            return outcome.status, outcome.message
+                outcome = CORRECT, self.evaluate(*work)
+        except Outcome as ended:
+            outcome = ended.status, ended.message
         except OverTime as limit:  # the limit that ran out: the check's own, or a shorter one inside it
-            return INCORRECT, self.framework("overtime", seconds=limit.args[0], what=self.running or self.name())
-        except KeyboardInterrupt:  # the student pressed stop: that is no verdict
-            raise
-        except BaseException as error:  # SystemExit and kin from a student's code get a verdict too
+            outcome = INCORRECT, self.framework("overtime", seconds=limit.args[0], what=self.running or self.name())
+        except BaseException as error:  # SystemExit, KeyboardInterrupt and kin from a student's code get a verdict too
             where = student_frame(error)
-            if where is None:  # the check's own mistake: it must show, not pass for the student's
+            if pressed or (where is None and isinstance(error, Exception)):  # the stop button; the check's own mistake
                 raise
-            return INCORRECT, self.framework("raised", error=described(error),
-                                             at=self.framework("raised_at", function=where.name, line=where.lineno))
+            at = self.framework("raised_at", function=where.name, line=where.lineno) if where else ""
+            outcome = INCORRECT, self.framework("raised", error=described(error), at=at)
+        return (INCORRECT, self.framework("wrapped", name=self.name())) if tripped else outcome
+
+    @property
+    def running(self):
+        """What of the student's code runs now, for the verdict should it not end; a check's child tells its parent."""
+        return self._running
+
+    @running.setter
+    def running(self, what):
+        self._running = what
+        note(what)
 
     def check(self, *work):
         self.outcome, self.message = self.judge(*work)

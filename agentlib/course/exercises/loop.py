@@ -22,7 +22,7 @@ from ...models import Call, Message, Usage
 from ...trace import CUT_MARK
 from ..text import number
 from .base import Exercise
-from .sandbox import SECONDS, OverTime, Probe, TooManyCalls, registry, time_limit
+from .sandbox import SECONDS, OverTime, Probe, TooManyCalls, registry, time_limit, unwatched
 from .skeleton import cells
 
 TEXT = {
@@ -243,7 +243,8 @@ class OwnLoop(Exercise):
         where = self.say(f"scene.{name}")
         limit = min(max_steps, len(script))  # a call past it raises TooManyCalls, which no `except Exception` hides
         reference, probe = Probe(script, usages, limit), Probe(script, usages, limit)
-        expected = run_agent(reference, QUESTION[self.language], max_steps=max_steps, verbose=False, tools=tools)
+        with unwatched():  # agentlib's loop, run by the check on purpose: no sign that the student's wraps it
+            expected = run_agent(reference, QUESTION[self.language], max_steps=max_steps, verbose=False, tools=tools)
         try:
             with contextlib.redirect_stdout(io.StringIO()), time_limit(SECONDS):
                 result = loop(probe, QUESTION[self.language], max_steps=max_steps, verbose=False)

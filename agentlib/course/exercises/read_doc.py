@@ -4,8 +4,9 @@
     q.check(read_doc)
     read_doc = q.pick(read_doc)     # the loop's tool read_doc runs it from then on
 
-The check points `agentlib.docs.DOCS` at a throw-away folder (a 120-line guide, files outside, links out)
-and judges the sandbox by whether any outside text leaked, not by the wording of a refusal.
+The check points `agentlib.docs.DOCS` at a throw-away folder (a 120-line guide, files outside, links out,
+under names drawn afresh on every run) and judges the sandbox by whether any outside text leaked, not by
+the wording of a refusal.
 Deliberately left out: read_doc's character cap.
 """
 
