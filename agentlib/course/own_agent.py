@@ -2,6 +2,7 @@
 
     keep("loop", run_agent, "de")   # the check does this once a piece has passed
     agent = load("de", before=5)    # a set-up cell: the pieces of notebooks 2-4, the student's or agentlib's
+    piece("loop", "de")             # (run_agent,) as the file holds it, for q.pick after a wrong retry; or None
 
 The pieces live in agent_loop.py beside the notebooks (agent_file.py: its sections, how it is written). A piece
 goes in only if the file still loads with it, never through a link; what a rewrite would drop outside the
@@ -30,7 +31,7 @@ from ..settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, definitions, locked, path, python, read, render, sections, \
     starts, write
-from .exercises.sandbox import OverTime, time_limit
+from .exercises.time_limit import OverTime, time_limit
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
 from .own_run import as_model_error, build, recorded, use_dotenv  # noqa: F401
 from .text import say
@@ -101,6 +102,9 @@ def keep(area, work, language, source=None):
     from .show import in_kernel
 
     if area not in BY_EXERCISE or not (agent_file.FOLDER or in_kernel()):
+        return None
+    work = getattr(work, "__wrapped__", work) if getattr(work, "stands_in", False) else work
+    if source is None and getattr(work, "__module__", None) == "agent_loop":  # loaded from the file: in it already
         return None
     text = unmarked(source) if source is not None else cell_text(work)
     if not text:
@@ -198,6 +202,18 @@ def load(language, before=7, quiet=False):
             TEXT, "none", language)  # noqa: E731
         print(say(TEXT, "loaded", language, mine=names(kept), theirs=names(wanted - kept)))
     return SimpleNamespace(**chosen, yours=[p[0] for p in PIECES if p[0] in kept])
+
+
+def piece(area, language):
+    """The student's passed piece of `area` as agent_loop.py holds it, as a tuple of the names its cell defines;
+    None when the file holds agentlib's, or it cannot be loaded (said in one sentence). Like keep, only in a
+    notebook's kernel (or where agent_file.FOLDER is set)."""
+    from .show import in_kernel
+
+    if area not in BY_EXERCISE or not (agent_file.FOLDER or in_kernel()) or area not in agent_file.mine():
+        return None
+    agent = load(language, before=BY_EXERCISE[area][1] + 1, quiet=True)
+    return tuple(getattr(agent, name) for name in BY_EXERCISE[area][2]) if area in agent.yours else None
 
 
 def broken(name, error, line, language):

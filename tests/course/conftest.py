@@ -28,11 +28,12 @@ def run_cell(clean_registry, capsys):
 
 @pytest.fixture(autouse=True)
 def fresh_hints(monkeypatch):
-    """Every test starts as a new kernel would: no hints shown, no piece replaced by q.pick.
+    """Every test starts as a new kernel would: no hints shown, no piece replaced or remembered by q.pick.
 
     Without this a test that picked agentlib's piece after a wrong answer changes the verdict
     of a later test in the same worker ("replaced" instead of "not attempted").
     """
     from agentlib.course.exercises import base
     monkeypatch.setattr(base, "REPLACED", {})
+    monkeypatch.setattr(base, "PASSED", {})
     monkeypatch.setattr(base, "HINTS_SHOWN", {})

@@ -17,7 +17,7 @@ import pytest
 import agentlib
 from agentlib import QUESTION, TOOLS, ScriptedModel, docs, lesson_script, run_agent
 from agentlib.course import CORRECT, INCORRECT, exercise
-from agentlib.course.exercises import base, sandbox
+from agentlib.course.exercises import base, isolation
 
 WAYS = ["child process", "in the kernel"]
 WRAPPED = {"de": "Das ist agentlibs Baustein in neuer Hülle", "en": "That is agentlib's piece, wrapped"}
@@ -25,7 +25,7 @@ WRAPPED = {"de": "Das ist agentlibs Baustein in neuer Hülle", "en": "That is ag
 
 @pytest.fixture(params=WAYS)
 def way(request, monkeypatch):
-    if request.param == "child process" and not sandbox.FORK:
+    if request.param == "child process" and not isolation.FORK:
         pytest.skip("this system cannot fork")
     monkeypatch.setattr(base, "FORK", request.param == "child process")
     return request.param
@@ -141,14 +141,14 @@ def handling(path, start=1, end=80):
         pass
 
 
-@pytest.mark.skipif(not sandbox.FORK, reason="only a child process can be killed")
+@pytest.mark.skipif(not isolation.FORK, reason="only a child process can be killed")
 @pytest.mark.parametrize("piece", [one_long_c_call, ignoring, handling], ids=lambda piece: piece.__name__)
 def test_a_piece_that_escapes_the_alarm_still_gets_its_verdict_in_time(piece):
     started = time.monotonic()
     status, message = exercise("read_doc", "en").judge(piece)
     took = time.monotonic() - started
     assert status == INCORRECT and "did not finish within 3 seconds (read_doc('guide.md', 5, 9)" in message, message
-    assert took < 3 + sandbox.MARGIN + 1, took
+    assert took < 3 + isolation.MARGIN + 1, took
 
 
 def alive(pid):
@@ -159,7 +159,7 @@ def alive(pid):
         return False
 
 
-@pytest.mark.skipif(not sandbox.FORK or not Path("/proc").is_dir(), reason="needs a child process and /proc")
+@pytest.mark.skipif(not isolation.FORK or not Path("/proc").is_dir(), reason="needs a child process and /proc")
 def test_threads_and_processes_the_students_code_starts_end_with_the_check(tmp_path):
     started = tmp_path / "pids"
 
@@ -180,7 +180,7 @@ def test_threads_and_processes_the_students_code_starts_end_with_the_check(tmp_p
     assert "students-thread" not in [thread.name for thread in threading.enumerate()]
 
 
-@pytest.mark.skipif(not sandbox.FORK, reason="in the kernel, os._exit ends the kernel")
+@pytest.mark.skipif(not isolation.FORK, reason="in the kernel, os._exit ends the kernel")
 def test_code_that_ends_the_checks_process_gets_a_verdict():
     def leaving(path, start=1, end=80):
         os._exit(7)

@@ -5,7 +5,7 @@ import pytest
 from agentlib import ScriptedModel, run_agent, tool
 from agentlib.course import (CORRECT, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise,
                              longest_file_report)
-from agentlib.course.exercises.sandbox import ESCAPES, escapes
+from agentlib.course.exercises.escapes import ESCAPES, escapes
 from agentlib.docs import doc_paths, refusal, relative, root
 
 LANGUAGES = ["de", "en"]

@@ -4,9 +4,19 @@ import pytest
 
 from agentlib import TOOLS, tool
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
+from agentlib.course.exercises.decorator import SCHEMA
 
 LANGUAGES = ["de", "en"]
-# The solution with one rule broken, and what the verdict must say (both languages unless a pair).
+WRAPPER_RULE = {"de": "Die OpenAI-API nimmt jedes Werkzeug in derselben Form an",
+                "en": "the OpenAI API takes every tool in the same shape"}
+
+
+def schema(code):
+    """The solution's schema gap filled with `code` instead."""
+    return "schema = " + SCHEMA, "schema = " + code
+
+
+# The solution with one rule broken, and what the verdict must say (a dict: the words per language).
 MISTAKES = {
     "int becomes string": (('json_type = "integer" if param.annotation is int else "string"', 'json_type = "string"'),
                            ['"integer"', "limit"]),
@@ -19,8 +29,23 @@ MISTAKES = {
                                         "TOOLS[fn.__name__] = schema"), ['"fn"', '"schema"']),
     "returns None": (("return fn  #", "return None  #"), ["None", "return fn"]),
     "returns the schema": (("return fn  #", "return schema  #"), ["dict", "return fn"]),
-    "no function wrapper": (('{"fn": fn, "schema": schema}', '{"fn": fn, "schema": schema["function"]}'),
-                            ['"type": "function"']),
+    "no function wrapper": (schema('{"name": fn.__name__, "description": description, '
+                                   '"parameters": {"type": "object", "properties": properties, "required": required}}'),
+                            ['"type": "function"', WRAPPER_RULE]),
+    "wrapper of type tool": (schema('{"type": "tool", "function": {"name": fn.__name__, "description": description, '
+                                    '"parameters": {"type": "object", "properties": properties, "required": required}}}'),
+                             ["'type': 'tool'", WRAPPER_RULE]),
+    "name from the loop variable": (('"name": fn.__name__', '"name": name'), ["'limit'", "'find_word'", "TOOLS"]),
+    "parameters are the bare properties": (schema('{"type": "function", "function": {"name": fn.__name__, '
+                                                  '"description": description, "parameters": properties}}'),
+                                           ['"type": "object"', "'keyword'"]),
+    "required beside parameters": (schema('{"type": "function", "function": {"name": fn.__name__, '
+                                          '"description": description, "required": required, '
+                                          '"parameters": {"type": "object", "properties": properties}}}'),
+                                   ['schema["function"]["parameters"]', "properties"]),
+    "required left out": (schema('{"type": "function", "function": {"name": fn.__name__, "description": description, '
+                                 '"parameters": {"type": "object", "properties": properties}}}'),
+                          ["required", "keyword", "None"]),
     "description not passed on": (('"description": description,', '"description": fn.__doc__,'),
                                   ["description", "Find a word in the docs."]),
     "parameter descriptions lost": (('"description": params[name]}', '"description": name}'),
@@ -53,6 +78,14 @@ def test_a_half_filled_skeleton_names_its_open_gaps(run_cell, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_filled_loop_with_the_schema_left_open_names_the_open_gap(run_cell, language):
+    q = exercise("decorator", language)
+    half = q.SOLUTION[language].replace("schema = " + SCHEMA, "schema = ...")
+    status, message = judged(run_cell, half, language)
+    assert status == INCORRECT and "(...)" in message, message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("mistake", MISTAKES)
 def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, language):
     (old, new), words = MISTAKES[mistake]
@@ -60,7 +93,7 @@ def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, la
     assert solution.count(old) == 1
     status, message = judged(run_cell, solution.replace(old, new), language)
     assert status == INCORRECT, message
-    assert all(word in message for word in words), message
+    assert all((word[language] if isinstance(word, dict) else word) in message for word in words), message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -9,7 +9,7 @@ import agentlib
 from agentlib import QUESTION, ScriptedModel, docs, lesson_script, run_agent, tool
 from agentlib.course import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, agent_file, exercise, own_agent, own_run
 from agentlib.course.exercises import EXERCISES, base
-from agentlib.course.exercises.sandbox import OverTime, time_limit
+from agentlib.course.exercises.time_limit import OverTime, time_limit
 from agentlib.course.exercises.step_limit import StepLimit
 
 LANGUAGES = ["de", "en"]
@@ -161,11 +161,12 @@ def test_pick_hands_on_only_the_work_that_passed_and_says_which(run_cell, langua
     assert q.pick(mine["tool"], mine["TOOLS"]) == (agentlib.tool, agentlib.TOOLS)  # not checked yet
     q.check(mine["tool"], mine["TOOLS"])
     assert q.pick(mine["tool"], mine["TOOLS"]) == (mine["tool"], mine["TOOLS"])
-    other = run_cell(q.SOLUTION[language], language=language)
-    assert q.pick(other["tool"], other["TOOLS"])[0] is agentlib.tool  # a cell run again is not what was judged
     said = capsys.readouterr().out
-    assert ("deine Fassung von tool" if language == "de" else "use your tool") in said
     assert ("agentlibs tool" if language == "de" else "agentlib's tool") in said
+    assert ("deine Fassung von tool" if language == "de" else "use your tool") in said
+    other = run_cell(q.SOLUTION[language], language=language)
+    assert q.pick(other["tool"], other["TOOLS"])[0] is mine["tool"]  # a cell run again is not what was judged
+    assert ("letzte Fassung von tool" if language == "de" else "last passing version of tool") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -190,6 +191,40 @@ def test_pick_keeps_a_passed_piece_in_agent_loop_py(run_cell, language, tmp_path
     assert q.pick(mine) is mine
     assert ("steht jetzt auch in agent_loop.py" if language == "de" else "now in agent_loop.py too") in \
         capsys.readouterr().out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_the_file(run_cell, language,
+                                                                                       tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(agent_file, "FOLDER", tmp_path)
+    solution = exercise("scripted_model", language).SOLUTION[language]
+    wrong = solution.replace("return message, None", "return message")
+    q = exercise("scripted_model", language)  # the check cell: q = exercise(...); q.check(x); x = q.pick(x)
+    mine = run_cell(solution, language=language)["ScriptedModel"]
+    q.check(mine)
+    assert q.pick(mine) is mine
+    kept = agent_file.mine()["scripted_model"]
+    q = exercise("scripted_model", language)
+    retry = run_cell(wrong, language=language)["ScriptedModel"]
+    q.check(retry)
+    assert q.pick(retry) is mine and agent_file.mine()["scripted_model"] == kept
+    said = capsys.readouterr().out
+    assert ("Deine letzte Fassung von ScriptedModel, die die Prüfung bestanden hat, bleibt in Gebrauch" if language == "de"
+            else "Your last passing version of ScriptedModel stays in use") in said
+    assert ("auch die in agent_loop.py" if language == "de" else "the one in agent_loop.py too") in said
+    status, message = exercise("scripted_model", language).judge(mine)  # the check cell run again, alone
+    assert status == INCORRECT and ("letzte bestandene Fassung" if language == "de" else "last passing version") in message
+    assert "(message, usage)" in message
+
+    monkeypatch.setattr(base, "PASSED", {})  # a restarted kernel: only the file remembers the passing piece
+    monkeypatch.setattr(base, "REPLACED", {})
+    q = exercise("scripted_model", language)
+    retry = run_cell(wrong, language=language)["ScriptedModel"]
+    q.check(retry)
+    handed = q.pick(retry)
+    assert handed.__module__ == "agent_loop" and agent_file.mine()["scripted_model"] == kept
+    assert exercise("scripted_model", language).judge(run_cell(solution, language=language)["ScriptedModel"])[0] == CORRECT
+    assert q.judge(handed)[0] == CORRECT  # another piece was judged since the failure: this one is judged as itself
 
 
 def test_a_set_up_cells_wrapper_is_judged_as_what_it_wraps(run_cell):

@@ -1,5 +1,6 @@
 """The loop check: each typical wrong loop is incorrect and the rule named; a loop in the lesson's own words is correct."""
 
+import dataclasses
 import threading
 
 import pytest
@@ -59,6 +60,11 @@ WRONG = {  # (old, new) replacements in the solution; words the verdict must hol
                                                   ["text and tool calls at once"], ["Text und Werkzeugaufrufe zugleich"]),
     "returns an answer at the step limit": ([("    return None, stats\n", "    return message.content, stats\n")],
                                             ["at the step limit", "None"], ["am Schrittlimit", "None"]),
+    "returns the Message instead of its text": ([("            return message.content, stats\n", "            return message, stats\n")],
+                                                ["Message object", "message.content"], ["Message-Objekt", "message.content"]),
+    "returns another text than the model wrote": ([("            return message.content, stats\n",
+                                                    "            return message.content.upper(), stats\n")],
+                                                  ["another answer", "message.content"], ["andere Antwort", "message.content"]),
     "returns only the answer": ([("            return message.content, stats\n", "            return message.content\n")],
                                 ["(answer, stats)"], ["(Antwort, stats)"]),
     "returns stats without keys": ([("            return message.content, stats\n",
@@ -122,6 +128,13 @@ def test_a_typical_wrong_loop_is_incorrect_and_the_rule_named(run_cell, mistake,
     assert all(words in message for words in {"en": english, "de": german}[language]), message
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("mistake", ["returns the Message instead of its text", "returns another text than the model wrote"])
+def test_a_wrong_answer_gets_one_short_sentence_not_the_answer_twice(run_cell, mistake, language):
+    status, message = exercise("loop", language).judge(run_cell(edited("loop", language, *WRONG[mistake][0]))["run_agent"])
+    assert status == INCORRECT and len(message) < 300 and "timeouts\n" not in message, message
+
+
 @pytest.mark.parametrize("source", [LESSON_LOOP, None], ids=["as the lesson prints it", "the solution"])
 def test_a_loop_that_keeps_the_rules_is_correct_whatever_its_wording(run_cell, source):
     status, message = exercise("loop", "en").judge(run_cell(source or exercise("loop", "en").SOLUTION["en"])["run_agent"])
@@ -170,13 +183,27 @@ def trace_of(messages):
     return trace
 
 
-def test_the_solution_leaves_the_same_message_list_and_trace_as_agentlib(run_cell):
-    mine = run_cell(exercise("loop", "en").SOLUTION["en"])["run_agent"]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_solution_leaves_the_same_message_list_and_trace_as_agentlib(run_cell, language):
+    mine = run_cell(exercise("loop", language).SOLUTION[language], language=language)["run_agent"]
     for max_steps in (8, 2):
-        model = Keeping(lesson_script("en"))
-        mine(model, QUESTION["en"], max_steps=max_steps, verbose=False)
-        _, stats = run_agent(ScriptedModel(lesson_script("en")), QUESTION["en"], max_steps=max_steps, verbose=False)
+        model = Keeping(lesson_script(language))
+        mine(model, QUESTION[language], max_steps=max_steps, verbose=False)
+        _, stats = run_agent(ScriptedModel(lesson_script(language)), QUESTION[language], max_steps=max_steps,
+                             verbose=False)
         trace = trace_of(model.messages)
         assert model.messages == stats.trace.messages
-        assert trace.steps == stats.trace.steps and trace.stop_reason == stats.trace.stop_reason
+        timeless = [dataclasses.replace(step, seconds=0.0) for step in stats.trace.steps]  # a busy machine: 0.0001 s
+        assert trace.steps == timeless and trace.stop_reason == stats.trace.stop_reason
     assert [[c.id for c in step.calls] for step in trace_of(stats.trace.messages).steps] == [["c1"], ["c2"]]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_students_loop_prints_its_labels_in_the_notebooks_language(run_cell, language, capsys):
+    mine = run_cell(exercise("loop", language).SOLUTION[language], language=language)["run_agent"]
+    mine(ScriptedModel(lesson_script(language)), QUESTION[language])
+    mine(ScriptedModel(lesson_script(language)), QUESTION[language], max_steps=2)
+    printed = capsys.readouterr().out
+    ours, theirs = (["\nAntwort:\n", "\nAbgebrochen: "], ["Answer:", "Stopped:"]) if language == "de" else (
+        ["\nAnswer:\n", "\nStopped: "], ["Antwort:", "Abgebrochen:"])
+    assert all(label in printed for label in ours) and not any(label in printed for label in theirs), printed

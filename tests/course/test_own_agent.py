@@ -92,6 +92,40 @@ def test_the_file_grows_one_piece_at_a_time_and_later_notebooks_get_only_earlier
     assert "Your pieces: tool, run_agent. From agentlib: read_doc, ScriptedModel, RealModel." in capsys.readouterr().out
 
 
+def set_up_cell(number, language):
+    """The set-up cell of notebook `number` as a kernel runs it (IPython's own syntax turned into Python)."""
+    import json
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    path = next((ROOT / "notebooks" / language).glob(f"{number}_*.ipynb"))
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return TransformerManager().transform_cell("".join(next(c for c in cells if c["id"] == "setup")["source"]))
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("number, area", [("04", "loop"), ("05", "scripted_model")])
+def test_after_a_restart_the_set_up_cell_brings_back_this_notebooks_passed_piece(folder, number, area, language,
+                                                                                 capsys, monkeypatch):
+    from agentlib.course import CORRECT
+    from agentlib.course.exercises import base
+
+    inner = base.inner
+    namespace = {}
+    exec(set_up_cell(number, language), namespace)  # first visit: nothing passed yet
+    assert inner(namespace[NAMES[area]]) is getattr(agentlib, NAMES[area])
+    own_agent.keep(area, as_a_cell(area, language), language)  # the piece passed, then the kernel restarts
+    namespace = {}
+    exec(set_up_cell(number, language), namespace)
+    loaded = namespace[NAMES[area]]
+    assert inner(loaded).__module__ == "agent_loop"
+    before = (folder / "agent_loop.py").read_text(encoding="utf-8")
+    q = exercise(area, language)  # the check cell run without the exercise cell: it judges what the file holds
+    q.check(loaded)
+    assert q.outcome == CORRECT and q.pick(loaded) is loaded
+    assert (folder / "agent_loop.py").read_text(encoding="utf-8") == before
+
+
 def test_the_students_decorator_registers_the_students_read_doc_and_the_other_two_tools(folder):
     pass_all()
     agent = own_agent.load("en")

@@ -85,8 +85,8 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
     here, runs = student(language)
     german = language == "de"
     assert (here / "agent_loop.py").is_file()
-    assert ("Deine Teile: tool, read_doc. Von agentlib: keine." if german
-            else "Your pieces: tool, read_doc. From agentlib: none.") in said(runs["04"], "setup")
+    assert ("Deine Teile: tool, read_doc. Von agentlib: run_agent." if german
+            else "Your pieces: tool, read_doc. From agentlib: run_agent.") in said(runs["04"], "setup")
     assert "registry: agent_loop agent_loop ['list_docs', 'grep_docs', 'read_doc']" in said(runs["04"], "look-setup")
     assert MARKER in said(runs["05"], "scripted-run")  # the run the trace viewer shows
     assert ("Modell: ScriptedModel" if german else "model: ScriptedModel") in said(runs["05"], "trace-viewer")

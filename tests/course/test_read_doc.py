@@ -11,11 +11,12 @@ import agentlib.docs
 from agentlib import TOOLS, docs, read_doc
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.course.exercises.read_doc import ReadDoc
-from agentlib.course.exercises.sandbox import ESCAPES, SECRET, docs_folder, escape_folder, escapes, layout
+from agentlib.course.exercises.escapes import ESCAPES, SECRET, docs_folder, escape_folder, escapes, layout
 
 LANGUAGES = ["de", "en"]
 REFUSAL = 'return f"Error: no such file {path!r}; call list_docs to see which files exist."'
-MISTAKES = {  # the solution with one rule broken, and words the verdict must contain ("way_...": the way out it names)
+MISTAKES = {  # the solution with one rule broken, and words the verdict must contain ("way_...": the way out it names;
+    # a dict: the words of the rule, per language)
     "looks only for '..'": (("inside = file.is_relative_to(base)", 'inside = ".." not in path'),
                             ["inside", "way_absolute", "'..'"]),
     "compares strings": (("inside = file.is_relative_to(base)", "inside = str(file).startswith(str(base))"),
@@ -29,6 +30,20 @@ MISTAKES = {  # the solution with one rule broken, and words the verdict must co
     "start=0 accepted": (("if start < 1:", "if start < 0:"), ["read_doc('guide.md', 0, 3)", " 1"]),
     "misspelt name raises without list_docs": (("if not inside or not file.is_file():", "if not inside:"),
                                                ["list_docs", "gide.md"]),
+    "refusal without the path": ((REFUSAL, 'return "Error: no such file; call list_docs to see which files exist."'),
+                                 ["read_doc('gide.md')", "'gide.md'", {"de": "nennt den Pfad, den das Modell verlangt hat",
+                                                                       "en": "names the path the model asked for"}]),
+    "refusal without a next step": ((REFUSAL, 'return f"Error: no such file {path!r}."'),
+                                    ["'gide.md'", "list_docs", {"de": "was es als Nächstes tun soll",
+                                                                "en": "what to do next"}]),
+    "refusal names where the file lies": ((REFUSAL, 'return f"Error: no such file {file}; call list_docs."'),
+                                          ["'gide.md'", {"de": "nicht, wo die Datei auf diesem Rechner läge",
+                                                         "en": "not where the file would lie on this computer"}]),
+    "refusal outside without the path": (("    if not inside or not file.is_file():\n",
+                                          "    if not inside:\n        return 'Error: that path leads out; call list_docs.'\n"
+                                          "    if not file.is_file():\n"),
+                                         ["read_doc('../../", {"de": "(außerhalb des Doku-Ordners)",
+                                                               "en": "(outside the docs folder)"}]),
     "ignores docs.DOCS": (("base = docs.DOCS.resolve()", "base = Path('data/httpx-docs').resolve()"), ["docs.DOCS"]),
 }
 NOTEBOOK_MISTAKE = ("file = (base / path).resolve()", "file = base / path")
@@ -56,16 +71,30 @@ def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, la
     q = exercise("read_doc", language)
     status, message = q.judge(run_cell(broken(language, old, new))["read_doc"])
     assert status == INCORRECT, message
-    assert all((q.say(word) if word.startswith("way_") else word) in message for word in words), message
+    expected = [word[language] if isinstance(word, dict) else q.say(word) if word.startswith("way_") else word
+                for word in words]
+    assert all(word in message for word in expected), message
     assert SECRET not in message and len(message) < 700  # a verdict never dumps the leaked file
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("refusal", ['return f"Fehler: Die Datei {path!r} gibt es nicht; rufe list_docs auf."',
+                                     'return "Error: " + path + " is not a doc file here. list_docs shows the ones there are."',
                                      'raise FileNotFoundError(f"no such file {path!r}; call list_docs.")'])
 def test_a_refusal_in_other_words_or_raised_is_correct(run_cell, refusal, language):
     status, message = exercise("read_doc", language).judge(run_cell(broken(language, REFUSAL, refusal))["read_doc"])
     assert status == CORRECT, message
+    raised = {"de": "macht die Schleife daraus eine Beobachtung", "en": "the loop turns the exception into an observation"}
+    assert (raised[language] in message) == refusal.startswith("raise"), message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_skeleton_with_the_refusal_left_open_names_the_open_gap(run_cell, language):
+    q = exercise("read_doc", language)
+    half = q.SKELETON[language].replace("file = ...", "file = (base / path).resolve()").replace(
+        "inside = ...", "inside = file.is_relative_to(base)")
+    status, message = q.judge(run_cell(half)["read_doc"])
+    assert status == INCORRECT and "(...)" in message, message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -77,7 +106,8 @@ def test_the_solution_is_correct_and_pick_puts_it_behind_the_loops_tool(run_cell
     assert q.pick(mine) is mine and TOOLS["read_doc"] == {"fn": mine, "schema": ReadDoc.SCHEMA}
     wrong = run_cell(broken(language, "start + 79", "start + 80"))["read_doc"]
     q.check(wrong)
-    assert q.pick(wrong) is read_doc and TOOLS["read_doc"]["fn"] is read_doc
+    chosen = q.pick(wrong)  # which passing piece stands in is Exercise.pick's choice (test_exercise_framework)
+    assert chosen is not wrong and TOOLS["read_doc"] == {"fn": chosen, "schema": ReadDoc.SCHEMA}
     assert agentlib.docs.DOCS == docs.DOCS  # the check put the docs folder back
 
 

@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** vorhersagen, welchen Typ ein Parameter im Schema bekommt und ob er `required` ist.
 
-        ⏱ etwa 6 Minuten, dazu optional 7 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 7 Minuten
         """, en="""
         # 2 · Tools by decorator
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** predict which type a parameter gets in the schema and whether it is `required`.
 
-        ⏱ about 6 minutes, plus 7 optional minutes
+        ⏱ about 7 minutes, plus 7 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?
@@ -57,28 +57,26 @@ CELLS = [
 
         import json
 
-        from agentlib import TOOLS, call_tool, tool  # ⟨die fertige Fassung; deine ersetzt sie, sobald sie die Prüfung besteht|the finished version; yours replaces it once it passes the check⟩
-        from agentlib.course import exercise
-        from agentlib.course import show
+        from agentlib import call_tool
+        from agentlib.course import exercise, load, show
+
+        agent = load(LANGUAGE, before=3)  # ⟨dein bestandener Dekorator, auch nach einem Neustart des Kernels, sonst agentlibs|your passed decorator, after a kernel restart too, else agentlib's⟩
+        tool, TOOLS = agent.tool, agent.TOOLS
         """),
     md("build-decorator", de="""
         ## Du bist dran: schreib `tool`
 
-        Das Gerüst baut Schema und Registry-Eintrag schon und gibt die Funktion unverändert zurück, damit sie von Hand aufrufbar bleibt. Du schreibst die Schleife über die Parameter, anstelle von `...`:
-        - `inspect.signature(fn).parameters.items()` liefert Paare aus Name und `inspect.Parameter`.
-        - Ist `param.annotation is int`, wird der Typ `"integer"`, sonst `"string"` – auch ohne Annotation.
-        - `param.default is inspect.Parameter.empty` heißt: kein Standardwert, also gehört der Name in `required`.
-        - Die Beschreibung eines Parameters steht in `params[name]`.
+        Das Gerüst trägt das Werkzeug in die Registry ein und gibt die Funktion unverändert zurück. Du füllst die beiden Lücken (`...`):
+        - **Die Schleife über die Parameter:** `inspect.signature(fn).parameters` ordnet jedem Namen ein `inspect.Parameter` zu. Ist `param.annotation` gleich `int`, wird der Typ `"integer"`, sonst `"string"`. Ohne Standardwert (`param.default` ist `inspect.Parameter.empty`) gehört der Name in `required`. Die Beschreibung steht in `params[name]`.
+        - **Das Schema**, geformt wie das Beispiel oben, aus `fn.__name__`, `description`, `properties` und `required`.
 
         Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg.
         """, en="""
         ## Your turn: write `tool`
 
-        The skeleton already builds the schema and the registry entry, and returns the function unchanged so it stays callable by hand. You write the loop over the parameters, in place of `...`:
-        - `inspect.signature(fn).parameters.items()` gives pairs of name and `inspect.Parameter`.
-        - If `param.annotation is int`, the type is `"integer"`, otherwise `"string"` – without an annotation too.
-        - `param.default is inspect.Parameter.empty` means no default, so the name goes into `required`.
-        - A parameter's description is in `params[name]`.
+        The skeleton puts the tool into the registry and returns the function unchanged. You fill in the two gaps (`...`):
+        - **The loop over the parameters:** `inspect.signature(fn).parameters` maps each name to an `inspect.Parameter`. If `param.annotation` is `int`, the type is `"integer"`, otherwise `"string"`. Without a default (`param.default` is `inspect.Parameter.empty`), the name goes into `required`. The description is in `params[name]`.
+        - **The schema**, shaped like the example above, from `fn.__name__`, `description`, `properties` and `required`.
 
         If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`.
         """, tags=["exercise"]),

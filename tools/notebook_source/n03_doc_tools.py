@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** für jede Grenze sagen, wovor sie schützt, und Fehlermeldungen für ein Modell schreiben.
 
-        ⏱ etwa 5 Minuten, dazu optional 3 Minuten
+        ⏱ etwa 6 Minuten, dazu optional 3 Minuten
         """, en="""
         # 3 · Doc tools: list, search, read
 
@@ -39,15 +39,11 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("03", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import grep_docs, list_docs, read_doc  # ⟨read_doc: die fertige Fassung, bis deine die Prüfung besteht|read_doc: the finished version, until yours passes the check⟩
-        from agentlib.course import refusal
-        from agentlib.course import exercise
-        from agentlib.course import show
+        from agentlib import grep_docs, list_docs
+        from agentlib.course import exercise, load, refusal, show
 
-        from agentlib.course import load
-
-        agent = load(LANGUAGE, before=3)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
-        tool, TOOLS = agent.tool, agent.TOOLS
+        agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile bis hier, auch nach einem Neustart des Kernels, sonst agentlibs|your passed pieces up to here, after a kernel restart too, else agentlib's⟩
+        tool, TOOLS, read_doc = agent.tool, agent.TOOLS, agent.read_doc  # ⟨read_doc: agentlibs, bis deine die Prüfung besteht|read_doc: agentlib's until yours passes the check⟩
 
         print(list_docs())
         """),
@@ -83,19 +79,21 @@ CELLS = [
     md("build-read-doc", de="""
         ## Du bist dran: schreib `read_doc`
 
-        Lesen und Nummerieren stehen schon im Gerüst; du schreibst die Pfadprüfung, die beiden Zeilen mit `...`:
-        - `(base / path).resolve()` ist der absolute Pfad, in dem `..`, ein absoluter `path` und symbolische Links schon aufgelöst sind.
-        - `file.is_relative_to(base)` sagt, ob er dann noch im Doku-Ordner `base` liegt.
+        Lesen und Nummerieren stehen schon im Gerüst. Du schreibst die drei Zeilen mit `...`, die Pfadprüfung und die Absage:
+        - `Path.resolve()` macht aus `base / path` einen absoluten Pfad ohne `..` und Links; ein absoluter `path` ersetzt dabei `base`.
+        - `Path.is_relative_to(ordner)` sagt, ob ein Pfad in `ordner` liegt.
+        - Die Absage ist ein Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen). Die Meldung für `start` unter 1 im Gerüst zeigt die Form.
 
-        Die Prüfzelle versucht, was ein Modell versuchen könnte: `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen.
+        Die Prüfzelle versucht, was ein Modell versuchen könnte – `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen –, und liest deine Absage wie ein Modell.
         """, en="""
         ## Your turn: write `read_doc`
 
-        The skeleton already reads and numbers the lines; you write the path check, the two lines with `...`:
-        - `(base / path).resolve()` is the absolute path in which `..`, an absolute `path` and symbolic links are already resolved.
-        - `file.is_relative_to(base)` says whether it then still lies inside the docs folder `base`.
+        The skeleton already reads and numbers the lines. You write the three lines with `...`, the path check and the refusal:
+        - `Path.resolve()` turns `base / path` into an absolute path without `..` and links; an absolute `path` replaces `base`.
+        - `Path.is_relative_to(folder)` says whether a path lies inside `folder`.
+        - The refusal is a sentence for the model: which path, what is wrong, what to do next (call `list_docs`). The skeleton's message for a `start` below 1 shows the form.
 
-        The check cell tries what a model might try: `../../etc/passwd`, an absolute path, a link leading out.
+        The check cell tries what a model might try – `../../etc/passwd`, an absolute path, a link leading out – and reads your refusal as a model would.
         """, tags=["exercise"]),
     code("build-read-doc-code", skeleton("read_doc"), tags=["exercise"]),
     check_cell("build-read-doc-check", "read_doc", "read_doc", pick=True),

@@ -42,8 +42,8 @@ CELLS = [
         from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message
         from agentlib.course import exercise, load
 
-        agent = load(LANGUAGE, before=4)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
-        tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent  # ⟨run_agent: agentlibs, bis deine die Prüfung besteht|run_agent: agentlib's, until yours passes the check⟩
+        agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile bis hier, die Schleife dieses Notebooks eingeschlossen, sonst agentlibs|your passed pieces up to here, this notebook's loop included, else agentlib's⟩
+        tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent  # ⟨run_agent: agentlibs, bis deine die Prüfung besteht; danach deine, auch nach einem Neustart des Kernels|run_agent: agentlib's until yours passes the check; yours after that, after a kernel restart too⟩
 
         print(SYSTEM_PROMPT)
         """),
@@ -70,7 +70,7 @@ CELLS = [
         `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück; das Modell ist ein Parameter. Schreib den Rumpf unter die Kommentare 1–7; Schritt 8, das Ende nach `max_steps` Schritten, steht schon da. Das brauchst du:
         - `model(messages, schemas)` gibt `(message, usage)`; `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`.
         - Ohne `message.tool_calls` ist `message.content` die Antwort. `message.model_dump(exclude_none=True)` ist das Dictionary für die Liste.
-        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments` (ein JSON-Text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` ruft das Werkzeug auf.
+        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments` (ein JSON-Text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` ruft das Werkzeug auf. Anders als `call_tool` (Notebook 2) wandelt das nichts um: `"5"` bleibt Text.
         - **Jeder Fehler wird Text** für das Modell: `f"Error: {type(error).__name__}: {error}"`, auch ein unbekannter Werkzeugname.
         - Was länger als `MAX_OBSERVATION` ist, wird gekürzt, mit einem Hinweis auf die ganze Länge.
         - Das Ergebnis: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
@@ -80,7 +80,7 @@ CELLS = [
         `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`; the model is a parameter. Write the body below comments 1–7; step 8, the end after `max_steps` steps, is given. This is what you need:
         - `model(messages, schemas)` returns `(message, usage)`; `usage` is `None` or has `prompt_tokens` and `completion_tokens`.
         - Without `message.tool_calls`, `message.content` is the answer. `message.model_dump(exclude_none=True)` is the dictionary for the list.
-        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments` (a JSON text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` calls the tool.
+        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments` (a JSON text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` calls the tool. Unlike `call_tool` (notebook 2), this converts nothing: `"5"` stays text.
         - **Every failure becomes text** for the model: `f"Error: {type(error).__name__}: {error}"`, an unknown tool name too.
         - Anything longer than `MAX_OBSERVATION` is cut, with a note giving the full length.
         - The result: `{"role": "tool", "tool_call_id": call.id, "content": result}`.

@@ -40,10 +40,10 @@ CELLS = [
         from agentlib.course import note_start; note_start("05", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
         from agentlib import Call, Message, QUESTION, lesson_script
-        from agentlib import ScriptedModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
         from agentlib.course import exercise, load
 
-        run_agent = load(LANGUAGE, before=5).run_agent  # ⟨deine Schleife aus Notebook 4, wenn sie bestanden hat, sonst agentlibs|your loop from notebook 4 if it passed, else agentlib's⟩
+        agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile bis hier, das Skriptmodell dieses Notebooks eingeschlossen, sonst agentlibs|your passed pieces up to here, this notebook's scripted model included, else agentlib's⟩
+        run_agent, ScriptedModel = agent.run_agent, agent.ScriptedModel  # ⟨ScriptedModel: agentlibs, bis deins die Prüfung besteht; danach deins, auch nach einem Neustart des Kernels|ScriptedModel: agentlib's until yours passes the check; yours after that, after a kernel restart too⟩
         """),
     md("shapes-intro", de="""
         ## Nachrichten, geformt wie die echten *(optional)*
@@ -63,15 +63,15 @@ CELLS = [
         ## Du bist dran: schreib `ScriptedModel`
 
         `ScriptedModel(script)` bekommt eine Liste von Nachrichten. Das brauchst du:
-        - `list(script)` ist eine Kopie; `self.step` zählt, wie viele schon abgespielt sind.
-        - Ist das Skript aufgebraucht (`self.step == len(self.script)`), löst der Aufruf `IndexError` aus.
+        - `list(script)` ist eine eigene Kopie: Ändert der Aufrufer seine Liste danach, spielt das Modell trotzdem ab, was es bekommen hat. Die Kopie bleibt ganz; `self.step` zählt mit.
+        - Ist das Skript aufgebraucht (`self.step == len(self.script)`), löst der Aufruf einen Fehler aus, bevor er hinter das Listenende greift; die Meldung nennt die Zahl der Schritte.
         - Jeder Aufruf gibt `(message, None)` zurück: Ein Skript verbraucht keine Tokens.
         """, en="""
         ## Your turn: write `ScriptedModel`
 
         `ScriptedModel(script)` is given a list of messages. This is what you need:
-        - `list(script)` is a copy; `self.step` counts how many have been played.
-        - When the script is spent (`self.step == len(self.script)`), the call raises `IndexError`.
+        - `list(script)` is a copy of its own: if the caller changes its list later, the model still replays what it got. The copy stays whole; `self.step` counts along.
+        - When the script is spent (`self.step == len(self.script)`), the call raises an error before reading past the end of the list; its message gives the number of steps.
         - Every call returns `(message, None)`: a script uses no tokens.
         """, tags=["exercise"]),
     code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),

@@ -42,17 +42,13 @@ CELLS = [
         from pathlib import Path
 
         import agentlib
-        from agentlib import QUESTION, run_agent
-        from agentlib import RealModel  # ⟨die fertige Fassung, bis deine die Prüfung besteht|the finished version, until yours passes the check⟩
-        from agentlib.course import describe, has_key, key_field
-        from agentlib.course import exercise
-        from agentlib import ModelError
+        from agentlib import QUESTION, ModelError
+        from agentlib.course import build, describe, exercise, has_key, key_field, load, use_dotenv
         from agentlib.course.replay import ReplayModel, compare, lesson_run
 
-        from agentlib.course import build, load, use_dotenv
-
-        agent = load(LANGUAGE, before=6)  # ⟨deine bestandenen Teile aus den Notebooks davor, sonst agentlibs|your passed pieces from the notebooks before, else agentlib's⟩
+        agent = load(LANGUAGE, before=7)  # ⟨deine bestandenen Teile bis hier, auch nach einem Neustart des Kernels, sonst agentlibs|your passed pieces up to here, after a kernel restart too, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
+        RealModel = agent.RealModel  # ⟨agentlibs, bis deins die Prüfung besteht|agentlib's until yours passes the check⟩
         use_dotenv()  # ⟨ein Schlüssel in .env erreicht auch ein RealModel, das os.environ liest|a key in .env also reaches a RealModel that reads os.environ⟩
 
         if "loop" in agent.yours:

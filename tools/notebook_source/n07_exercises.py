@@ -184,10 +184,10 @@ CELLS = [
     md("next", de="""
         ## Wie es weitergeht
 
-        Wie sieht die Schleife in einem Framework aus? **[9 · Frameworks](09_frameworks.ipynb)** baut den Agenten mit dem OpenAI Agents SDK und pydantic-ai nach und lässt deine Schleife daneben laufen, wenn sie in Notebook 4 bestanden hat; es braucht JupyterLab auf deinem Rechner, im Browser (JupyterLite) läuft es nicht. Kosten, RAG und Testfragen: **[8 · Vertiefung](08_vertiefung.ipynb)** – beide optional. Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
+        Optional: **[8 · Vertiefung](08_vertiefung.ipynb)** (Kosten, RAG, Testfragen) und **[9 · Frameworks](09_frameworks.ipynb)**: der Agent im OpenAI Agents SDK und in pydantic-ai, daneben deine Schleife, wenn sie bestanden hat (nur in JupyterLab, nicht im Browser). Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
         """, en="""
         ## Where to go from here
 
-        What does the loop look like inside a framework? **[9 · Frameworks](09_frameworks.ipynb)** rebuilds the agent with the OpenAI Agents SDK and pydantic-ai and runs your loop beside them if it passed in notebook 4; it needs JupyterLab on your own machine and does not run in the browser (JupyterLite). Cost, RAG and test questions: **[8 · Extras](08_extras.ipynb)** – both optional. After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
+        Optional: **[8 · Extras](08_extras.ipynb)** (cost, RAG, test questions) and **[9 · Frameworks](09_frameworks.ipynb)**: the agent in the OpenAI Agents SDK and in pydantic-ai, your loop beside them if it passed (JupyterLab only, not the browser). After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
         """),
 ]

@@ -5,7 +5,9 @@
     run_agent = q.pick(run_agent)
 
 Each exercise file holds its skeleton and solution (one template), its check, hints and sentences (TEXT);
-base.py is the framework, skeleton.py the gaps, sandbox.py how student code is run (time limit, probes).
+base.py is the framework, skeleton.py the gaps; how a check runs student code: time_limit.py, isolation.py (a child
+process, or what it changed put back), tripwire.py (agentlib's piece wrapped), probe.py (the recording model)
+and escapes.py (ways out of a docs folder).
 """
 
 from .base import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, Exercise

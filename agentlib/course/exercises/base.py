@@ -18,8 +18,10 @@ from .. import own_agent
 from ..progress import note_check
 from ..show import in_kernel
 from ..text import LANGUAGES, say
-from .sandbox import FORK, MARGIN, Ended, OverTime, forked, note, restored, stop_button, time_limit, tripwire
+from .isolation import FORK, MARGIN, Ended, forked, note, restored, stop_button
 from .skeleton import code_gaps, same_code, skeleton_objects
+from .time_limit import OverTime, time_limit
+from .tripwire import tripwire
 
 NOT_ATTEMPTED, INCORRECT, CORRECT = "not attempted", "incorrect", "correct"
 
@@ -41,6 +43,9 @@ TEXT = {
              "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again."},
     "pick_own": {"de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
                  "en": "The following cells use your {name}."},
+    "pick_last": {"de": "Deine letzte Fassung von {name}, die die Prüfung bestanden hat, bleibt in Gebrauch: Die folgenden Zellen verwenden sie, weil die neue die Prüfung noch nicht bestanden hat.",
+                  "en": "Your last passing version of {name} stays in use: the following cells use it, because the new one has not passed the check yet."},
+    "still_kept": {"de": "Sie ist auch die in {file}.", "en": "It is the one in {file} too."},
     "pick_reference": {"de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch nicht bestanden hat.",
                        "en": "The following cells use agentlib's {name}, because your version has not passed the check yet."},
     "overtime": {"de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet (etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
@@ -50,6 +55,8 @@ TEXT = {
     "raised_at": {"de": " (in {function}, Zeile {line})", "en": " (in {function}, line {line})"},
     "replaced": {"de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
                  "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell."},
+    "replaced_own": {"de": "Geprüft wird gerade deine letzte bestandene Fassung von {name}: q.pick hat sie nach der letzten Prüfung behalten, weil die neue noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
+                     "en": "What is being checked now is your last passing version of {name}: q.pick kept it after the last check, because the new one was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell."},
     "kept": {"de": "Sie steht jetzt auch in {file}.", "en": "It is now in {file} too."},
     "hint_more": {"de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
                   "en": "Run q.hint() again to see the shape of the code."},
@@ -68,7 +75,8 @@ COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "
 BOX = "background: #f6f8fa; color: #1f2328;"
 NOT_THEIRS = {Path(__file__).resolve().parents[2]} | {
     Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-REPLACED = {}  # (exercise class, language) -> why the work that q.pick replaced by agentlib's failed
+REPLACED = {}  # (exercise class, language) -> (why the work q.pick passed over failed, what it handed on instead)
+PASSED = {}  # (exercise class, language) -> (the work that last passed in this kernel, the agent file it went into)
 HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
 
 
@@ -117,13 +125,16 @@ class Exercise:
 
     def judge(self, *work):
         """(status, message) for `work`, without showing anything."""
-        if work and getattr(work[0], "stands_in", False):  # a set-up cell's wrapper (own_agent): judge what it wraps
-            work = (work[0].__wrapped__, *work[1:])
+        if work:
+            work = (inner(work[0]), *work[1:])
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.framework("not_attempted")
+        replaced = REPLACED.get((type(self), self.language))
+        if replaced and work[0] is replaced[1]:  # the check cell run again after q.pick passed over a failed piece
+            theirs = any(work[0] is reference for reference in self.REFERENCE)
+            return INCORRECT, self.framework("replaced" if theirs else "replaced_own", name=self.name(),
+                                             reason=replaced[0])
         if any(work[0] is reference for reference in self.REFERENCE):
-            if (type(self), self.language) in REPLACED:  # the check cell run again after q.pick replaced a failed piece
-                return INCORRECT, self.framework("replaced", name=self.name(), reason=REPLACED[type(self), self.language])
             return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
         REPLACED.pop((type(self), self.language), None)
         if any(same_code(work[0], defined) for defined in skeleton_objects(self.SKELETON.get(self.language))):
@@ -144,8 +155,8 @@ class Exercise:
     def verdict(self, *work):
         """(status, message) from `evaluate` under the time limit; whatever the student's code raises is a verdict.
 
-        A KeyboardInterrupt is one too, unless SIGINT arrived (the stop button, Ctrl-C: see sandbox.stop_button).
-        What the code changes for the whole kernel is put back (sandbox.restored); a piece that runs agentlib's
+        A KeyboardInterrupt is one too, unless SIGINT arrived (the stop button, Ctrl-C: see isolation.stop_button).
+        What the code changes for the whole kernel is put back (isolation.restored); a piece that runs agentlib's
         own (called, wrapped or inherited) is told so, whatever else it did.
         """
         pressed = tripped = ()
@@ -186,15 +197,22 @@ class Exercise:
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
 
     def pick(self, *work):
-        """The student's work if the last check of exactly this work was correct, else agentlib's; says which."""
-        own = (self.outcome == CORRECT and len(work) == len(self.checked)
-               and all(a is b for a, b in zip(work, self.checked)))
-        chosen = work if own else self.REFERENCE[:len(work)]
-        if self.outcome == INCORRECT and not own:  # remembered, so a second check of the reference is not "not attempted"
-            REPLACED[type(self), self.language] = self.message
-        kept = own and own_agent.keep(self.AREA, work[0], self.language)
-        print(self.framework("pick_own" if own else "pick_reference", name=self.name())
-              + (" " + self.framework("kept", file=kept.name) if kept else ""))
+        """The student's work if the last check of exactly this work was correct; else their last passing version
+        (of this kernel, or the one agent_loop.py holds), so the notebook and the file agree; else agentlib's."""
+        key = type(self), self.language
+        if (self.outcome == CORRECT and len(work) == len(self.checked)
+                and all(a is b for a, b in zip(work, self.checked))):
+            chosen, in_file = work, bool(own_agent.keep(self.AREA, work[0], self.language))
+            PASSED[key] = chosen, in_file
+            said, also = "pick_own", "kept"
+        else:
+            last, in_file = PASSED.get(key) or (own_agent.piece(self.AREA, self.language), True)
+            chosen = last or self.REFERENCE[:len(work)]
+            said, also = ("pick_last", "still_kept") if last else ("pick_reference", None)
+            if self.outcome == INCORRECT:  # remembered, so a second check of what was handed on repeats why
+                REPLACED[key] = self.message, inner(chosen[0])
+        print(self.framework(said, name=self.name())
+              + (" " + self.framework(also, file=own_agent.FILE) if also and in_file else ""))
         return chosen[0] if len(work) == 1 else tuple(chosen)
 
     def hint(self):
@@ -207,6 +225,12 @@ class Exercise:
 
     def solution(self):
         report("solution", HEADINGS[self.language]["solution"], self.SOLUTION[self.language], code=True)
+
+
+def inner(work):
+    """What a set-up cell's wrapper (own_agent: agentlib's loop with the student's tools, the student's loop
+    recorded) stands in for; any other work as it is."""
+    return work.__wrapped__ if getattr(work, "stands_in", False) else work
 
 
 def short(value, limit=120):

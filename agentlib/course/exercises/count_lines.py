@@ -18,7 +18,8 @@ from ...models import Call, Message, ScriptedModel
 from ...tools import call_tool
 from ..text import LANGUAGES, number, say
 from .base import Exercise, short
-from .sandbox import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes, registry
+from .escapes import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes
+from .probe import registry
 
 TEXT = {
     "hint": {"de": 'Schau dir show(read_doc) an: Es prüft den Pfad mit refusal(path) und gibt "Error: ..." zurück, wenn der Pfad nicht erlaubt ist. Danach liefert (root() / path).read_text(encoding="utf-8") den Text der Datei. refusal und root kannst du aus agentlib.docs importieren. Vergiss nicht den Dekorator @tool mit einer Beschreibung für path.',

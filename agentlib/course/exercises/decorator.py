@@ -14,8 +14,8 @@ from .base import Exercise, short
 from .skeleton import cells
 
 TEXT = {
-    "hint": {"de": 'inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob ein Parameter "integer" wird; param.default is inspect.Parameter.empty heißt: kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name].',
-             "en": 'inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells you whether a parameter becomes "integer"; param.default is inspect.Parameter.empty means: no default, so required. A parameter\'s description is in params[name].'},
+    "hint": {"de": 'inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob ein Parameter "integer" wird; param.default is inspect.Parameter.empty heißt: kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name]. Das Schema: {{"type": "function", "function": {{"name": ..., "description": ..., "parameters": {{"type": "object", "properties": ..., "required": ...}}}}}}.',
+             "en": 'inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells you whether a parameter becomes "integer"; param.default is inspect.Parameter.empty means: no default, so required. A parameter\'s description is in params[name]. The schema: {{"type": "function", "function": {{"name": ..., "description": ..., "parameters": {{"type": "object", "properties": ..., "required": ...}}}}}}.'},
     "a_kind": {"de": "ein {kind}", "en": "a {kind}"},
     "returns_not_fn": {"de": "Der Dekorator gibt {what} zurück statt der Funktion selbst. Gib fn unverändert zurück (return fn), damit {fn_name} von Hand aufrufbar bleibt.",
                        "en": "The decorator returns {what} instead of the function itself. Return fn unchanged (return fn) so that {fn_name} stays callable by hand."},
@@ -28,8 +28,10 @@ TEXT = {
     "required_missing": {"de": "; {names} hat keinen und fehlt", "en": "; {names} has none and is missing"},
     "note.registry": {"de": 'Name -> {{"fn": die Funktion, "schema": was das Modell sieht}}',
                       "en": 'name -> {{"fn": the function, "schema": what the model sees}}'},
-    "note.parameters": {"de": 'für jeden Parameter von fn (inspect.signature): sein JSON-Typ ("integer" für int, sonst "string") und seine Beschreibung nach properties; ohne Standardwert auch nach required',
+    "note.parameters": {"de": 'für jeden Parameter von fn (inspect.signature): sein JSON-Typ ("integer" für int, sonst "string") und seine Beschreibung in properties; hat er keinen Standardwert, steht sein Name auch in required',
                         "en": 'for each parameter of fn (inspect.signature): its JSON type ("integer" for int, otherwise "string") and its description into properties; without a default value into required too'},
+    "gap.schema": {"de": "was das Modell sieht, in der Form des Beispiels oben: aus fn.__name__, description, properties und required",
+                   "en": "what the model sees, in the shape of the example above: from fn.__name__, description, properties and required"},
     "note.returned": {"de": "unverändert, damit sie von Hand aufrufbar bleibt",
                       "en": "unchanged, so it stays callable by hand"},
     "not_a_function": {"de": "tool sollte eine Funktion sein, ist aber {type}.",
@@ -44,14 +46,16 @@ TEXT = {
                     "en": 'TOOLS[{fn_name!r}] is {entry}. The registry holds one dict per tool with two entries: {{"fn": the function, "schema": its schema}}.'},
     "entry_fn": {"de": 'TOOLS[{fn_name!r}]["fn"] ist {fn}, nicht die Funktion {fn_name} selbst.',
                  "en": 'TOOLS[{fn_name!r}]["fn"] is {fn}, not the function {fn_name} itself.'},
-    "schema_wrapper": {"de": 'Das Schema ist {schema}. Die OpenAI-API erwartet die Hülle {{"type": "function", "function": {{"name", "description", "parameters"}}}}.',
-                       "en": 'The schema is {schema}. The OpenAI API expects the wrapper {{"type": "function", "function": {{"name", "description", "parameters"}}}}.'},
-    "schema_name": {"de": 'schema["function"]["name"] ist {name!r}, erwartet ist der Funktionsname {fn_name!r}.',
-                    "en": 'schema["function"]["name"] is {name!r}; expected the function\'s name {fn_name!r}.'},
+    "schema_wrapper": {"de": 'Das Schema ist {schema}. Die Regel: Die OpenAI-API nimmt jedes Werkzeug in derselben Form an – außen {{"type": "function", "function": {{...}}}}, und in "function" stehen "name", "description" und "parameters". Eine andere Form weist sie mit einem Fehler ab.',
+                       "en": 'The schema is {schema}. The rule: the OpenAI API takes every tool in the same shape – outside {{"type": "function", "function": {{...}}}}, and inside "function" the keys "name", "description" and "parameters". Any other shape it rejects with an error.'},
+    "schema_name": {"de": 'schema["function"]["name"] ist {name!r}, erwartet ist der Funktionsname {fn_name!r}: Unter diesem Namen ruft das Modell das Werkzeug auf, und unter ihm findet die Schleife es in TOOLS.',
+                    "en": 'schema["function"]["name"] is {name!r}; expected the function\'s name {fn_name!r}: the model calls the tool by this name, and the loop finds it in TOOLS under it.'},
     "schema_description": {"de": 'schema["function"]["description"] ist {description}, nicht die Beschreibung, die an tool(...) ging ({description_given!r}). Sie ist das, woran das Modell erkennt, wofür das Werkzeug gut ist.',
                            "en": 'schema["function"]["description"] is {description}, not the description given to tool(...) ({description_given!r}). It is how the model learns what the tool is for.'},
     "schema_parameters": {"de": 'schema["function"]["parameters"] ist {parameters}. Erwartet ist ein JSON-Schema-Objekt: {{"type": "object", "properties": {{...}}, "required": [...]}}.',
                           "en": 'schema["function"]["parameters"] is {parameters}. Expected a JSON Schema object: {{"type": "object", "properties": {{...}}, "required": [...]}}.'},
+    "required_level": {"de": 'required steht in schema["function"], gehört aber in schema["function"]["parameters"], neben properties: Beide zusammen sind das JSON-Schema-Objekt, das die Argumente beschreibt.',
+                       "en": 'required is in schema["function"], but it belongs in schema["function"]["parameters"], beside properties: together they are the JSON Schema object that describes the arguments.'},
     "property_missing": {"de": "properties hat keinen Eintrag für den Parameter {name!r} von {fn_name}.",
                          "en": "properties has no entry for {fn_name}'s parameter {name!r}."},
     "unannotated": {"de": "ohne Annotation", "en": "unannotated"},
@@ -59,8 +63,8 @@ TEXT = {
                       "en": "The parameter {kind} has the type {type!r}; the rule is: {rule}."},
     "property_description": {"de": 'properties[{name!r}]["description"] ist {description}, erwartet ist die Beschreibung aus tool(..., {name}=...): {params_name!r}.',
                              "en": 'properties[{name!r}]["description"] is {description}; expected the description from tool(..., {name}=...): {params_name!r}.'},
-    "rule": {"de": 'Die Regeln: Jeder Parameter der Funktion wird eine Eigenschaft in properties, mit Typ und Beschreibung; int wird "integer", alles andere "string". Wer keinen Standardwert hat, kommt nach required. Die Registry bekommt unter dem Namen der Funktion die Funktion und ihr Schema, und der Dekorator gibt die Funktion unverändert zurück.',
-             "en": 'The rules: every parameter of the function becomes a property in properties, with a type and a description; int becomes "integer", everything else "string". A parameter without a default value goes into required. The registry gets the function and its schema under the function\'s name, and the decorator returns the function unchanged.'},
+    "rule": {"de": 'Die Regeln: Jeder Parameter der Funktion wird eine Eigenschaft in properties, mit Typ und Beschreibung; int wird "integer", alles andere "string". Wer keinen Standardwert hat, steht auch in der Liste required. Das Schema hat die Form, die die OpenAI-API für Werkzeuge erwartet: außen "type": "function" und "function", darin der Name der Funktion, die Beschreibung und "parameters" – ein JSON-Schema-Objekt mit "type": "object", properties und required. Die Registry bekommt unter dem Namen der Funktion die Funktion und ihr Schema, und der Dekorator gibt die Funktion unverändert zurück.',
+             "en": 'The rules: every parameter of the function becomes a property in properties, with a type and a description; int becomes "integer", everything else "string". A parameter without a default value goes into required too. The schema has the shape the OpenAI API expects for tools: outside "type": "function" and "function", inside it the function\'s name, the description and "parameters" – a JSON Schema object with "type": "object", properties and required. The registry gets the function and its schema under the function\'s name, and the decorator returns the function unchanged.'},
 }
 
 
@@ -90,17 +94,16 @@ def tool(description, **params):
         properties, required = {}, []
         # <parameters>
 '''
-# The loop over the parameters is the student's: a gap in the skeleton, its code in the solution.
+# The loop over the parameters and the schema's shape are the student's: gaps in the skeleton, code in the solution.
 PARAMETERS = '''        for name, param in inspect.signature(fn).parameters.items():
             json_type = "integer" if param.annotation is int else "string"
             properties[name] = {"type": json_type, "description": params[name]}
             if param.default is inspect.Parameter.empty:
                 required.append(name)
 '''
-TAIL = '''        schema = {"type": "function",
-                  "function": {"name": fn.__name__, "description": description,
-                               "parameters": {"type": "object", "properties": properties,
-                                              "required": required}}}
+SCHEMA = '''{"type": "function", "function": {"name": fn.__name__, "description": description,
+                  "parameters": {"type": "object", "properties": properties, "required": required}}}'''
+TAIL = '''        schema = <<schema>>
         TOOLS[fn.__name__] = {"fn": fn, "schema": schema}
         return fn  # <returned>
     return register
@@ -113,7 +116,7 @@ class Decorator(Exercise):
     AREA, TEXT, REFERENCE, CALLABLE = "decorator", TEXT, (tool, TOOLS), "not_a_function"
     SECONDS = 3  # a correct decorator needs milliseconds; a hung one is named within seconds
     SKELETON = cells(TEXT, HEAD + "        ...\n" + TAIL)
-    SOLUTION = cells(TEXT, HEAD + PARAMETERS + TAIL, solved=True)
+    SOLUTION = cells(TEXT, HEAD + PARAMETERS + TAIL, {"schema": SCHEMA}, solved=True)
 
     def evaluate(self, tool, TOOLS):
         if not isinstance(TOOLS, dict):
@@ -166,6 +169,8 @@ class Decorator(Exercise):
             if got.get("description") != params[key]:
                 raise self.wrong("property_description", name=key, description=short(got.get("description")),
                                  params_name=params[key])
+        if "required" not in parameters and "required" in function:
+            raise self.wrong("required_level")
         listed = parameters.get("required")
         listed_set = set(listed) if isinstance(listed, list) else set()
         if not isinstance(listed, list) or listed_set != required:

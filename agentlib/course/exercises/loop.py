@@ -21,9 +21,11 @@ from ...loop import MAX_OBSERVATION, run_agent
 from ...models import Call, Message, Usage
 from ...trace import CUT_MARK
 from ..text import number
-from .base import Exercise
-from .sandbox import SECONDS, OverTime, Probe, TooManyCalls, registry, time_limit, unwatched
+from .base import Exercise, short
+from .probe import Probe, TooManyCalls, registry
 from .skeleton import cells
+from .time_limit import SECONDS, OverTime, time_limit
+from .tripwire import unwatched
 
 TEXT = {
     "hint": {"de": 'Halte dich an das Bild aus Notebook 1: Modell fragen (model(messages, schemas)), seine Nachricht als message.model_dump(exclude_none=True) anhängen, Tokens addieren, keine tool_calls → Antwort zurückgeben. Sonst für jeden Aufruf: Argumente mit json.loads lesen, TOOLS[name]["fn"](**args) in try/except ausführen, zu lange Ergebnisse kürzen (mit Hinweis) und {{"role": "tool", "tool_call_id": call.id, "content": result}} anhängen.',
@@ -84,8 +86,10 @@ TEXT = {
                 "en": "{where}, your loop returns {got}. run_agent returns the pair (answer, stats)."},
     "limit_answer": {"de": "{where} gibt deine Schleife am Schrittlimit die Antwort {got!r} zurück. Ohne Antwort des Modells ist die Antwort None.",
                      "en": "{where}, your loop returns the answer {got!r} at the step limit. Without an answer from the model, the answer is None."},
-    "answer": {"de": "{where} gibt deine Schleife die Antwort {got!r} zurück, das Modell schrieb {expected!r}.",
-               "en": "{where}, your loop returns the answer {got!r}; the model wrote {expected!r}."},
+    "answer_not_text": {"de": "{where} gibt deine Schleife als Antwort ein {type}-Objekt zurück statt seines Texts. Die Regel: Die Antwort ist der Text der letzten Nachricht des Modells, message.content.",
+                        "en": "{where}, your loop returns a {type} object as the answer instead of its text. The rule: the answer is the text of the model's last message, message.content."},
+    "answer": {"de": "{where} gibt deine Schleife eine andere Antwort zurück, als das Modell schrieb ({got} statt {expected}). Die Regel: Die Antwort ist der Text des Modells, wie er kam: message.content.",
+               "en": "{where}, your loop returns another answer than the model wrote ({got} instead of {expected}). The rule: the answer is the model's text as it came: message.content."},
     "stats_key": {"de": "stats lässt sich nicht mit stats[{key!r}] lesen ({error}). Gib ein dict mit den Schlüsseln steps, tool_calls, prompt_tokens und completion_tokens zurück.",
                   "en": "stats cannot be read as stats[{key!r}] ({error}). Return a dict with the keys steps, tool_calls, prompt_tokens and completion_tokens."},
     "steps": {"de": '{where} ist stats["steps"] {got}, das Modell wurde aber {expected}-mal aufgerufen. Zähle jeden Modellaufruf, auch den, der antwortet.',
@@ -126,6 +130,10 @@ TEXT = {
                    "en": "cut a result that is too long, and say that it was cut"},
     "note.step7": {"de": "den Aufruf zählen, mit say eine Vorschauzeile zeigen, genau eine tool-Nachricht mit der id des Aufrufs anhängen",
                    "en": "count the call, say a preview line, append exactly one tool message with the call's id"},
+    # What the student's loop prints for the student, in the notebook's language; the model never sees it.
+    "note.answered": {"de": "Antwort:", "en": "Answer:"},
+    "note.stopped": {"de": "Abgebrochen: Das Schrittlimit ({{max_steps}}) ist erreicht.",
+                     "en": "Stopped: the step limit ({{max_steps}}) was reached."},
     "note.step8": {"de": "Schrittlimit erreicht ohne Antwort: das mit say sagen, None mit stats zurückgeben",
                    "en": "the step limit reached without an answer: say so, return None with stats"},
     "not_a_function": {"de": "run_agent sollte eine Funktion sein, ist aber {type}.",
@@ -152,7 +160,7 @@ def run_agent(model, question, max_steps=8, verbose=True):
 """
 # Step 8, what happens when the for loop runs out, is given: the limit itself is the student's range().
 LIMIT = """    # 8. <step8>
-    say(f"\\nStopped: the step limit ({max_steps}) was reached.\\n{stats}")
+    say(f"\\n<stopped>\\n{stats}")
     return None, stats
 """
 BODY = """    for step in range(1, max_steps + 1):
@@ -167,7 +175,7 @@ BODY = """    for step in range(1, max_steps + 1):
             stats["completion_tokens"] += usage.completion_tokens
         # 4. <step4>
         if not message.tool_calls:
-            say(f"\\nAnswer:\\n{message.content}\\n{stats}")
+            say(f"\\n<answered>\\n{message.content}\\n{stats}")
             return message.content, stats
         for call in message.tool_calls:
             # 5. <step5>
@@ -224,7 +232,7 @@ class OwnLoop(Exercise):
     """run_agent(model, question, max_steps=8, verbose=True) -> (answer, stats), judged beside agentlib's."""
 
     AREA, TEXT, REFERENCE, CALLABLE = "loop", TEXT, (run_agent,), "not_a_function"
-    SECONDS = 60  # seven runs of at most sandbox.SECONDS each, and agentlib's beside them
+    SECONDS = 60  # seven runs of at most time_limit.SECONDS each, and agentlib's beside them
     SKELETON = cells(TEXT, HEAD + "".join(f"    # {n}. <step{n}>\n" for n in range(1, 8)) + "    ...\n" + LIMIT)
     SOLUTION = cells(TEXT, HEAD + BODY + LIMIT, solved=True)
 
@@ -311,8 +319,10 @@ class OwnLoop(Exercise):
         (answer, stats), (wanted, reference) = result, expected
         if name == "limit" and answer is not None:
             raise self.wrong("limit_answer", where=where, got=answer)
+        if answer is not None and not isinstance(answer, str):  # the Message itself, say
+            raise self.wrong("answer_not_text", where=where, type=type(answer).__name__)
         if answer != wanted:
-            raise self.wrong("answer", where=where, got=answer, expected=wanted)
+            raise self.wrong("answer", where=where, got=glimpse(answer), expected=glimpse(wanted))
         for key in STATS:
             try:
                 got = stats[key]
@@ -329,6 +339,11 @@ class OwnLoop(Exercise):
             return ""
         text = (frames[-1].line or "").strip()  # a notebook cell's text is known to linecache, an exec'd string's is not
         return self.say("at_line", line=f"{frames[-1].lineno}: {text}" if text else frames[-1].lineno)
+
+
+def glimpse(answer):
+    """An answer's first 50 characters on one line, for a verdict: glimpse("httpx has\\nfour") -> "'httpx has four'" """
+    return short(" ".join(answer.split()) if isinstance(answer, str) else answer, 50)
 
 
 def protocol(messages):

@@ -5,8 +5,8 @@
     read_doc = q.pick(read_doc)     # the loop's tool read_doc runs it from then on
 
 The check points `agentlib.docs.DOCS` at a throw-away folder (a 120-line guide, files outside, links out,
-under names drawn afresh on every run) and judges the sandbox by whether any outside text leaked, not by
-the wording of a refusal.
+under names drawn afresh on every run) and judges the sandbox by whether any outside text leaked, and a
+refusal by its rules (it names the path the model asked for, and list_docs as the next step), not by its wording.
 Deliberately left out: read_doc's character cap.
 """
 
@@ -17,12 +17,12 @@ from pathlib import Path
 from ...docs import read_doc
 from ...tools import TOOLS
 from .base import Exercise, short
-from .sandbox import SECRET, docs_folder, escape_folder, escapes
+from .escapes import SECRET, docs_folder, escape_folder, escapes
 from .skeleton import cells
 
 TEXT = {
-    "hint": {"de": "Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), ob es sie gibt.",
-             "en": "Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists."},
+    "hint": {"de": 'Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), ob es sie gibt. Die Absage ist ein f-String: return f"Error: ... {{path!r}} ...; call list_docs ...".',
+             "en": 'Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists. The refusal is an f-string: return f"Error: ... {{path!r}} ...; call list_docs ...".'},
     "wrong_lines": {"de": "{call} liefert {span}, erwartet sind {first} bis {last}. {rule}",
                     "en": "{call} returns {span}; expected {first} to {last}. {rule}"},
     "lines_span": {"de": "die Zeilen {first}-{last}", "en": "the lines {first}-{last}"},
@@ -33,8 +33,14 @@ TEXT = {
                             "en": "The 80-line cap counts from start, not from line 1, and reading stops after the file's last line ({lines})."},
     "rule_cap": {"de": "Höchstens 80 Zeilen ab start: Die letzte ist die kleinste von end, der 80. Zeile ab start und der letzten Zeile der Datei.",
                  "en": "At most 80 lines from start: the last one is the smallest of end, the 80th line from start, and the file's last line."},
-    "misspelt": {"de": "read_doc('gide.md') (falsch geschrieben) {verb} {text}. Eine Absage sagt dem Modell, was es als Nächstes tun soll: Nenne list_docs, damit es nachsehen kann, welche Dateien es gibt.",
-                 "en": "read_doc('gide.md') (misspelt) {verb} {text}. A refusal tells the model what to do next: name list_docs, so it can look up which files exist."},
+    "misspelt": {"de": "(falsch geschrieben)", "en": "(misspelt)"},
+    "outside": {"de": "(außerhalb des Doku-Ordners)", "en": "(outside the docs folder)"},
+    "refusal_no_path": {"de": "{call} {verb} {text}. Die Regel: Eine Absage nennt den Pfad, den das Modell verlangt hat ({path!r}), damit es sieht, welcher seiner Aufrufe danebenging.",
+                        "en": "{call} {verb} {text}. The rule: a refusal names the path the model asked for ({path!r}), so it can see which of its calls went wrong."},
+    "refusal_no_next_step": {"de": "{call} {verb} {text}. Die Regel: Eine Absage sagt dem Modell, was es als Nächstes tun soll – nenne list_docs, damit es nachsehen kann, welche Dateien es gibt.",
+                             "en": "{call} {verb} {text}. The rule: a refusal tells the model what to do next – name list_docs, so it can look up which files exist."},
+    "refusal_location": {"de": "{call} {verb} {text}. Die Regel: Nenne den Pfad so, wie das Modell ihn geschrieben hat ({path!r}), nicht, wo die Datei auf diesem Rechner läge: Das Modell kennt nur die Pfade, die list_docs ausgibt, und wo der Doku-Ordner liegt, geht es nichts an.",
+                         "en": "{call} {verb} {text}. The rule: name the path as the model wrote it ({path!r}), not where the file would lie on this computer: the model knows only the paths list_docs prints, and where the docs folder lies is none of its business."},
     "raises": {"de": "wirft", "en": "raises"},
     "returns": {"de": "ergibt", "en": "returns"},
     "line_mismatch": {"de": '{call}: Die Zeile "{number}: {line}" passt nicht zur Datei{where}. Die Nummer muss die Zeile der Datei benennen (ab 1 gezählt).',
@@ -70,13 +76,15 @@ TEXT = {
     "gap.inside": {"de": "liegt file dann noch in base?", "en": "does file then still lie inside base?"},
     "solved.inside": {"de": "resolve() hat .., absolute Pfade und Links schon aufgelöst",
                       "en": "resolve() has already resolved .., absolute paths and links"},
+    "gap.refusal": {"de": "deine Absage an das Modell: welcher Pfad, was schiefging, was es als Nächstes tun soll",
+                    "en": "your refusal for the model: which path, what went wrong, what it should do next"},
     "note.cap": {"de": "höchstens 80 Zeilen ab start", "en": "at most 80 lines from start"},
     "not_a_function": {"de": "read_doc sollte eine Funktion sein, ist aber {type}.",
                        "en": "read_doc should be a function, but it is a {type}."},
     "raised_is_fine": {"de": " Wo deine Funktion eine Ausnahme wirft, statt einen Fehlertext zurückzugeben, macht die Schleife daraus eine Beobachtung für das Modell; auch das ist in Ordnung.",
                        "en": " Where your function raises instead of returning an error text, the loop turns the exception into an observation for the model; that is fine too."},
-    "correct": {"de": "Dein read_doc nummeriert die Zeilen, liefert höchstens 80 auf einmal, weist falsch geschriebene Namen mit einem Hinweis auf list_docs ab und gibt nichts von außerhalb des Doku-Ordners preis: weder über ../, noch über einen absoluten Pfad, einen Nachbarordner oder einen symbolischen Link.",
-                "en": "Your read_doc numbers its lines, returns at most 80 at a time, refuses misspelt names with a pointer to list_docs, and gives away nothing from outside the docs folder: not through ../, an absolute path, a sibling folder or a symbolic link."},
+    "correct": {"de": "Dein read_doc nummeriert die Zeilen, liefert höchstens 80 auf einmal und gibt nichts von außerhalb des Doku-Ordners preis: weder über ../, noch über einen absoluten Pfad, einen Nachbarordner oder einen symbolischen Link. Seine Absage nennt den Pfad, den das Modell verlangt hat, und verweist auf list_docs.",
+                "en": "Your read_doc numbers its lines, returns at most 80 at a time, and gives away nothing from outside the docs folder: not through ../, an absolute path, a sibling folder or a symbolic link. Its refusal names the path the model asked for and points to list_docs."},
     "not_numbered": {"de": '{call} ergibt keine nummerierten Zeilen, sondern {text}. Jede Zeile beginnt mit ihrer Nummer, z. B. "{first}: ...". Lies den Ordner bei jedem Aufruf aus docs.DOCS, wie im Gerüst: Die Prüfung legt dort eine Testdatei an.',
                      "en": '{call} returns no numbered lines but {text}. Every line starts with its number, e.g. "{first}: ...". Read the folder from docs.DOCS on every call, as the skeleton does: the check puts a test file there.'},
     "over_cap": {"de": "{call} liefert {numbers_count} Zeilen. Die Regel: höchstens 80 Zeilen pro Aufruf, damit ein einziger Aufruf den Kontext des Modells nicht flutet.",
@@ -85,8 +93,8 @@ TEXT = {
                    "en": "read_doc('guide.md', 0, 3) returns {text}. Lines count from 1: a start below 1 gets an error text (otherwise the list of lines is read from its end)."},
     "not_text": {"de": "{call} gibt {text} zurück; ein Werkzeug gibt Text (str) zurück, den das Modell lesen kann.",
                  "en": "{call} returns {text}; a tool returns text (str) the model can read."},
-    "rule": {"de": "Die Regeln: Erst den Pfad ganz auflösen – .., symbolische Links, absolute Pfade –, dann prüfen, ob das Ergebnis noch im Doku-Ordner liegt; nicht umgekehrt und nicht per Textvergleich. Zeilen zählen ab 1, höchstens 80 pro Aufruf, jede mit ihrer Nummer davor.",
-             "en": "The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. Lines count from 1, at most 80 per call, each with its number in front."},
+    "rule": {"de": "Die Regeln: Erst den Pfad ganz auflösen – .., symbolische Links, absolute Pfade –, dann prüfen, ob das Ergebnis noch im Doku-Ordner liegt; nicht umgekehrt und nicht per Textvergleich. Eine Absage ist für das Modell geschrieben: Sie nennt den Pfad, wie es ihn verlangt hat, sagt, was schiefging und was es als Nächstes tun kann: list_docs aufrufen. Zeilen zählen ab 1, höchstens 80 pro Aufruf, jede mit ihrer Nummer davor.",
+             "en": "The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. A refusal is written for the model: it names the path as the model asked for it, says what went wrong and what it can do next: call list_docs. Lines count from 1, at most 80 per call, each with its number in front."},
 }
 
 TEMPLATE = '''
@@ -98,7 +106,7 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     file = <<file>>
     inside = <<inside>>
     if not inside or not file.is_file():
-        return f"Error: no such file {path!r}; call list_docs to see which files exist."
+        return <<refusal>>
     if start < 1:
         return f"Error: start={start}, but lines count from 1; ask for start=1 or more."
     lines = file.read_text(encoding="utf-8").splitlines()
@@ -118,17 +126,20 @@ class ReadDoc(Exercise):
     SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
     SCHEMA = TOOLS["read_doc"]["schema"]  # what the model is told about read_doc, whichever function runs
     SKELETON = cells(TEXT, TEMPLATE)
-    SOLUTION = cells(TEXT, TEMPLATE, {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)"},
+    SOLUTION = cells(TEXT, TEMPLATE, {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
+                                      "refusal": 'f"Error: no such file {path!r}; call list_docs to see which files exist."'},
                      solved=True)
 
     def evaluate(self, read_doc):
         raised = []  # the exceptions read_doc raised where a refusal was due: fine, the loop makes them observations
         with tempfile.TemporaryDirectory() as folder, docs_folder(escape_folder(Path(folder))) as base:
             (base / "guide.md").write_text(GUIDE, encoding="utf-8")  # the skeleton reads docs.DOCS on every call
-            self.judge_reading(read_doc, raised)
-            for path, way in escapes(base):  # every way out agentlib's read_doc refuses: nothing of outside may come back
+            self.judge_reading(read_doc, raised, base)
+            ways = escapes(base)
+            for path, way in ways:  # every way out agentlib's read_doc refuses: nothing of outside may come back
                 if SECRET in self.read(read_doc, path, raised=raised):
                     raise self.wrong("leak", path=path, way=self.say(way))
+            self.judge_refusal(read_doc, ways[0][0], "outside", raised, base)  # ESCAPES begins with ../
         return self.say("correct") + (self.say("raised_is_fine") if raised else "")
 
     def pick(self, read_doc):
@@ -137,7 +148,7 @@ class ReadDoc(Exercise):
         TOOLS["read_doc"] = {"fn": chosen, "schema": self.SCHEMA}
         return chosen
 
-    def judge_reading(self, read_doc, raised):
+    def judge_reading(self, read_doc, raised, base):
         """Numbering, the inclusive end, the 80-line cap, reading on past line 80, start=0, a misspelt name."""
         for args, first, last in READS:
             text = self.read(read_doc, *args)
@@ -157,10 +168,23 @@ class ReadDoc(Exercise):
         if shown and (min(n for n, _ in shown) < 1 or shown[0][0] != 1):
             raise self.wrong("start_zero", text=short(text))
         self.judge_numbers("read_doc('guide.md', 0, 3)", shown)
+        self.judge_refusal(read_doc, "gide.md", "misspelt", raised, base)
+
+    def judge_refusal(self, read_doc, path, about, raised, base):
+        """A refusal is written for the model: it names the path as the model wrote it, and list_docs as the next step.
+
+        Raising instead is fine: the loop turns the exception into the observation `ExceptionType: message`.
+        """
         before = len(raised)
-        text = self.read(read_doc, "gide.md", raised=raised)
+        text = self.read(read_doc, path, raised=raised)
+        facts = {"call": f"read_doc({path!r}) {self.say(about)}", "path": path, "text": short(text),
+                 "verb": self.say("raises" if len(raised) > before else "returns")}
+        if path not in text:
+            raise self.wrong("refusal_no_path", **facts)
         if "list_docs" not in text:
-            raise self.wrong("misspelt", verb=self.say("raises" if len(raised) > before else "returns"), text=short(text))
+            raise self.wrong("refusal_no_next_step", **facts)
+        if base.name in text.replace(path, ""):  # the folder's name is drawn afresh: it shows where the docs lie on disk
+            raise self.wrong("refusal_location", **facts)
 
     def judge_numbers(self, call, shown):
         lines = GUIDE.splitlines()

@@ -23,8 +23,9 @@ from ...models import RealModel
 from ...tools import TOOLS
 from ..loopback import Loopback, completion
 from .base import NOT_ATTEMPTED, Exercise, Outcome, short
-from .sandbox import first_request, time_limit, tokens
+from .probe import first_request, tokens
 from .skeleton import cells
+from .time_limit import time_limit
 
 TEXT = {
     "browser": {"de": "Im Browser lässt sich diese Prüfung nicht ausführen: Sie braucht einen kleinen Server auf deinem Rechner, und den kann eine Webseite nicht starten. Hier geht es mit agentlibs RealModel weiter; prüfen kannst du deins in JupyterLab auf deinem Rechner (make lab).",
