@@ -22,7 +22,7 @@ help:
 	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
 	@echo "make local-model  the tiny local model for notebook 08 and --local (builds llama-cpp-python, minutes)"
 	@echo "make lite       the course as a JupyterLite site in site/: runs in any browser, nothing to install"
-	@echo "make lite-serve serve site/ on 127.0.0.1:8000 (builds it first if needed)"
+	@echo "make lite-serve serve site/ on 127.0.0.1:8000 (builds it first if needed; PORT=8001 for another port)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
 	@echo "make lock       re-resolve requirements.lock: the newest versions the ranges allow"
 	@echo "make clean      remove .venv and test artifacts"
@@ -168,7 +168,7 @@ lite: $(LITE_VENV)/.installed
 
 lite-serve:
 	@[ -f site/index.html ] || $(MAKE) lite
-	$(PYTHON) tools/lite/serve.py
+	$(PYTHON) tools/lite/serve.py $(if $(PORT),--port $(PORT))
 
 $(LITE_VENV)/.installed: requirements-lite.txt requirements.lock
 	[ -d $(LITE_VENV) ] || $(PYTHON) -m venv $(LITE_VENV)

@@ -259,14 +259,14 @@ def registration():
 def locked():
     """Hold the lock beside agent_loop.py while the block runs: one kernel at a time reads and rewrites the file."""
     try:
-        import fcntl
-    except ImportError:  # Windows: the writes are still whole, but two picks at one moment could lose one piece
-        yield
+        from fcntl import LOCK_EX, flock
+    except ImportError:  # Windows: the writes are still whole, but two picks at one moment could lose one piece.
+        yield            # Pyodide's fcntl has no flock: a browser tab runs one kernel, nothing races it
         return
     handle = os.open(path().with_name(LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     try:
         with contextlib.suppress(OSError):  # no locks in the browser's file system (and one kernel there)
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            flock(handle, LOCK_EX)
         yield
     finally:
         os.close(handle)  # which releases the lock

@@ -2,6 +2,11 @@
 
     note_start("02", "de")                    # a notebook's set-up cell ran
     note_check("decorator", "correct", "de")  # a check said so (the check framework calls it)
+    hand_in("ada", "de")                      # a copy beside the notebook, ada.jsonl, to download
+
+In the browser (JupyterLite) the kernel's home is gone when the page reloads, so there the
+folder lies in the files the browser keeps for the site, with the notebooks (/drive), and
+hand_in is how the records reach the instructor.
 
 Each line is one JSON object, e.g. {"event": "check", "notebook": "02", "exercise": "decorator",
 "outcome": "incorrect", "language": "de", "time": "2026-12-01T15:02:11+00:00"}; a check names the
@@ -15,10 +20,15 @@ names, and any error: a file that cannot be written is skipped, silently, and th
 
 import json
 import os
+import re
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..errors import say
+
 FOLDER, FILE = ".agentloop", "progress.jsonl"
+DRIVE = Path("/drive")  # where JupyterLite's kernel sees the files the browser keeps (the notebooks' folders)
 SWITCH = "AGENTLOOP_PROGRESS"  # "off" switches recording off
 LONGEST = 40  # characters per field: a line stays far below one page, so one write carries it whole
 
@@ -43,7 +53,7 @@ def append(record):
         if switched_off():
             return False
         record["time"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        folder = Path.home() / FOLDER
+        folder = home() / FOLDER
         folder.mkdir(mode=0o700, exist_ok=True)
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
         descriptor = os.open(folder / FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -53,6 +63,53 @@ def append(record):
             os.close(descriptor)
     except Exception:  # recording must never break a check
         return False
+
+
+def home():
+    """The folder that holds FOLDER: the home, or in the browser the drive the browser keeps, when it is there
+    (a browser without service workers, e.g. in a private window, mounts none)."""
+    return DRIVE if sys.platform == "emscripten" and DRIVE.is_dir() else Path.home()
+
+
+TEXT = {
+    "handed_in": {"de": "Deine Fortschrittsdatei {file} liegt jetzt neben diesem Notebook ({count} Einträge). Lade sie herunter (in der Dateiliste links mit der rechten Maustaste anklicken, dann »Download«) und schick sie deiner Kursleitung.",
+                  "en": "Your progress file {file} is now beside this notebook ({count} records). Download it (right-click it in the file list on the left, then Download) and send it to your instructor."},
+    "nothing": {"de": "Noch ist nichts aufgezeichnet: Führe zuerst die Einrichtungszelle eines Notebooks und eine Prüfung aus. (Oder ist die Aufzeichnung mit AGENTLOOP_PROGRESS=off abgeschaltet?)",
+                "en": "Nothing has been recorded yet: run a notebook's set-up cell and a check first. (Or is recording switched off with AGENTLOOP_PROGRESS=off?)"},
+    "no_name": {"de": "Trag zuerst deinen Namen zwischen die Anführungszeichen ein, z. B. hand_in(\"ada-lovelace\", LANGUAGE), und führ die Zelle noch einmal aus.",
+                "en": "Put your name between the quotes first, e.g. hand_in(\"ada-lovelace\", LANGUAGE), and run the cell again."},
+    "bad_name": {"de": "{name!r} taugt nicht als Dateiname: Nimm Buchstaben, Ziffern, - und _ (bis 40 Zeichen), z. B. hand_in(\"ada-lovelace\", LANGUAGE).",
+                 "en": "{name!r} does not work as a file name: use letters, digits, - and _ (up to 40 characters), e.g. hand_in(\"ada-lovelace\", LANGUAGE)."},
+    "unwritable": {"de": "{file} ließ sich hier nicht schreiben ({reason}); die Aufzeichnung selbst ist unverändert.",
+                   "en": "{file} could not be written here ({reason}); the records themselves are unchanged."},
+}
+
+
+def hand_in(name, language="en"):
+    """Copy the progress file beside the notebook as <name>.jsonl, to download and give to the instructor
+    (progress_report.py reads it as ada's), and say so in one sentence; on bad input, say what to do.
+
+    Example: hand_in("ada", "en") prints "Your progress file ada.jsonl is now beside this notebook ..."
+    """
+    key, facts = copy_out(name)
+    print(say(TEXT, key, language, **facts))
+
+
+def copy_out(name):
+    """hand_in's work: the key of the sentence that tells how it went, and its facts."""
+    if name == "":  # the cell as handed out
+        return "no_name", {}
+    if not isinstance(name, str) or not re.fullmatch(r"[\w-]{1,40}", name):
+        return "bad_name", {"name": name}
+    source, target = home() / FOLDER / FILE, Path.cwd() / f"{name}.jsonl"
+    records = read(source) if source.is_file() else []
+    if not records:
+        return "nothing", {}
+    try:
+        target.write_bytes(source.read_bytes())
+    except OSError as error:
+        return "unwritable", {"file": target.name, "reason": error.strerror or error}
+    return "handed_in", {"file": target.name, "count": len(records)}
 
 
 def switched_off():

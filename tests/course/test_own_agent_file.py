@@ -283,3 +283,11 @@ def test_a_working_directory_deleted_under_the_kernel_is_a_sentence(tmp_path, ca
     assert done.returncode == 0, done.stderr
     assert "kept: None" in done.stdout and "yours: []" in done.stdout
     assert done.stdout.count("The folder this notebook runs in has been deleted or replaced; restart the kernel") == 2
+
+
+def test_a_browser_tab_without_flock_still_keeps_the_piece(folder, monkeypatch):
+    import types
+
+    monkeypatch.setitem(sys.modules, "fcntl", types.ModuleType("fcntl"))  # Pyodide's fcntl: no flock in it
+    assert own_agent.keep("scripted_model", None, "en", source=solution("scripted_model")) is not None
+    assert "class ScriptedModel" in agent_file.read()

@@ -223,3 +223,69 @@ def test_a_check_says_the_same_with_a_broken_progress_file_as_with_recording_off
     exercise("lists", "de").check(leaky_schema)
     assert capsys.readouterr() == broken
     assert broken.err == "" and KEY in broken.out
+
+
+@pytest.fixture
+def browser_tab(home, tmp_path, monkeypatch):
+    """A JupyterLite kernel, as far as progress.py can tell: Pyodide's platform, a drive the browser keeps
+    (DRIVE) holding the notebooks, the kernel in a notebook's folder, and a home that a reload wipes."""
+    drive = tmp_path / "drive"
+    (drive / "notebooks" / "en").mkdir(parents=True)
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setattr(progress, "DRIVE", drive)
+    monkeypatch.chdir(drive / "notebooks" / "en")
+    return drive
+
+
+def test_in_the_browser_the_records_go_to_the_drive_the_browser_keeps_not_the_home(browser_tab, home):
+    progress.note_start("04", "en")
+    progress.note_check("loop", "incorrect", "en")
+    records = progress.read(browser_tab / ".agentloop" / "progress.jsonl")
+    assert [(r["event"], r["notebook"]) for r in records] == [("start", "04"), ("check", "04")]
+    assert not (home / ".agentloop").exists()
+
+
+def test_in_a_browser_without_the_drive_the_records_stay_in_the_home(browser_tab, home, monkeypatch):
+    monkeypatch.chdir(home)  # a private window: no service worker, so JupyterLite mounts no drive
+    shutil.rmtree(browser_tab)
+    progress.note_start("04", "en")
+    assert len(lines(home)) == 1
+
+
+def test_hand_in_puts_the_records_beside_the_notebook_as_the_report_reads_them(browser_tab, capsys):
+    from agentlib.course.progress_report import read_class
+
+    progress.note_start("04", "de")
+    progress.note_check("loop", "incorrect", "de")
+    progress.note_check("loop", "correct", "de")
+    progress.hand_in("ada", "de")
+    copy = browser_tab / "notebooks" / "en" / "ada.jsonl"
+    said = capsys.readouterr().out
+    assert "ada.jsonl" in said and "3 Einträge" in said and "Download" in said
+    assert progress.read(copy) == progress.read(browser_tab / ".agentloop" / "progress.jsonl")
+    students, problems = read_class([str(copy)])  # what the instructor runs on the handed-in files
+    assert list(students) == ["ada"] and problems == [] and students["ada"].skipped == 0
+    assert list(students["ada"].checks) == [("04", "loop")]
+
+
+@pytest.mark.parametrize("name", ["../ada", "ada lovelace", "x" * 41, None, "a/b"])
+def test_hand_in_refuses_a_name_that_is_no_plain_file_name_in_one_sentence(browser_tab, capsys, name):
+    progress.note_start("04", "en")
+    progress.hand_in(name, "en")
+    said = capsys.readouterr().out
+    assert said.count("\n") == 1 and "does not work as a file name" in said
+    assert sorted(p.name for p in browser_tab.rglob("*") if p.is_file()) == ["progress.jsonl"]
+
+
+@pytest.mark.parametrize("language, words", [("de", "Trag zuerst deinen Namen"), ("en", "Put your name")])
+def test_the_cell_as_handed_out_asks_for_a_name_and_writes_nothing(browser_tab, capsys, language, words):
+    progress.note_start("07", language)
+    progress.hand_in("", language)  # notebook 07's hand-in cell, run before the name is filled in
+    assert words in capsys.readouterr().out
+    assert sorted(p.name for p in browser_tab.rglob("*") if p.is_file()) == ["progress.jsonl"]
+
+
+def test_hand_in_before_anything_was_recorded_says_what_to_run_first(browser_tab, capsys):
+    progress.hand_in("ada", "en")
+    assert "Nothing has been recorded yet" in capsys.readouterr().out
+    assert not (browser_tab / "notebooks" / "en" / "ada.jsonl").exists()

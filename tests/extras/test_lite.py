@@ -7,7 +7,8 @@ and in English: notebook 04's build-along (the untouched check, a wrong loop, an
 that the check's time limit must stop without SIGALRM, which Pyodide lacks, a correct loop)
 and notebook 05's trace viewer and max_steps control; in notebook 06, a key in the key field and
 two stand-in providers on 127.0.0.1, one that allows requests from web pages (CORS) and one that
-does not; and a saved notebook that is still there when the link is opened again. A request for
+does not; a saved notebook that is still there when the link is opened again; and a check's
+progress record that outlives the page, handed in as a file beside the notebook. A request for
 any other host fails the test, whether or not the page coped without it.
 
 Without a built site, Chromium or Playwright the tests skip with the reason, except in CI (CI
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.course.loopback import Loopback, Reply, completion
-from agentlib.course import controls
+from agentlib.course import controls, progress
 from agentlib.course.viewer import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
 from course.notebook_solutions import CORRECT, WRONG
@@ -214,6 +215,8 @@ def outcome(html):
 # One edition each: the editions' code is the same (tests/course/test_notebook_parity.py), the browser is not.
 @pytest.mark.parametrize("language", ["de"])
 def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, language):
+    from playwright.sync_api import expect
+
     student.open(f"notebooks/{language}/{NOTEBOOKS[language]['04']}.ipynb")
     student.run("setup", "build-loop-check")
     assert outcome(student.output("build-loop-check")) == "not attempted"
@@ -228,9 +231,11 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
     assert outcome(student.output("build-loop-check")) == "incorrect"
 
     student.write("build-loop-code", CORRECT["build-loop-code"])
-    student.run("build-loop-code", "build-loop-check", "own-run")
+    student.run("build-loop-code", "build-loop-check", "own-trace")
     assert outcome(student.output("build-loop-check")) == "correct"
-    assert "steps=4, tool_calls=3" in student.output("own-run")  # the student's loop ran the lesson's script
+    steps = re.escape(labels(language)["step"]).replace(r"\{n\}", r"\d+").replace(r"\{total\}", str(SCRIPT_STEPS))
+    trace = student.page.locator(".jp-Cell").nth(student.cell("own-trace")).locator(".trace-step")
+    expect(trace).to_have_text(re.compile(steps))  # the student's loop ran the lesson's script, recorded step by step
     assert not student.tracebacks(), student.tracebacks()
 
 
@@ -333,3 +338,25 @@ def test_student_work_survives_a_reload(student):
     source = student.page.evaluate("""index => window.jupyterapp.shell.currentWidget.content.widgets[index]
                                         .model.sharedModel.getSource()""", student.cell("build-loop-code"))
     assert source == CORRECT["build-loop-code"]
+
+
+def test_progress_outlives_the_page_and_is_handed_in_beside_the_notebook(student, tmp_path):
+    """The kernel's home is gone with the page; the records lie in the site's storage with the notebooks,
+    and hand_in puts a copy in the file browser, in the format the instructor's report reads."""
+    path = f"notebooks/de/{NOTEBOOKS['de']['04']}.ipynb"
+    student.open(path)
+    student.run("setup", "build-loop-check")
+    student.open(path)  # the link again: a new page and a new kernel
+    said = student.kernel("from agentlib.course.progress import hand_in; hand_in('ada', 'de')")
+    assert "ada.jsonl" in said and "2 Einträge" in said, said
+    student.page.evaluate("""async () => { await window.jupyterapp.commands.execute('filebrowser:activate');
+                             await window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'notebooks/de'}); }""")
+    student.page.locator(".jp-DirListing-itemText", has_text=re.compile(r"^ada\.jsonl$")).wait_for(
+        timeout=SECONDS * 1000)  # offered for download
+    model = student.page.evaluate("""() => window.jupyterapp.serviceManager.contents.get(
+                                      'notebooks/de/ada.jsonl', {content: true})""")
+    content = model["content"] if model["format"] == "text" else base64.b64decode(model["content"]).decode()
+    (tmp_path / "ada.jsonl").write_text(content)
+    records = progress.read(tmp_path / "ada.jsonl")
+    assert [(r["event"], r["notebook"], r.get("outcome")) for r in records] == [
+        ("start", "04", None), ("check", "04", "not attempted")]

@@ -6,7 +6,12 @@ Everything comes from the package registries, pinned: the Pyodide core from npm 
 jupyterlite-pyodide-kernel pins), the pure wheels of the kernel's packages that Pyodide's lock
 names, and tools/lite/wheels.txt, from PyPI; agentlib is built from this checkout, with data/
 inside its wheel so the doc tools find the docs as they do on a laptop. The site holds both
-editions' notebooks and the docs, and its configuration names no other host.
+editions' notebooks (without outputs) and the docs, only files git tracks: never a builder's own
+agent_loop.py, .env or scratch files. Its configuration names no other host.
+
+Start-up: the site's Pyodide lock lists every wheel the site serves, and the kernel loads its own
+packages and the course's (PRELOAD) while Pyodide starts, all at once, instead of installing
+them one after the other with piplite; a set-up cell's piplite.install then finds them there.
 
 Deliberately left out: Pyodide's compiled packages (pandas and numpy have no WebAssembly wheels
 on PyPI; the token table does without them), the tiny local model (a laptop feature).
@@ -14,8 +19,10 @@ on PyPI; the token table does without them), the tiny local model (a laptop feat
 
 import argparse
 import base64
+import email.parser
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -25,7 +32,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from jupyterlite_pyodide_kernel.constants import PYODIDE_KERNEL_PLUGIN_ID, PYODIDE_VERSION
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -33,6 +41,15 @@ WORK = ROOT / ".lite"  # the build's venv, download cache and staging folder; gi
 CORE = ["pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json"]
 KERNEL_NEEDS = ["micropip", "ipython", "jedi"]  # what the kernel loads from Pyodide's lock at start
 PYODIDE_URL = "./static/pyodide/pyodide.mjs"
+CONTENTS = ("notebooks/de", "notebooks/en", "notebooks/images", "data")  # what the file browser shows
+EXTENSION_WHEELS = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi"  # piplite, pyodide-kernel ...
+# Loaded with Pyodide, in parallel: the names the kernel would otherwise install one by one with
+# piplite (pyodide-kernel's worker skips each one named here), and what the notebooks' set-up cells
+# install, openai too. Measured against installing them all with piplite (three runs of six, two busy
+# cores): the wait for an idle kernel stayed the same within the noise (starting Pyodide and importing
+# IPython are most of it), and notebook 05's set-up cell went from 1.4-2.0 s to 0.5-0.7 s.
+PRELOAD = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "ipython", "jedi",
+           "agentloop-course", "ipywidgets", "openai"]
 
 
 def main(argv):
@@ -45,19 +62,19 @@ def main(argv):
     shutil.rmtree(out, ignore_errors=True)
     pyodide = stage / "static" / "pyodide"
     lock = pyodide_core(cache, pyodide)
-    shipped = kernel_packages(lock, cache / "pyodide-wheels", pyodide)
-    (pyodide / "pyodide-lock.json").write_text(json.dumps({**lock, "packages": shipped}, indent=1))
+    kernel = kernel_packages(lock, cache / "pyodide-wheels", pyodide)
     pypi = stage / "pypi"
     download(requirements(HERE / "wheels.txt"), cache / "wheels", lock["info"], pypi)
     agentlib_wheel(pypi)
     contents = stage / "contents"
-    for part in ("notebooks/de", "notebooks/en", "notebooks/images", "data"):
-        shutil.copytree(ROOT / part, contents / part, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    copy_contents(ROOT, contents)
     shutil.copy(ROOT / "tools" / "lab-settings" / "overrides.json", stage)  # widget state saved with a notebook
     run(sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", stage, "--output-dir", out,
         "--contents", contents, "--apps", "lab", "--no-sourcemaps",
         cwd=stage)  # doit keeps its task database in the working folder: a fresh one every build
+    shipped = site_lock(out, lock, kernel)
     configure(out / "jupyter-lite.json")
+    ask_to_persist(out / "lab" / "index.html")
     check(out, shipped)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"built {out} in {time.monotonic() - started:.0f} s: {size / 2**20:.1f} MiB")
@@ -69,6 +86,8 @@ def run(*command, **options):
 
 def pyodide_core(cache, target):
     """Unpack npm's `pyodide` package (the core, no package wheels) into `target`; return its lock."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION  # only in .lite/venv, as is main()
+
     tgz = cache / f"pyodide-{PYODIDE_VERSION}.tgz"
     if not tgz.exists():
         cache.mkdir(parents=True, exist_ok=True)
@@ -135,51 +154,144 @@ def wheel_name(wheel):
     return normal(wheel.name.split("-")[0])
 
 
-def agentlib_wheel(target):
-    """A wheel of this checkout's agentlib with data/ beside the package, as in the repository,
-    so agentlib.docs.DOCS and the evaluation's questions resolve in the browser too."""
+def tracked(root, *parts):
+    """The files git tracks under `parts` of the checkout at `root`, relative to it, that exist.
+
+    Example: tracked(ROOT, "data") -> [PosixPath("data/httpx-docs/api.md"), ...]
+    """
+    def listed(*options):
+        try:
+            found = subprocess.run(["git", "ls-files", "-z", *options, "--", *parts], cwd=root, check=True,
+                                   capture_output=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            raise SystemExit(f"{root} is not a git checkout (or git is missing): the site ships only the files "
+                             f"git tracks, so build it from a clone of the repository")
+        return sorted(name for name in found.decode().split("\0") if name)
+
+    new = listed("--others", "--exclude-standard")  # neither tracked nor ignored: a module not yet added?
+    if new:
+        print(f"not in the site, as git does not track them (git add them if they belong): {', '.join(new)}",
+              file=sys.stderr)
+    return [Path(name) for name in listed() if (root / name).is_file()]
+
+
+def copy_contents(root, target):
+    """Copy the tracked files of CONTENTS into `target`; notebooks without outputs, as they are committed,
+    whatever a run on the builder's machine left in them."""
+    for name in tracked(root, *CONTENTS):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        if name.suffix == ".ipynb":
+            (target / name).write_text(json.dumps(without_outputs(json.loads((root / name).read_text())),
+                                                  indent=1, ensure_ascii=False) + "\n")
+        else:
+            shutil.copy(root / name, target / name)
+
+
+def without_outputs(notebook):
+    """`notebook` (nbformat JSON) with no outputs, execution counts or saved widget state."""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell.update(outputs=[], execution_count=None)
+    notebook.get("metadata", {}).pop("widgets", None)
+    return notebook
+
+
+def agentlib_wheel(target, root=ROOT):
+    """A wheel of the checkout's agentlib (its tracked files) with data/ beside the package, as in the
+    repository, so agentlib.docs.DOCS and the evaluation's questions resolve in the browser too."""
     with tempfile.TemporaryDirectory() as scratch:
         source = Path(scratch) / "source"
-        source.mkdir()
-        shutil.copy(ROOT / "pyproject.toml", source)
-        shutil.copytree(ROOT / "agentlib", source / "agentlib", ignore=shutil.ignore_patterns("__pycache__"))
+        for name in [Path("pyproject.toml"), *tracked(root, "agentlib")]:
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(root / name, source / name)
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
             "--wheel-dir", scratch, source)
         (built,) = Path(scratch).glob("*.whl")
-        with_data(built, target / built.name)
+        with_data(built, target / built.name, root)
 
 
-def with_data(wheel, target):
-    """Copy `wheel` to `target`, adding data/ at its top (site-packages/data, beside agentlib) and
-    to its RECORD. (micropip does not install a wheel's .data/purelib folder.)"""
-    data = [p for p in sorted((ROOT / "data").rglob("*")) if p.is_file()]
+def with_data(wheel, target, root=ROOT):
+    """Copy `wheel` to `target`, adding the tracked files of data/ at its top (site-packages/data, beside
+    agentlib) and to its RECORD. (micropip does not install a wheel's .data/purelib folder.)"""
     with zipfile.ZipFile(wheel) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as new:
         record_name = next(n for n in old.namelist() if n.endswith(".dist-info/RECORD"))
         record = old.read(record_name).decode()
         for name in old.namelist():
             if name != record_name:
                 new.writestr(name, old.read(name))
-        for path in data:
-            name, content = path.relative_to(ROOT).as_posix(), path.read_bytes()
+        for path in tracked(root, "data"):
+            name, content = path.as_posix(), (root / path).read_bytes()
             new.writestr(name, content)
             digest = base64.urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b"=").decode()
             record += f"{name},sha256={digest},{len(content)}\n"
         new.writestr(record_name, record)
 
 
+def site_lock(out, lock, kernel):
+    """Write the site's Pyodide lock: `kernel` (entries of Pyodide's own lock) and every wheel the site
+    serves to piplite, the course's and the kernel extension's, where they lie (file_name relative to the
+    lock), with their dependencies in Pyodide. Returns its packages."""
+    pyodide = out / "static" / "pyodide"
+    wheels = sorted([*(out / "pypi").glob("*.whl"), *(out / EXTENSION_WHEELS).glob("*.whl")],
+                    key=lambda w: Version(w.name.split("-")[1]))  # of two versions of a stub, the newer wins
+    packages = {**kernel, **{wheel_name(w): lock_entry(w, pyodide) for w in wheels}}
+    markers = {"sys_platform": "emscripten", "platform_system": "Emscripten", "platform_machine": "wasm32",
+               "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
+               "python_full_version": lock["info"]["python"],
+               "python_version": ".".join(lock["info"]["python"].split(".")[:2]), "extra": ""}
+    for entry in packages.values():
+        if "requires" in entry:
+            needs = [Requirement(r) for r in entry.pop("requires")]
+            entry["depends"] = sorted({normal(r.name) for r in needs if not r.marker or r.marker.evaluate(markers)})
+            if missing := [d for d in entry["depends"] if d not in packages]:
+                raise SystemExit(f"{entry['name']} needs {', '.join(missing)}, which the site does not ship: "
+                                 f"add {'them' if len(missing) > 1 else 'it'} to tools/lite/wheels.txt")
+    (pyodide / "pyodide-lock.json").write_text(json.dumps({**lock, "packages": packages}, indent=1))
+    return packages
+
+
+def lock_entry(wheel, lock_folder):
+    """The lock entry of `wheel`; its requirements under "requires" until site_lock resolves them."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = email.parser.Parser().parsestr(
+            archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode())
+    tops = {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/__init__.py")}
+    tops |= {n[:-3] for n in names if "/" not in n and n.endswith(".py")}
+    return {"name": metadata["Name"], "version": metadata["Version"], "file_name": os.path.relpath(wheel, lock_folder),
+            "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package", "imports": sorted(tops), "requires": metadata.get_all("Requires-Dist") or []}
+
+
 def configure(path):
-    """Name the site and turn piplite's PyPI fallback off, after the build: a jupyter-lite.json in
-    the lite folder is merged early, and later steps of the build may write over it."""
+    """Name the site, turn piplite's PyPI fallback off, load PRELOAD with Pyodide, and hand SVG images
+    to the page as base64: JupyterLite turns an image into a data URL with btoa(), which throws on any
+    character beyond Latin-1 (the anatomy diagram's arrows), and the image shows only its alt text.
+    After the build: a jupyter-lite.json in the lite folder is merged early, and later steps may write over it."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_KERNEL_PLUGIN_ID
+
     config = json.loads(path.read_text())
     data = config["jupyter-config-data"]
     data["appName"] = "Agentenschleife · Agent loop"
-    data["litePluginSettings"][PYODIDE_KERNEL_PLUGIN_ID]["disablePyPIFallback"] = True
+    kernel = data["litePluginSettings"][PYODIDE_KERNEL_PLUGIN_ID]
+    kernel.update(disablePyPIFallback=True, loadPyodideOptions={"packages": PRELOAD})
+    data["fileTypes"]["svg"]["fileFormat"] = "base64"
     path.write_text(json.dumps(config, indent=2))
+
+
+def ask_to_persist(page):
+    """Have the page ask the browser to keep the site's storage, where the student's notebooks and progress
+    are, even when the disk runs low (browsers evict unpersisted sites' data first). Chromium decides
+    silently, Firefox asks the student once; a browser without the API skips it."""
+    html = page.read_text()
+    page.write_text(html.replace("</head>", "<script>navigator.storage?.persist?.()</script>\n</head>", 1))
 
 
 def check(out, shipped):
     """Refuse a site that would reach for another host: the guard against doit's cache, which can
     drop the local pyodideUrl on a rebuild (the kernel then tries a CDN and hangs)."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_KERNEL_PLUGIN_ID
+
     config = json.loads((out / "jupyter-lite.json").read_text())
     kernel = config["jupyter-config-data"]["litePluginSettings"][PYODIDE_KERNEL_PLUGIN_ID]
     problems = []
@@ -190,6 +302,7 @@ def check(out, shipped):
     problems += [f"pipliteUrls names another host: {u}" for u in kernel.get("pipliteUrls", []) if not u.startswith("./")]
     pyodide = out / "static" / "pyodide"
     problems += [f"{p['file_name']} is missing" for p in shipped.values() if not (pyodide / p["file_name"]).is_file()]
+    problems += [f"{name} is preloaded but not in the lock" for name in PRELOAD if name not in shipped]
     problems += [f"{n} has no notebooks" for n in ("de", "en") if not list((out / "files" / "notebooks" / n).glob("*.ipynb"))]
     if problems:
         raise SystemExit("the site is broken:\n  " + "\n  ".join(problems))

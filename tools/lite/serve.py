@@ -6,15 +6,22 @@ Python's own server, with the two content types a browser insists on for Pyodide
 (WebAssembly and JavaScript modules), which older Pythons do not know.
 
 Deliberately left out: anything a real web server adds (TLS, caching headers); publish the
-folder with one of those.
+folder with one of those. And the headers that make a page cross-origin isolated (COOP/COEP):
+with them, jupyterlite-pyodide-kernel 0.8.6 runs another kernel worker, whose Interrupt stops a
+running cell no better (it only cancels queued ones; Pyodide is never handed an interrupt buffer),
+and in which a cell that reads a file of the notebook's folder after an `await` (a set-up cell's
+piplite.install, then the progress file) hangs for good.
 """
 
 import argparse
+import errno
 import functools
 import http.server
+import socket
 from pathlib import Path
 
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".json": "application/json"}
+DEFAULT_PORT = 8000
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -33,14 +40,36 @@ def server(folder, port=0):
     return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
 
 
-def main():
+def free_port_after(port):
+    """The first port above `port` that 127.0.0.1 can listen on now, or None among the next 100."""
+    for candidate in range(port + 1, min(port + 101, 65536)):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", candidate))
+                return candidate
+            except OSError:
+                continue
+    return None
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}; 0: any free port")
     parser.add_argument("--dir", default=str(Path(__file__).resolve().parents[2] / "site"))
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     if not (Path(options.dir) / "index.html").is_file():
         raise SystemExit(f"no site in {options.dir}: run make lite first")
-    httpd = server(options.dir, options.port)
+    try:
+        httpd = server(options.dir, options.port)
+    except OverflowError:
+        raise SystemExit(f"port {options.port} does not exist: name one from 1 to 65535, or 0 for any free one")
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise SystemExit(f"cannot listen on 127.0.0.1:{options.port} ({error.strerror}): "
+                             f"try another port, e.g. make lite-serve PORT=0 (any free one)")
+        other = free_port_after(options.port) or 0
+        raise SystemExit(f"port {options.port} is already in use (by another server?): start on another one, "
+                         f"e.g. make lite-serve PORT={other} (or python3 tools/lite/serve.py --port {other})")
     print(f"the course: http://127.0.0.1:{httpd.server_address[1]}/lab/index.html"
           f"?path=notebooks/de/01_ueberblick.ipynb  (Ctrl-C stops the server)")
     try:

@@ -10,13 +10,13 @@ CELLS = [
 
         **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Er bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 8 Minuten, dazu optional 7 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 8 Minuten
         """, en="""
         # 7 · Your agent, exercises and self-test
 
         **What this is about:** your five pieces run together as one agent – yours. It gets a question the docs do not answer, and the self-test checks what stuck.
 
-        ⏱ about 8 minutes, plus 7 optional minutes
+        ⏱ about 8 minutes, plus 8 optional minutes
         """),
     code("setup", """
         import sys
@@ -181,6 +181,20 @@ CELLS = [
         print()
         print(longest_file_report(stats3, LANGUAGE))
         """, tags=["needs-key", "optional"]),
+    md("hand-in-intro", de="""
+        ## Deinen Fortschritt abgeben *(optional)*
+
+        Jede Prüfung hat eine Zeile in deine Fortschrittsdatei geschrieben. Auf einem JupyterHub liest deine Kursleitung sie selbst; im Browser (JupyterLite) oder auf deinem Laptop legt die nächste Zelle eine Kopie neben dieses Notebook. Trag deinen Namen ein, führ die Zelle aus, lade die Datei herunter und schick sie deiner Kursleitung.
+        """, en="""
+        ## Hand in your progress *(optional)*
+
+        Every check wrote a line to your progress file. On a JupyterHub your instructor reads it directly; in the browser (JupyterLite) or on your laptop, the next cell puts a copy beside this notebook. Fill in your name, run the cell, download the file and send it to your instructor.
+        """, tags=["optional"]),
+    code("hand-in", """
+        from agentlib.course.progress import hand_in
+
+        hand_in("", LANGUAGE)  # ⟨dein Name zwischen die Anführungszeichen, z. B. "ada-lovelace"|your name between the quotes, e.g. "ada-lovelace"⟩
+        """, tags=["optional"]),
     md("next", de="""
         ## Wie es weitergeht
 
