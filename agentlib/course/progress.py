@@ -41,10 +41,15 @@ def note_start(notebook, language):
     append({"event": "start", "notebook": current["notebook"], "language": clip(language)})
 
 
-def note_check(exercise, outcome, language):
-    """Record one check's outcome ("correct", "incorrect" or "not attempted"); never raises."""
-    append({"event": "check", "notebook": current["notebook"], "exercise": clip(exercise),
-            "outcome": clip(outcome), "language": clip(language)})
+def note_check(exercise, outcome, language, work=None):
+    """Record one check's outcome ("correct", "incorrect" or "not attempted"); never raises.
+
+    `work` is a fingerprint of the judged code (base.fingerprint), so that the report counts a check run
+    again on the same code as one attempt; a digest, never the code.
+    """
+    record = {"event": "check", "notebook": current["notebook"], "exercise": clip(exercise),
+              "outcome": clip(outcome), "language": clip(language)}
+    append(record | ({"work": clip(work)} if work else {}))
 
 
 def append(record):

@@ -289,3 +289,22 @@ def test_hand_in_before_anything_was_recorded_says_what_to_run_first(browser_tab
     progress.hand_in("ada", "en")
     assert "Nothing has been recorded yet" in capsys.readouterr().out
     assert not (browser_tab / "notebooks" / "en" / "ada.jsonl").exists()
+
+
+def test_a_check_run_again_on_the_same_wrong_cell_is_one_attempt_and_a_changed_cell_another(home, capsys):
+    from agentlib.course import exercise
+    from agentlib.course.progress_report import read_class, table
+
+    progress.note_start("05", "en")
+    wrong, other = ({}, {})
+    exec("from agentlib import *\nscript = [Message(content='done')]", wrong)  # no tool call: incorrect
+    exec("from agentlib import *\nscript = [Message(content='finished')]", other)
+    q = exercise(1, "en")
+    for script in (wrong["script"], wrong["script"], other["script"]):  # a check cell run twice, then a new try
+        q.check(script)
+    works = [r.get("work") for r in map(json.loads, lines(home)) if r["event"] == "check"]
+    assert works[0] == works[1] != works[2] and all(len(w) == 12 for w in works)
+    assert all("done" not in w for w in works)  # a digest, never the student's work
+    capsys.readouterr()
+    rows = [" ".join(row) for row in table(read_class([home])[0])]
+    assert any("✗ 2" in row for row in rows) and not any("✗ 3" in row for row in rows), rows

@@ -510,7 +510,7 @@ def test_a_students_progress_file_is_theirs_alone_and_holds_no_code_key_or_name(
         assert {(r["event"], r["notebook"]) for r in records if r["event"] == "start"} == {
             ("start", "02"), ("start", "04"), ("start", "05")}
         for record in records:  # fixed fields of fixed kinds: no room for code, a key or a name
-            assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time"}
+            assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time", "work"}
             assert record["language"] == "de" and record["notebook"] in ("02", "04", "05")
             assert record.get("outcome", CORRECT) in (CORRECT, INCORRECT, NOT_ATTEMPTED)
             assert record.get("exercise", "loop") in ("decorator", "list_schema", "loop", "scripted_model",

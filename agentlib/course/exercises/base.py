@@ -8,6 +8,8 @@ An untouched cell holds `...` (or None), agentlib's own piece or the unchanged s
 Deliberately left out: scores, grading across exercises, and any peeking into the notebook's variables.
 """
 
+import hashlib
+import inspect
 import sysconfig
 import traceback
 from html import escape
@@ -191,10 +193,26 @@ class Exercise:
         self.outcome, self.message = self.judge(*work)
         self.checked = work
         report(self.outcome, HEADINGS[self.language][self.outcome], self.message)
-        note_check(self.AREA, self.outcome, self.language)  # one line in the student's progress file; never raises
+        # One line in the student's progress file; never raises. The fingerprint lets the report count a check
+        # run again on unchanged work as one attempt.
+        note_check(self.AREA, self.outcome, self.language, None if self.outcome == NOT_ATTEMPTED else fingerprint(work))
 
     def name(self):
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
+
+
+def fingerprint(work):
+    """12 hex digits that name the judged code (its source, else its repr), never the code itself.
+
+    Example: fingerprint((run_agent,)) -> "3f9a0c51d2e7", the same for the same cell run again
+    """
+    parts = []
+    for item in work:
+        try:
+            parts.append(inspect.getsource(inner(item)))
+        except (TypeError, OSError):  # a script of Messages, a builtin: no source to read
+            parts.append(repr(item))
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
     def pick(self, *work):
         """The student's work if the last check of exactly this work was correct; else their last passing version
