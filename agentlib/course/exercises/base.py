@@ -201,19 +201,6 @@ class Exercise:
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
 
 
-def fingerprint(work):
-    """12 hex digits that name the judged code (its source, else its repr), never the code itself.
-
-    Example: fingerprint((run_agent,)) -> "3f9a0c51d2e7", the same for the same cell run again
-    """
-    parts = []
-    for item in work:
-        try:
-            parts.append(inspect.getsource(inner(item)))
-        except (TypeError, OSError):  # a script of Messages, a builtin: no source to read
-            parts.append(repr(item))
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
-
     def pick(self, *work):
         """The student's work if the last check of exactly this work was correct; else their last passing version
         (of this kernel, or the one agent_loop.py holds), so the notebook and the file agree; else agentlib's."""
@@ -294,3 +281,17 @@ def report(kind, heading, message, code=False):
     html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
             f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>')
     display({"text/plain": text, "text/html": html}, raw=True)
+
+
+def fingerprint(work):
+    """12 hex digits that name the judged code (its source, else its repr), never the code itself.
+
+    Example: fingerprint((run_agent,)) -> "3f9a0c51d2e7", the same for the same cell run again
+    """
+    parts = []
+    for item in work:
+        try:
+            parts.append(inspect.getsource(inner(item)))
+        except (TypeError, OSError):  # a script of Messages, a builtin: no source to read
+            parts.append(repr(item))
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
