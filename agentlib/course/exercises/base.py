@@ -200,7 +200,6 @@ class Exercise:
     def name(self):
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
 
-
     def pick(self, *work):
         """The student's work if the last check of exactly this work was correct; else their last passing version
         (of this kernel, or the one agent_loop.py holds), so the notebook and the file agree; else agentlib's."""
