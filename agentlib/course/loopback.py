@@ -126,7 +126,7 @@ class Loopback:
     `secret=""` serves every local client: only for a stand-in of a server that has no secret (llama.cpp's).
     """
 
-    def __init__(self, replies=(), lifetime=30.0, strict=True, rules=None, record=True, secret=None):
+    def __init__(self, replies=(), lifetime=30.0, strict=True, rules=None, record=True, secret=None, listen=True):
         self.replies = replies if callable(replies) else list(replies)
         self.rules = rules or (llama_cpp if strict else None)
         self.record, self.requests, self.refused, self.elsewhere = record, [], [], []
@@ -135,8 +135,9 @@ class Loopback:
         self.secret = secrets.token_hex(16) if secret is None else secret
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.clients = {}  # handler thread: its socket, so that stop() can wake and end every one
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.loopback = self
+        self.httpd = Server(("127.0.0.1", 0), Handler) if listen else None  # a browser tab cannot listen: transport()
+        if self.httpd:
+            self.httpd.loopback = self
         self.timer = threading.Timer(lifetime, self.stop)  # a check that dies halfway leaves no server behind
         self.timer.daemon = True
         self.serving, self.thread = False, None
@@ -144,13 +145,16 @@ class Loopback:
     @property
     def url(self):
         """The root every path hangs from, the secret included; as a proxy address only its host and port count."""
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}" + (f"/{self.secret}" if self.secret else "")
+        root = f"http://127.0.0.1:{self.httpd.server_address[1]}" if self.httpd else "http://loopback.invalid"
+        return root + (f"/{self.secret}" if self.secret else "")
 
     @property
     def base_url(self):
         return self.url + "/v1"
 
     def __enter__(self):
+        if not self.httpd:
+            return self
         self.serving = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
@@ -180,6 +184,26 @@ class Loopback:
         for thread in [*clients, self.thread, self.timer]:
             if thread is not threading.current_thread():  # the timer itself calls stop() at the end of its lifetime
                 thread.join(max(0.0, deadline - time.monotonic()))
+
+    def transport(self):
+        """An httpx2 transport that hands each request to `answer` in this process: for a page that cannot listen
+        (JupyterLite). A request for any other address is noted in `elsewhere` and refused, as the proxy does."""
+        import httpx2
+
+        def handle(request):
+            target = request.url.raw_path.decode("ascii")
+            path = self.inside(target) if str(request.url).startswith(self.url + "/") else None
+            if path is None:
+                self.elsewhere.append(f"{request.url.host}{request.url.path}")
+                reply = error(502, "loopback: not forwarded")
+            else:
+                headers = {name.lower(): value for name, value in request.headers.items()}
+                reply = self.answer(request.method, path, headers, request.read())
+            reply = reply if isinstance(reply, Reply) else Reply(200, reply)
+            data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
+            return httpx2.Response(reply.status, headers={"content-type": "application/json"} | reply.headers,
+                                   content=data)
+        return httpx2.MockTransport(handle)
 
     def inside(self, target):
         """The path after the secret, or None when `target` does not start with it.

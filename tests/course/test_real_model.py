@@ -58,3 +58,21 @@ def test_the_solution_is_correct_the_env_restored_and_the_key_never_shown(run_ce
     q.check(defined(run_cell, "en", ('"LLM_MODEL", "deepseek-flash"', '"LLM_MODL", "x"')))
     assert q.outcome == INCORRECT
     assert dict(os.environ) == before and "sk-" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_in_a_browser_tab_the_check_judges_without_a_server(run_cell, monkeypatch, no_llm_settings, language):
+    import sys
+
+    from agentlib.course import loopback
+
+    def no_listening(*args, **kwargs):
+        raise AssertionError("a browser tab cannot listen on a port")
+    monkeypatch.setattr(sys, "platform", "emscripten")  # JupyterLite's Pyodide
+    monkeypatch.setattr(loopback, "Server", no_listening)
+    q = exercise("real_model", language)
+    status, message = q.judge(defined(run_cell, language))
+    assert status == CORRECT, message  # before: "not attempted", so a browser student had at most 4 of 5 pieces
+    for mistake, words in (("ignores tools", ["tools=tools"]), ("hard-codes the endpoint", ["api.deepseek.com", "LLM_BASE_URL"])):
+        status, message = q.judge(defined(run_cell, language, *WRONG[mistake][0]))
+        assert status == INCORRECT and all(word in message for word in words), message

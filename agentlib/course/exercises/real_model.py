@@ -6,7 +6,8 @@
 
 While the check runs, LLM_BASE_URL points at a server on 127.0.0.1 (loopback.py), and so does the proxy,
 so a request that ignores LLM_BASE_URL lands there instead of going online; the request is compared with
-what the loop handed the model, the reply with what the server sent.
+what the loop handed the model, the reply with what the server sent. A browser tab (JupyterLite) cannot
+listen: there the openai client's transport hands each request to the same loopback in-process.
 Deliberately left out: retries, timeouts and DeepSeek's thinking switch.
 """
 
@@ -14,22 +15,21 @@ import itertools
 import os
 import secrets
 import sys
+from contextlib import nullcontext
 from unittest import mock
 
-from ...lesson import QUESTION
 from ...keys import shown_url
+from ...lesson import QUESTION
 from ...loop import run_agent
 from ...models import RealModel
 from ...tools import TOOLS
 from ..loopback import Loopback, completion
-from .base import NOT_ATTEMPTED, Exercise, Outcome, short
+from .base import Exercise, Outcome, short
 from .probe import first_request, tokens
 from .skeleton import cells
 from .time_limit import time_limit
 
 TEXT = {
-    "browser": {"de": "Im Browser lässt sich diese Prüfung nicht ausführen: Sie braucht einen kleinen Server auf deinem Rechner, und den kann eine Webseite nicht starten. Hier geht es mit agentlibs RealModel weiter; prüfen kannst du deins in JupyterLab auf deinem Rechner (make lab).",
-                "en": "This check cannot run in the browser: it needs a small server on your computer, which a web page cannot start. Here the course carries on with agentlib's RealModel; you can check yours in JupyterLab on your computer (make lab)."},
     "hint": {"de": 'Ein Aufruf: self.client.chat.completions.create(model=self.name, messages=messages, tools=tools, tool_choice="auto", extra_body=self.extra). Die Antwort hat reply.choices[0].message und reply.usage; zurück geht das Paar aus beiden.',
              "en": 'One call: self.client.chat.completions.create(model=self.name, messages=messages, tools=tools, tool_choice="auto", extra_body=self.extra). The reply has reply.choices[0].message and reply.usage; the pair of the two goes back.'},
     "key_missing": {"de": "Der Schlüssel aus LLM_API_KEY kam nicht an. Die Stelle: __init__, wo der Client seinen Schlüssel bekommt.",
@@ -54,8 +54,8 @@ TEXT = {
                     "en": "RealModel should be a class, but it is a {type}."},
     "run": {"de": "Mit deinem RealModel endet run_agent nach {steps} Schritten ({stop_message}), mit {prompt_tokens} + {completion_tokens} Tokens; erwartet: die Antwort nach 2 Schritten, 3000 + 100.",
             "en": "With your RealModel, run_agent ends after {steps} steps ({stop_message}), with {prompt_tokens} + {completion_tokens} tokens; expected: the answer after 2 steps, 3000 + 100."},
-    "correct": {"de": "Dein RealModel liest LLM_API_KEY, LLM_BASE_URL und LLM_MODEL, schickt Nachrichten und Werkzeuge mit einem Aufruf von chat.completions.create und gibt Nachricht und Token-Zählung zurück. Die Schleife lief damit gegen einen Server auf deinem Rechner (127.0.0.1) bis zur Antwort: 2 Schritte, 3000 + 100 Tokens.",
-                "en": "Your RealModel reads LLM_API_KEY, LLM_BASE_URL and LLM_MODEL, sends messages and tools in one call of chat.completions.create, and returns the message and the token counts. The loop ran with it against a server on your machine (127.0.0.1) to the answer: 2 steps, 3000 + 100 tokens."},
+    "correct": {"de": "Dein RealModel liest LLM_API_KEY, LLM_BASE_URL und LLM_MODEL, schickt Nachrichten und Werkzeuge mit einem Aufruf von chat.completions.create und gibt Nachricht und Token-Zählung zurück. Die Schleife lief damit gegen einen nachgestellten Anbieter, ohne Netz und ohne Kosten, bis zur Antwort: 2 Schritte, 3000 + 100 Tokens.",
+                "en": "Your RealModel reads LLM_API_KEY, LLM_BASE_URL and LLM_MODEL, sends messages and tools in one call of chat.completions.create, and returns the message and the token counts. The loop ran with it against a stand-in provider, offline and free, to the answer: 2 steps, 3000 + 100 tokens."},
     "elsewhere": {"de": "{what} schickt die Anfrage an {elsewhere} statt an LLM_BASE_URL (während der Prüfung {base_url}). Die Regel: Die Adresse kommt aus LLM_BASE_URL, DeepSeeks nur, wenn dort nichts steht. Die Stelle: base_url in __init__.",
                   "en": "{what} sends the request to {elsewhere} instead of LLM_BASE_URL (during the check {base_url}). The rule: the address comes from LLM_BASE_URL, DeepSeek's only when it is not set. The place: base_url in __init__."},
     "requests": {"de": "Ein Aufruf des Modells sollte genau eine Anfrage schicken, es waren {requests_count}.",
@@ -114,18 +114,19 @@ class OwnRealModel(Exercise):
     SOLUTION = cells(TEXT, TEMPLATE, CODE, solved=True)
 
     def evaluate(self, cls):
-        if sys.platform == "emscripten":  # a browser tab (JupyterLite) cannot start the server the check talks to
-            raise Outcome(NOT_ATTEMPTED, self.say("browser"))
         replies = [completion(calls=SENT[:1], usage=(120, 15)), completion(calls=SENT[1:], usage=(900, 20)),
                    completion(FINAL, usage=(2100, 80))]
         key = "sk-check-" + secrets.token_hex(12)  # made up here; never shown
         messages, schemas = first_request(TOOLS)
         import openai  # noqa: F401  before the clock starts: its first import alone can take seconds on a busy machine
-        with Loopback(replies) as server, time_limit(LOOPBACK_SECONDS), mock.patch.dict(os.environ):
+        browser = sys.platform == "emscripten"  # a browser tab cannot listen: the client hands requests over in-process
+        with Loopback(replies, listen=not browser) as server, time_limit(LOOPBACK_SECONDS), mock.patch.dict(os.environ), \
+                mock.patch("httpx2._client.HTTPTransport", lambda **_: server.transport()) if browser else nullcontext():
             for name in ("LLM_EXTRA_BODY", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
                 os.environ.pop(name, None)
-            os.environ.update(LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL,
-                              all_proxy=server.url, no_proxy="127.0.0.1,localhost")  # one proxy: each costs a TLS set-up
+            os.environ.update(LLM_API_KEY=key, LLM_BASE_URL=server.base_url, LLM_MODEL=CHECK_MODEL)
+            if not browser:  # one proxy for all schemes: each costs a TLS set-up
+                os.environ.update(all_proxy=server.url, no_proxy="127.0.0.1,localhost")
             model = self.attempt(server, "RealModel()", cls)
             reply = self.attempt(server, "model(messages, tools)", model, messages, schemas)
             self.same_request(server, key, messages, schemas, model)
