@@ -185,7 +185,7 @@ def render(pieces, language):
              HEAD.format(language=language)]
     parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{pieces.get(name, reference)}\n"
               for name, _, names, reference in PIECES]
-    return "\n\n".join(parts + [registration() + MAIN])
+    return "\n\n".join(parts + [registration(pieces) + MAIN])
 
 
 def starts(text):
@@ -242,13 +242,16 @@ if __name__ == "__main__":
 '''
 
 
-def registration():
-    """The lines that register the three doc tools with whichever `tool` the file holds, as agentlib describes them."""
+def registration(pieces=()):
+    """The lines that register the three doc tools with whichever `tool` the file holds, described by what each
+    does: agentlib's words, and for the student's own read_doc (among `pieces`) the words that fit it."""
     from ..tools import TOOLS
+    from .exercises.read_doc import ReadDoc
 
     lines = ["# ── [tools] the three doc tools, registered with the decorator above ──"]
     for name in ("list_docs", "grep_docs", "read_doc"):
-        function = TOOLS[name]["schema"]["function"]
+        schema = TOOLS[name]["schema"] if name != "read_doc" else ReadDoc.OWN_SCHEMA if name in pieces else ReadDoc.SCHEMA
+        function = schema["function"]
         described = "".join(f",\n     {param}={value['description']!r}"
                             for param, value in function["parameters"]["properties"].items())
         lines.append(f"tool({function['description']!r}{described})({name})")

@@ -17,6 +17,7 @@ from agentlib.course import agent_file, own_agent, own_run
 from agentlib.course.exercises import exercise
 from agentlib.course.viewer import trace_text
 import agentlib.settings as config
+from agentlib.course.exercises.read_doc import ReadDoc
 from agentlib.errors import ModelError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,8 +132,15 @@ def test_the_students_decorator_registers_the_students_read_doc_and_the_other_tw
     agent = own_agent.load("en")
     assert agent.TOOLS is not agentlib.TOOLS and list(agent.TOOLS) == ["list_docs", "grep_docs", "read_doc"]
     assert agent.TOOLS["read_doc"]["fn"] is agent.read_doc and agent.read_doc.__module__ == "agent_loop"
-    assert agent.TOOLS["read_doc"]["schema"] == agentlib.TOOLS["read_doc"]["schema"]
+    assert agent.TOOLS["read_doc"]["schema"] == ReadDoc.OWN_SCHEMA  # described by what the student's code does
+    assert "3,000" not in agent.TOOLS["read_doc"]["schema"]["function"]["description"]
     assert agent.tool.__module__ == "agent_loop"
+
+
+def test_agentlibs_read_doc_in_the_file_keeps_agentlibs_description(folder):
+    own_agent.keep("decorator", as_a_cell("decorator"), "en")  # the student's decorator, agentlib's read_doc
+    agent = own_agent.load("en")
+    assert agent.read_doc is agentlib.read_doc and agent.TOOLS["read_doc"]["schema"] == ReadDoc.SCHEMA
 
 
 def test_the_students_loop_runs_and_its_trace_is_recorded_from_outside(folder, capsys):

@@ -103,11 +103,13 @@ def test_the_solution_is_correct_and_pick_puts_it_behind_the_loops_tool(run_cell
     mine = run_cell(q.SOLUTION[language], language=language)["read_doc"]
     assert q.judge(mine)[0] == CORRECT
     q.check(mine)
-    assert q.pick(mine) is mine and TOOLS["read_doc"] == {"fn": mine, "schema": ReadDoc.SCHEMA}
+    assert q.pick(mine) is mine and TOOLS["read_doc"] == {"fn": mine, "schema": ReadDoc.OWN_SCHEMA}
+    assert "3,000" not in str(ReadDoc.OWN_SCHEMA) and "80 lines" in str(ReadDoc.OWN_SCHEMA)  # no cap it lacks
     wrong = run_cell(broken(language, "start + 79", "start + 80"))["read_doc"]
     q.check(wrong)
     chosen = q.pick(wrong)  # which passing piece stands in is Exercise.pick's choice (test_exercise_framework)
-    assert chosen is not wrong and TOOLS["read_doc"] == {"fn": chosen, "schema": ReadDoc.SCHEMA}
+    assert chosen is not wrong and TOOLS["read_doc"] == {
+        "fn": chosen, "schema": ReadDoc.SCHEMA if chosen is read_doc else ReadDoc.OWN_SCHEMA}
     assert agentlib.docs.DOCS == docs.DOCS  # the check put the docs folder back
 
 

@@ -63,11 +63,11 @@ CELLS = [
     md("agents", de="""
         ## Derselbe Agent, zweimal
 
-        So sieht der Agent in den beiden Frameworks aus. Beide bekommen dieselben drei Werkzeuge, denselben Systemprompt (`SYSTEM_PROMPT` aus `agentlib`) und dieselbe Frage. Statt `@tool("Beschreibung", param="...")` lesen beide die Beschreibung aus dem Docstring der Funktion, die Parameterbeschreibungen aus dessen `Args:`-Abschnitt – Wort für Wort dieselben Texte, mit denen `agent_loop.py` die Werkzeuge registriert.
+        So sieht der Agent in den beiden Frameworks aus. Beide bekommen dieselben drei Werkzeuge, denselben Systemprompt (`SYSTEM_PROMPT` aus `agentlib`) und dieselbe Frage. Statt `@tool("Beschreibung", param="...")` lesen beide die Beschreibung aus dem Docstring der Funktion, die Parameterbeschreibungen aus dessen `Args:`-Abschnitt – Wort für Wort dieselben Texte, mit denen `agentlib` seine Werkzeuge beschreibt.
         """, en="""
         ## The same agent, twice
 
-        This is the agent in the two frameworks. Both get the same three tools, the same system prompt (`SYSTEM_PROMPT` from `agentlib`) and the same question. Instead of `@tool("description", param="...")` both read the description from the function's docstring, and the parameter descriptions from its `Args:` section – word for word the texts `agent_loop.py` registers the tools with.
+        This is the agent in the two frameworks. Both get the same three tools, the same system prompt (`SYSTEM_PROMPT` from `agentlib`) and the same question. Instead of `@tool("description", param="...")` both read the description from the function's docstring, and the parameter descriptions from its `Args:` section – word for word the texts `agentlib` describes its tools with.
         """),
     code("show-agents", """
         show(frameworks.grep_docs)

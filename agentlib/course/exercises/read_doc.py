@@ -124,7 +124,11 @@ class ReadDoc(Exercise):
 
     AREA, TEXT, REFERENCE, CALLABLE = "read_doc", TEXT, (read_doc,), "not_a_function"
     SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
-    SCHEMA = TOOLS["read_doc"]["schema"]  # what the model is told about read_doc, whichever function runs
+    SCHEMA = TOOLS["read_doc"]["schema"]  # agentlib's read_doc as the model is told of it: its cap and read-on note
+    # The student's read_doc, described by what it does and no more: no character cap, no note where to read on.
+    OWN_SCHEMA = {"type": "function", "function": {
+        **SCHEMA["function"], "description": "Read lines of one documentation file, each prefixed with its line "
+                                             "number. At most 80 lines per call."}}
     SKELETON = cells(TEXT, TEMPLATE)
     SOLUTION = cells(TEXT, TEMPLATE, {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
                                       "refusal": 'f"Error: no such file {path!r}; call list_docs to see which files exist."'},
@@ -143,9 +147,9 @@ class ReadDoc(Exercise):
         return self.say("correct") + (self.say("raised_is_fine") if raised else "")
 
     def pick(self, read_doc):
-        """Like Exercise.pick; the loop's tool read_doc then runs the picked function, described as before."""
+        """Like Exercise.pick; the loop's tool read_doc then runs the picked function, described by what it does."""
         chosen = super().pick(read_doc)
-        TOOLS["read_doc"] = {"fn": chosen, "schema": self.SCHEMA}
+        TOOLS["read_doc"] = {"fn": chosen, "schema": self.SCHEMA if chosen is self.REFERENCE[0] else self.OWN_SCHEMA}
         return chosen
 
     def judge_reading(self, read_doc, raised, base):
