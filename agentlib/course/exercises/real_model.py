@@ -40,6 +40,10 @@ TEXT = {
                          "en": "The request does not hold the message list the model was given: messages=messages."},
     "tools_missing": {"de": "Die Anfrage enthält nicht die Werkzeuge: tools=tools – sonst weiß das Modell nichts von ihnen.",
                       "en": "The request does not hold the tools: tools=tools – otherwise the model knows nothing of them."},
+    "note.doc": {"de": "Ein Modell hinter einem OpenAI-kompatiblen Endpunkt: DeepSeek, wenn LLM_BASE_URL keinen anderen nennt.",
+                 "en": "A model behind an OpenAI-compatible endpoint: DeepSeek unless LLM_BASE_URL names another."},
+    "note.thinking": {"de": "DeepSeek denkt vor jeder Antwort nach, wenn man es nicht abschaltet: langsamer und teurer",
+                      "en": "DeepSeek thinks before it answers unless told not to: slower, and pricier"},
     "gap.create": {"de": 'ein Aufruf von chat.completions.create: Modell, Nachrichten, Werkzeuge, tool_choice="auto", extra_body',
                    "en": 'one call of chat.completions.create: model, messages, tools, tool_choice="auto", extra_body'},
     "gap.message": {"de": "die Nachricht der ersten Auswahl", "en": "the first choice's message"},
@@ -80,14 +84,14 @@ from openai import OpenAI
 
 
 class RealModel:
-    """A model behind an OpenAI-compatible endpoint: DeepSeek unless LLM_BASE_URL names another."""
+    """<doc>"""
 
     def __init__(self):
         base_url = os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")
         api_key = os.environ.get("LLM_API_KEY")
         self.client = OpenAI(api_key=api_key, base_url=base_url)
         self.name = os.environ.get("LLM_MODEL", "deepseek-flash")
-        # DeepSeek thinks before it answers unless told not to: slower, and pricier
+        # <thinking>
         self.extra = {"thinking": {"type": "disabled"}} if "deepseek.com" in base_url else {}
 
     def __call__(self, messages, tools):
