@@ -144,3 +144,23 @@ def test_notebook_06_with_a_key_in_dot_env_runs_the_students_real_model_against_
     assert "RealModel" in said(notebook, "choose-model")
     assert len(server.requests) == 2 and not server.refused, server.refused
     assert server.requests[0]["headers"]["authorization"] == f"Bearer {server.key}"
+
+
+def test_a_provider_that_quotes_the_key_never_gets_it_into_the_saved_notebook():
+    from agentlib.course.loopback import error
+
+    folder = copy_of_notebooks()
+    here = folder / "notebooks" / "en"
+    key = "plainkeyQ7m2xZ9wT4"  # no "sk-": only knowing the key can hide it
+    quoting = error(401, f"Incorrect API key provided: {key}. Header was 'Authorization: Bearer {key}'.")
+    with serve("openai", [quoting] * 4, key=key, lifetime=300) as server:
+        (folder / ".env").write_text(f"LLM_API_KEY={key}\nLLM_BASE_URL={server.base_url}\nLLM_MODEL=test-model\n",
+                                     encoding="utf-8")
+        notebook = run(next(here.glob("06_*.ipynb")), here)  # the student's own RealModel (the solution) asks
+    assert server.requests and "401" in said(notebook, "real-run") and "[hidden]" in said(notebook, "real-run")
+    assert "use your RealModel" in said(notebook, "build-real-model-check")  # the student's path, not agentlib's
+    saved = folder / "saved.ipynb"
+    nbformat.write(notebook, saved)
+    text = saved.read_text(encoding="utf-8") + "".join((here / name).read_text(encoding="utf-8", errors="replace")
+                                                       for name in ("agent_loop.py",) if (here / name).exists())
+    assert "Q7m2xZ" not in text and "plainkey" not in text
