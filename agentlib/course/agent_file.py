@@ -183,9 +183,37 @@ def render(pieces, language):
              f'    {python()} agent_loop.py --real    {text("real")}\n'
              f'    {python()} agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
              HEAD.format(language=language)]
-    parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{pieces.get(name, reference)}\n"
+    parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{unrepeated(pieces.get(name, reference))}\n"
               for name, _, names, reference in PIECES]
     return "\n\n".join(parts + [registration(pieces) + MAIN])
+
+
+def imported(node):
+    """What an import statement binds, as (module, name, alias) triples; None for a relative import.
+
+    Example: imported(ast.parse("from a import b as c").body[0]) -> {("a", "b", "c")}
+    """
+    if isinstance(node, ast.Import):
+        return {(None, alias.name, alias.asname) for alias in node.names}
+    return {(node.module, alias.name, alias.asname) for alias in node.names} if node.level == 0 else None
+
+
+def unrepeated(text):
+    """`text` without the import statements the file's head already makes, so that each import is there once.
+
+    Example: unrepeated("import json\n\nx = json.dumps(1)\n") -> "x = json.dumps(1)\n"
+    """
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):  # broken by hand (or a byte that is not UTF-8): left as the student left it
+        return text
+    lines = text.splitlines(keepends=True)
+    for node in reversed(tree.body):
+        alone = not any(other is not node and other.lineno <= node.end_lineno and other.end_lineno >= node.lineno
+                        for other in tree.body)  # not `import json; x = 1`, whose line holds more
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and alone and (imported(node) or {0}) <= HEAD_IMPORTS:
+            del lines[node.lineno - 1:node.end_lineno]
+    return "".join(lines).lstrip("\n")
 
 
 def starts(text):
@@ -209,6 +237,9 @@ from agentlib import MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, Call, Message, do
 LANGUAGE = "{language}"
 '''
 
+
+HEAD_IMPORTS = set().union(*(imported(node) for node in ast.parse(HEAD.format(language='')).body
+                             if isinstance(node, (ast.Import, ast.ImportFrom))))
 
 MAIN = '''
 

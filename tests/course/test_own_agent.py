@@ -79,7 +79,7 @@ def test_a_passed_piece_is_kept_as_the_cells_text_and_the_file_says_whose_each_p
     assert "run_agent: agentlib's version, until yours passes the check in notebook 4" in text
     assert "from agentlib import run_agent" in text and "YOUR CODE HERE" not in text
     assert "file.is_relative_to(base)" in text  # the student's own lines, not agentlib's
-    assert agent_file.mine("en") == {"read_doc": own_agent.unmarked(solution("read_doc"))}
+    assert agent_file.mine("en") == {"read_doc": agent_file.unrepeated(own_agent.unmarked(solution("read_doc")))}
 
 
 def test_the_file_grows_one_piece_at_a_time_and_later_notebooks_get_only_earlier_pieces(folder, capsys):
@@ -285,3 +285,11 @@ def test_the_students_five_pieces_leave_the_same_message_list_and_trace_as_agent
             names = {c["id"]: c["function"]["name"] for m in reference.messages for c in m.get("tool_calls", [])}
             assert [m for m in own.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"] == [
                 m for m in reference.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"]
+
+
+def test_the_assembled_file_imports_each_name_once(folder):
+    pass_all()
+    statements = [line.split("#")[0].strip() for line in agent_file.read().splitlines()
+                  if line.startswith(("import ", "from "))]
+    assert len(statements) == len(set(statements)), statements  # before: inspect, json, os, docs twice
+    assert agent_file.unrepeated("import json; x = 1\nimport os\ny = 2\n") == "import json; x = 1\ny = 2\n"

@@ -175,7 +175,7 @@ def test_a_syntax_error_in_one_section_blames_that_section_when_another_is_picke
     said = capsys.readouterr().out
     assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in said
     assert "would not load" not in said  # the new piece is not blamed
-    assert agent_file.mine() == {"decorator": broken.strip(), "read_doc": own_agent.unmarked(solution("read_doc"))}
+    assert agent_file.mine() == {"decorator": broken.strip(), "read_doc": agent_file.unrepeated(own_agent.unmarked(solution("read_doc")))}
     agent = own_agent.load("en")
     assert agent.yours == ["read_doc"] and agent.tool is agentlib.tool
     assert f"The section [decorator] of agent_loop.py cannot be loaded (SyntaxError: expected ':', line {line})" in (
@@ -205,7 +205,7 @@ def test_a_test_call_at_the_bottom_of_the_real_model_cell_is_not_kept_and_never_
         "print(message.content, usage)\n")
     assert own_agent.keep("real_model", None, "en", source=cell) is not None
     kept = agent_file.mine()["real_model"]
-    assert "class RealModel:" in kept and "from openai import OpenAI" in kept and "import os" in kept
+    assert "class RealModel:" in kept and "from openai import OpenAI" in kept  # `import os`: once, in the head
     assert "RealModel()(" not in kept and "paid" not in kept and "try it once" not in kept
     own_agent.load("en", quiet=True)
     subprocess.run([sys.executable, "agent_loop.py"], cwd=folder, capture_output=True, timeout=60,
