@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..tools import TOOLS
 from .text import say
 
 TEXT = {
@@ -188,6 +189,13 @@ def render(pieces, language):
     return "\n\n".join(parts + [registration(pieces) + MAIN])
 
 
+DESCRIBED = {name: TOOLS[name]["schema"] for name in ("list_docs", "grep_docs", "read_doc")}  # agentlib's, before any pick
+# The student's read_doc, described by what it does and no more: no character cap, no note where to read on.
+OWN_READ_DOC = {"type": "function", "function": {
+    **DESCRIBED["read_doc"]["function"],
+    "description": "Read lines of one documentation file, each prefixed with its line number. At most 80 lines per call."}}
+
+
 def imported(node):
     """What an import statement binds, as (module, name, alias) triples; None for a relative import.
 
@@ -276,13 +284,9 @@ if __name__ == "__main__":
 def registration(pieces=()):
     """The lines that register the three doc tools with whichever `tool` the file holds, described by what each
     does: agentlib's words, and for the student's own read_doc (among `pieces`) the words that fit it."""
-    from ..tools import TOOLS
-    from .exercises.read_doc import ReadDoc
-
     lines = ["# ── [tools] the three doc tools, registered with the decorator above ──"]
     for name in ("list_docs", "grep_docs", "read_doc"):
-        schema = TOOLS[name]["schema"] if name != "read_doc" else ReadDoc.OWN_SCHEMA if name in pieces else ReadDoc.SCHEMA
-        function = schema["function"]
+        function = (OWN_READ_DOC if name in pieces else DESCRIBED[name])["function"]
         described = "".join(f",\n     {param}={value['description']!r}"
                             for param, value in function["parameters"]["properties"].items())
         lines.append(f"tool({function['description']!r}{described})({name})")

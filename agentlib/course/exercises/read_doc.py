@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ...docs import read_doc
 from ...tools import TOOLS
+from ..agent_file import OWN_READ_DOC
 from .base import Exercise, short
 from .escapes import SECRET, docs_folder, escape_folder, escapes
 from .skeleton import cells
@@ -125,10 +126,7 @@ class ReadDoc(Exercise):
     AREA, TEXT, REFERENCE, CALLABLE = "read_doc", TEXT, (read_doc,), "not_a_function"
     SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
     SCHEMA = TOOLS["read_doc"]["schema"]  # agentlib's read_doc as the model is told of it: its cap and read-on note
-    # The student's read_doc, described by what it does and no more: no character cap, no note where to read on.
-    OWN_SCHEMA = {"type": "function", "function": {
-        **SCHEMA["function"], "description": "Read lines of one documentation file, each prefixed with its line "
-                                             "number. At most 80 lines per call."}}
+    OWN_SCHEMA = OWN_READ_DOC  # the student's, described by what it does: no character cap, no read-on note
     SKELETON = cells(TEXT, TEMPLATE)
     SOLUTION = cells(TEXT, TEMPLATE, {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
                                       "refusal": 'f"Error: no such file {path!r}; call list_docs to see which files exist."'},
