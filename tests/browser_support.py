@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager"  # the lab extension that draws widgets
 CHROMIUM_ARGS = [
     "--no-sandbox",  # tests run as root in CI, where Chromium's sandbox refuses to start
@@ -50,6 +52,29 @@ WIDGET_ERRORS = ["Error displaying widget", "Error rendering view", "Failed to l
 # widget, e.g. "VBox(children=(...", or the sentence agentlib's own widgets put first.
 WIDGET_AS_TEXT = re.compile(r"^[A-Z]\w*\((children|value|description|layout|min|max)=|"
                             r"^(Hier kann kein Widget angezeigt werden|No widget can be shown here)", re.M)
+
+
+@contextmanager
+def chromium():
+    """A launched Chromium (Playwright driving the system's executable); without one the test is skipped with
+    what to install, or fails where CI is set, since there the browser tests must run."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright, reason = None, "install playwright (pip install -r requirements-dev.txt)"
+    executable = find_chromium()
+    if executable is None:
+        reason = "install Debian's chromium to run the browser test (apt-get install chromium)"
+    if executable is None or sync_playwright is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the browser test must run: {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def find_chromium():

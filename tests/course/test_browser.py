@@ -30,8 +30,8 @@ import pytest
 
 from agentlib.course import controls
 from agentlib.course.viewer import labels
-from browser_support import (CHROMIUM_ARGS, CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, find_chromium,
-                             jupyter_lab, unnamed_controls)
+from browser_support import (CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, chromium, jupyter_lab,
+                             unnamed_controls)
 
 pytestmark = pytest.mark.browser
 
@@ -67,21 +67,8 @@ WIDGETS_NOTEBOOK = {
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright, reason = None, "install playwright (pip install -r requirements-dev.txt)"
-    executable = find_chromium()
-    if executable is None:
-        reason = "install Debian's chromium to run the browser test (apt-get install chromium)"
-    if executable is None or sync_playwright is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the browser test must run: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

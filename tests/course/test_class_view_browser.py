@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM_ARGS, CONTRAST, find_chromium
+from browser_support import CONTRAST, chromium
 from course.test_class_view import MARKUP, STUDENTS, a_class
 
 pytestmark = pytest.mark.browser
@@ -24,21 +24,8 @@ AA = 4.5  # WCAG 2.2 AA, normal text
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright, reason = None, "install playwright (pip install -r requirements-dev.txt)"
-    executable = find_chromium()
-    if executable is None:
-        reason = "install Debian's chromium to run the browser test (apt-get install chromium)"
-    if executable is None or sync_playwright is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the browser test must run: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 def test_the_class_page_shows_every_row_the_stuck_and_the_chart_from_one_file(browser, tmp_path):

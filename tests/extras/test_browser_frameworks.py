@@ -5,7 +5,6 @@ the frameworks installed (make frameworks) their columns must be there too;
 without them the loop's column stands alone.
 """
 
-import os
 import shutil
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 
 from agentlib.extras import frameworks
 from agentlib.extras import side_by_side as sbs
-from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
+from browser_support import Student, chromium, jupyter_lab
 
 pytestmark = pytest.mark.browser
 
@@ -24,40 +23,31 @@ NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = p
 
 
 def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    executable = find_chromium()
-    if executable is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set, so the browser test must run: apt-get install chromium")
-        pytest.skip("install Debian's chromium to run the browser test (apt-get install chromium)")
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     installed = [name for name, found in frameworks.installed().items() if found]
-    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            student = Student(page, lab)
-            student.open(NOTEBOOK)
-            student.run_all()
-            assert not student.problems(), "\n".join(student.problems())
-            steps = page.locator(".jp-OutputArea-output table.framework-comparison")
-            expect(steps).to_have_count(4)  # the lesson's script: four model calls
-            last = steps.nth(3)
-            expect(last.locator("caption")).to_have_text("Schritt 4")
-            # No loop passed in this copy: the column says it is agentlib's, in the notebook's language.
-            expect(last.locator("thead th")).to_have_text(["#", sbs.whose(False, "de")[0], *installed])
-            expect(last.locator("tbody tr")).to_have_count(8)  # system, user, three calls and their results
-            expect(last.locator("tbody tr.differs")).to_have_count(0)  # same roles and call ids in every column
-            expect(last).to_contain_text("tool c3:")
-            mapping = page.locator(".jp-OutputArea-output table.framework-mapping")
-            expect(mapping.locator("tbody tr")).to_have_count(13)
-            expect(mapping).to_contain_text("gekürzt mit Hinweis")
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            last.screenshot(path=ARTIFACTS / "frameworks-step-4.png")
-            mapping.screenshot(path=ARTIFACTS / "frameworks-mapping.png")
-            if "openai-agents" in installed:
-                expect(mapping).to_contain_text("MaxTurnsExceeded")
-        finally:
-            browser.close()
+    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        student = Student(page, lab)
+        student.open(NOTEBOOK)
+        student.run_all()
+        assert not student.problems(), "\n".join(student.problems())
+        steps = page.locator(".jp-OutputArea-output table.framework-comparison")
+        expect(steps).to_have_count(4)  # the lesson's script: four model calls
+        last = steps.nth(3)
+        expect(last.locator("caption")).to_have_text("Schritt 4")
+        # No loop passed in this copy: the column says it is agentlib's, in the notebook's language.
+        expect(last.locator("thead th")).to_have_text(["#", sbs.whose(False, "de")[0], *installed])
+        expect(last.locator("tbody tr")).to_have_count(8)  # system, user, three calls and their results
+        expect(last.locator("tbody tr.differs")).to_have_count(0)  # same roles and call ids in every column
+        expect(last).to_contain_text("tool c3:")
+        mapping = page.locator(".jp-OutputArea-output table.framework-mapping")
+        expect(mapping.locator("tbody tr")).to_have_count(13)
+        expect(mapping).to_contain_text("gekürzt mit Hinweis")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        last.screenshot(path=ARTIFACTS / "frameworks-step-4.png")
+        mapping.screenshot(path=ARTIFACTS / "frameworks-mapping.png")
+        if "openai-agents" in installed:
+            expect(mapping).to_contain_text("MaxTurnsExceeded")
