@@ -1,6 +1,6 @@
 """agent_loop.py, the student's agent as a file: where it lives, what goes into it, and how it is written.
 
-    text = render({"loop": cell}, "en")   # the whole file: whose each piece is, five sections, the tools, main()
+    text = render({"loop": cell}, "en")   # the whole file: how to run it, five sections, the tools, the command line
     sections(text)                        # -> {"loop": (cell, the line it starts on)}
 
 The file lives beside the notebooks, one section per piece between marker lines: what the exercise cell
@@ -8,7 +8,7 @@ defines once the piece passed (`definitions`: its definitions, not a test call b
 from agentlib. It is the student's, runnable like the lesson's script (`python agent_loop.py`, `--real`,
 `--local`), so it is written whole or not at all (`write`), one kernel at a time (`locked`).
 Deliberately left out: any piece but the five, which piece goes in and when (own_agent.py keeps and loads
-them), and the model the file runs with (own_run.py).
+them), and the command line the file hands its pieces to (own_run.main: which model, a failure in one sentence).
 """
 
 import ast
@@ -19,6 +19,7 @@ import shlex
 import symtable
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 from ..tools import TOOLS
@@ -30,22 +31,22 @@ TEXT = {
     "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
     "theirs": {"de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
               "en": "agentlib's version, until yours passes the check in notebook {n}"},
-    "run": {"de": "So startest du ihn im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes "
-                  "python kennt agentlib nicht):",
-            "en": "Run it in a terminal, in this folder, with the course's Python (a bare python does not know "
-                  "agentlib):"},
-    "script": {"de": "das Skriptmodell spielt die Lektion ab: kostenlos, immer gleich",
-              "en": "the scripted model replays the lesson: free, the same every time"},
-    "real": {"de": "das echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
-            "en": "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
-    "local": {"de": "das winzige Modell auf diesem Rechner (make local-model)",
-             "en": "the tiny model on this machine (make local-model)"},
-    "rewrite": {"de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil die Prüfung besteht. Änderungen "
-                      "innerhalb eines Abschnitts bleiben; was du außerhalb änderst, sichert er vorher in einer "
-                      "Kopie agent_loop.py.bak-… daneben.",
-               "en": "The course rewrites this file whenever another piece passes its check. Changes inside a "
-                      "section stay; what you change outside the sections is first copied to agent_loop.py.bak-… "
-                      "beside it."},
+    "run": {"de": "Im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes python kennt agentlib nicht):",
+            "en": "In a terminal, in this folder, with the course's Python (a bare python does not know agentlib):"},
+    "modes": {"de": "Ohne Schalter spielt das Skriptmodell die Lektion ab (kostenlos, immer gleich); --real fragt das "
+                    "echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env), --local das winzige auf "
+                    "diesem Rechner (make local-model).",
+              "en": "Without a switch the scripted model replays the lesson (free, the same every time); --real asks "
+                    "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env), --local the tiny one on "
+                    "this machine (make local-model)."},
+    "rewrite": {"de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil besteht. Was in einem Abschnitt "
+                      "steht, bleibt; was du außerhalb änderst, sichert er vorher in agent_loop.py.bak-… daneben.",
+               "en": "The course rewrites this file whenever another piece passes. What is inside a section stays; "
+                      "what you change outside the sections is first copied to agent_loop.py.bak-… beside it."},
+    "tools": {"de": "die drei Doku-Werkzeuge, angemeldet mit dem Decorator oben",
+             "en": "the three doc tools, registered with the decorator above"},
+    "main": {"de": "python agent_loop.py [--real | --local]: dein Agent beantwortet die Frage der Lektion",
+            "en": "python agent_loop.py [--real | --local]: your agent answers the lesson's question"},
     "count": {"de": "{n} von 5 Teilen stammen von dir.", "en": "{n} of 5 pieces are yours."},
     "count_one": {"de": "1 von 5 Teilen stammt von dir.", "en": "1 of 5 pieces is yours."},
 }
@@ -177,16 +178,15 @@ def used(node):
 def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
     text = lambda key, **facts: say(TEXT, key, language, **facts)  # noqa: E731
-    whose = {p[0]: text("yours" if p[0] in pieces else "theirs", n=p[1]) for p in PIECES}
-    listing = "\n".join(f"    {', '.join(names)}: {whose[name]}" for name, _, names, _ in PIECES)
-    parts = [f'"""{text("title")}\n\n{listing}\n\n{yours(language, len(pieces))}\n\n{text("run")}\n'
-             f'    {python()} agent_loop.py           {text("script")}\n'
-             f'    {python()} agent_loop.py --real    {text("real")}\n'
-             f'    {python()} agent_loop.py --local   {text("local")}\n\n{text("rewrite")}\n"""\n',
-             HEAD.format(language=language)]
-    parts += [f"# ── [{name}] {', '.join(names)}: {whose[name]} ──\n{unrepeated(pieces.get(name, reference))}\n"
-              for name, _, names, reference in PIECES]
-    return "\n\n".join(parts + [registration(pieces) + MAIN])
+    wrapped = lambda words: textwrap.fill(words, 115)  # noqa: E731
+    header = (f'"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
+              f'    {python()} {FILE} [--real | --local]\n{wrapped(text("modes"))}\n\n{wrapped(text("rewrite"))}\n"""')
+    whose = lambda name, n: text("yours" if name in pieces else "theirs", n=n)  # noqa: E731
+    parts = [header, HEAD.format(language=language).strip()]
+    parts += [f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n{unrepeated(pieces.get(name, reference)).strip()}"
+              for name, n, names, reference in PIECES]
+    parts += [registration(pieces, language), MAIN.format(comment=text("main")).strip()]
+    return "\n\n\n".join(parts) + "\n"
 
 
 DESCRIBED = {name: TOOLS[name]["schema"] for name in ("list_docs", "grep_docs", "read_doc")}  # agentlib's, before any pick
@@ -234,13 +234,12 @@ def python():
     return shlex.quote(sys.executable)
 
 
-HEAD = '''import argparse
-import inspect
+HEAD = '''import inspect
 import json
 import os
 import sys
 
-from agentlib import MAX_OBSERVATION, QUESTION, SYSTEM_PROMPT, Call, Message, docs, grep_docs, lesson_script, list_docs
+from agentlib import MAX_OBSERVATION, SYSTEM_PROMPT, Call, Message, docs, grep_docs, list_docs
 
 LANGUAGE = "{language}"
 '''
@@ -249,42 +248,20 @@ LANGUAGE = "{language}"
 HEAD_IMPORTS = set().union(*(imported(node) for node in ast.parse(HEAD.format(language='')).body
                              if isinstance(node, (ast.Import, ast.ImportFrom))))
 
-MAIN = '''
-
-# ── [main] python agent_loop.py, --real, --local ──
-def main(argv=None):
-    parser = argparse.ArgumentParser(description="Your agent, on the lesson's question.")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--real", action="store_true", help="ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL)")
-    source.add_argument("--local", action="store_true", help="ask the tiny model on this machine (make local-model)")
-    parser.add_argument("--max-steps", type=int, default=8, help="stop after this many model calls")
-    args = parser.parse_args(argv)
-    from agentlib.course.own_run import as_model_error, build, use_dotenv
-
-    model = None
-    try:
-        if args.local:  # RealModel reads LLM_*: point them at the local server
-            from agentlib.extras.local import local_server
-
-            server = local_server(LANGUAGE)
-            os.environ.update(LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"])
-        use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
-        model = build(RealModel, LANGUAGE) if args.real or args.local else ScriptedModel(lesson_script(LANGUAGE))
-        answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=args.max_steps)
-    except Exception as error:  # a person must fix it: one sentence, no traceback, no part of the key
-        sys.exit(str(as_model_error(error, model, LANGUAGE)))
-    return 0 if answer is not None else 1
-
-
+# The command line (which model, how many steps, a failure in one sentence) is the course's: own_run.main.
+MAIN = '''# ── [main] {comment} ──
 if __name__ == "__main__":
-    sys.exit(main())
+    from agentlib.course.own_run import main
+    from agentlib.extras.local import local_server
+
+    sys.exit(main(globals(), local_server))
 '''
 
 
-def registration(pieces=()):
+def registration(pieces=(), language="en"):
     """The lines that register the three doc tools with whichever `tool` the file holds, described by what each
     does: agentlib's words, and for the student's own read_doc (among `pieces`) the words that fit it."""
-    lines = ["# ── [tools] the three doc tools, registered with the decorator above ──"]
+    lines = [f"# ── [tools] {say(TEXT, 'tools', language)} ──"]
     for name in ("list_docs", "grep_docs", "read_doc"):
         function = (OWN_READ_DOC if name in pieces else DESCRIBED[name])["function"]
         described = "".join(f",\n     {param}={value['description']!r}"

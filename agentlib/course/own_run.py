@@ -4,12 +4,13 @@
     answer, stats = recorded(run_agent, "de")(model, question)   # stats.trace: the run, recorded from outside
 
 The student's loop records no trace: `recorded` hands it a model that notes each call in a `Trace` of the
-loop's own message list, and ends a failing run with one sentence, key hidden. agent_loop.py's main() builds
-its model and words its failures with the same functions, so a terminal hears the same sentences.
+loop's own message list, and ends a failing run with one sentence, key hidden. `main` is agent_loop.py's
+command line; it builds the model and words a failure with the same functions, so a terminal hears the same sentences.
 Deliberately left out: retrying a failed call (the run ends at the first error), and any record the student's
 loop keeps itself: the trace holds the list the loop hands its model, nothing else.
 """
 
+import argparse
 import functools
 import os
 import sys
@@ -18,6 +19,7 @@ from unittest import mock
 
 from ..errors import ModelError, explain, explained
 from ..keys import redact, shown_url
+from ..lesson import QUESTION, lesson_script
 from ..loop import Stats
 from ..settings import dotenv, has_key, key_in_model, settings
 from ..trace import Trace
@@ -28,7 +30,40 @@ TEXT = {
                     "en": "The model reports an error, and the run ends: {error}"},
     "loop_failed": {"de": "Deine Schleife bricht ab mit {error}; der Lauf endet hier.",
                    "en": "Your loop fails with {error}; the run ends here."},
+    "usage": {"de": "Dein Agent beantwortet die Frage der Lektion.", "en": "Your agent answers the lesson's question."},
+    "real": {"de": "das echte Modell fragen (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
+            "en": "ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
+    "local": {"de": "das winzige Modell auf diesem Rechner fragen (make local-model)",
+             "en": "ask the tiny model on this machine (make local-model)"},
+    "steps": {"de": "nach so vielen Modellaufrufen aufhören (Standard: 8)",
+             "en": "stop after this many model calls (default: 8)"},
 }
+
+
+def main(agent, local, argv=None):
+    """agent_loop.py in a terminal: the file's `agent` (its globals: LANGUAGE, run_agent, ScriptedModel, RealModel)
+    answers the lesson's question with the scripted model, --real or --local (`local` starts that server). Exit
+    status 0 when it answered, 1 when not; a failure ends the run with one sentence, no traceback, no part of a key."""
+    language = agent["LANGUAGE"]
+    text = lambda key: say(TEXT, key, language)  # noqa: E731
+    parser = argparse.ArgumentParser(prog="agent_loop.py", description=text("usage"))
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--real", action="store_true", help=text("real"))
+    source.add_argument("--local", action="store_true", help=text("local"))
+    parser.add_argument("--max-steps", type=int, default=8, metavar="N", help=text("steps"))
+    args = parser.parse_args(argv)
+    model = None
+    try:
+        if args.local:  # the student's RealModel reads LLM_*: point them at the local server
+            server = local(language)
+            os.environ.update(LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"])
+        use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
+        real = args.real or args.local
+        model = build(agent["RealModel"], language) if real else agent["ScriptedModel"](lesson_script(language))
+        answer, _ = agent["run_agent"](model, QUESTION[language], max_steps=args.max_steps)
+    except Exception as error:
+        sys.exit(str(as_model_error(error, model, language)))
+    return 0 if answer is not None else 1
 
 
 def use_dotenv():

@@ -70,7 +70,7 @@ def test_a_kernel_reading_while_another_rewrites_always_sees_a_whole_file(folder
     while writer.is_alive():
         text = file_text(folder).decode("utf-8")
         reads += 1
-        if not text.endswith('    sys.exit(main())\n') or "read_doc" not in agent_file.sections(text):
+        if not text.endswith('    sys.exit(main(globals(), local_server))\n') or "read_doc" not in agent_file.sections(text):
             partial.append(len(text))
     writer.join()
     assert reads > 100 and partial == []
@@ -184,7 +184,7 @@ def test_a_syntax_error_in_one_section_blames_that_section_when_another_is_picke
 
 def test_hand_edits_outside_the_sections_are_kept_in_a_backup_that_the_sentence_names(folder, capsys):
     own_agent.keep("decorator", None, "en", source=solution("decorator"))
-    edited = file_text(folder).replace(b"def main(argv=None):\n", b"def main(argv=None):\n    print('my banner')\n")
+    edited = file_text(folder).replace(b"if __name__ == \"__main__\":\n", b"if __name__ == \"__main__\":\n    print('my banner')\n")
     (folder / "agent_loop.py").write_bytes(edited)
     capsys.readouterr()
     own_agent.keep("read_doc", None, "en", source=solution("read_doc"))
