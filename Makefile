@@ -16,7 +16,7 @@ help:
 	@echo "make test       the whole test suite (offline, free; never the paid test)"
 	@echo "make test-paid  only the test that asks the real provider in .env (costs a little money)"
 	@echo "make test-hub   a JupyterHub with two students and an nbgitpuller link, in Chromium (issue 19)"
-	@echo "make bench      the benchmarks (about a minute)"
+	@echo "make bench      the benchmarks (about two minutes)"
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
 	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
@@ -64,8 +64,13 @@ $(VENV)/.hub: requirements-hub.txt tools/hub/package.json tools/hub/package-lock
 	cd $(VENV)/hub-node && npm ci --no-audit --no-fund --silent
 	touch $@
 
-bench: $(VENV)/.bench
+# The bench ends with notebook 05 in the site beside JupyterLab (bench/front_ends.py): it builds the site
+# first if there is none. If that fails (no npm), the bench still runs and names what it left out.
+bench: $(VENV)/.bench site/index.html
 	$(BIN)/python -m bench
+
+site/index.html:
+	-$(MAKE) lite
 
 # Changes one token of loop, tools, docs, files, models or trace at a time and runs the tests that execute
 # it; prints the share of mutants the tests notice and the ones they do not. Not part of make test.

@@ -1,8 +1,9 @@
 """Run every benchmark, print one plain table, write the figures as JSON.
 
-    python -m bench                     the default sizes (about 30 s; make bench does this)
+    python -m bench                     the default sizes (minutes; make bench does this)
     python -m bench --quick             small sizes, for a first look
     python -m bench --files 1000 --megabytes 10 --steps 500 --out my.json
+    python -m bench --no-front-ends     without the site and JupyterLab in Chromium (about 30 s)
 """
 
 import argparse
@@ -15,10 +16,10 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import ROOT, checks, overhead, scale, startup, tokens
+from . import ROOT, checks, front_ends, overhead, scale, startup, tokens
 from .corpus import write_corpus
 
-QUICK = {"files": 500, "megabytes": 5, "steps": 200, "repeat": 3, "startup_runs": 5}
+QUICK = {"files": 500, "megabytes": 5, "steps": 200, "repeat": 3, "startup_runs": 5, "front_end_rounds": 1}
 
 
 def machine():
@@ -54,6 +55,10 @@ def arguments(argv):
     parser.add_argument("--startup-runs", type=positive(int), default=20, help="runs per median (start-up)")
     parser.add_argument("--no-tokens", action="store_true",
                         help="leave out the token counts (they need bench/requirements-bench.txt)")
+    parser.add_argument("--front-end-rounds", type=positive(int), default=3,
+                        help="rounds per median (the site beside JupyterLab, in Chromium)")
+    parser.add_argument("--no-front-ends", action="store_true",
+                        help="leave out the site beside JupyterLab (it needs make lite, Playwright and Chromium)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
     parser.add_argument("--quick", action="store_true", help="small sizes: " + ", ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()))
@@ -69,7 +74,7 @@ def main(argv=None):
     args = arguments(argv)
     started = time.perf_counter()
     results = {"date": datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
-               "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick", "no_tokens")}}
+               "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick", "no_tokens", "no_front_ends")}}
     results["startup"] = startup.measure(args.startup_runs)
     if not args.no_tokens:
         results["tokens"] = tokens.measure()
@@ -80,10 +85,12 @@ def main(argv=None):
         results["tools"] = {"files": files, "bytes": size, "big_file_lines": big_lines, "grep": scale.gnu_grep(),
                             "page_cache": "warm (the folder was just written); cold: the first call in a fresh process",
                             "rows": scale.measure(folder, big_lines, args.repeat)}
+    results["front_ends"] = ({"skipped": "run without --no-front-ends to measure them"} if args.no_front_ends
+                             else front_ends.measure(args.front_end_rounds))
     results["wall_seconds"] = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(table(results) + checks.table(results["checks"]))
+    print(table(results) + checks.table(results["checks"]) + "\n\n" + front_ends.table(results["front_ends"]))
     print(f"\nwritten to {args.out}")
     return 0
 
