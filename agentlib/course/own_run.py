@@ -30,6 +30,8 @@ TEXT = {
                     "en": "The model reports an error, and the run ends: {error}"},
     "loop_failed": {"de": "Deine Schleife bricht ab mit {error}; der Lauf endet hier.",
                    "en": "Your loop fails with {error}; the run ends here."},
+    "interrupted": {"de": "Abgebrochen: Du hast den Lauf mit Strg+C beendet.",
+                    "en": "Stopped: you ended the run with Ctrl+C."},
     "usage": {"de": "Dein Agent beantwortet die Frage der Lektion.", "en": "Your agent answers the lesson's question."},
     "real": {"de": "das echte Modell fragen (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
             "en": "ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
@@ -60,10 +62,23 @@ def main(agent, local, argv=None):
         use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
         real = args.real or args.local
         model = build(agent["RealModel"], language) if real else agent["ScriptedModel"](lesson_script(language))
-        answer, _ = agent["run_agent"](model, QUESTION[language], max_steps=args.max_steps)
+        answer, _ = agent["run_agent"](explaining(model, language), QUESTION[language], max_steps=args.max_steps)
+    except KeyboardInterrupt:
+        sys.exit(say(TEXT, "interrupted", language))
     except Exception as error:
         sys.exit(str(as_model_error(error, model, language)))
     return 0 if answer is not None else 1
+
+
+def explaining(model, language):
+    """`model`, raising each of its failures as one sentence with the key hidden: agentlib's loop prints what it
+    catches as it is, and a student's RealModel passes the openai client's errors on raw ("Connection error.")."""
+    def ask(messages, tools):
+        try:
+            return model(messages, tools)
+        except Exception as error:
+            raise as_model_error(error, model, language) from None
+    return ask
 
 
 def use_dotenv():

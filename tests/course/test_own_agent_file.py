@@ -5,6 +5,7 @@ each thing that goes wrong is one sentence naming the section. Every test plays 
 
 import multiprocessing
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -241,6 +242,22 @@ def test_a_provider_error_that_quotes_the_key_reaches_the_terminal_without_it(fo
     shown = done.stdout + done.stderr
     assert done.returncode != 0 and "Traceback" not in shown and shown.strip(), shown
     assert not any(KEY[i:i + 6] in shown for i in range(3, len(KEY) - 5)), shown  # no 6 characters of it
+
+
+@pytest.mark.parametrize("own_loop", [False, True])
+def test_a_provider_that_cannot_be_reached_is_one_sentence_in_the_terminal_whichever_loop_runs(folder, own_loop):
+    own_agent.keep("real_model", None, "de", source=solution("real_model"))  # raises the openai client's errors raw
+    if own_loop:
+        own_agent.keep("loop", None, "de", source=solution("loop"))
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/v1"
+    done = subprocess.run([sys.executable, "agent_loop.py", "--real"], cwd=folder, capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LLM_API_KEY": KEY,
+                                            "LLM_BASE_URL": url, "LLM_ENV_FILE": os.devnull})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{url} ist nicht erreichbar: Prüf die Netzwerkverbindung und LLM_BASE_URL" in done.stdout + done.stderr
+    assert "Connection error." not in done.stdout + done.stderr  # the openai client's words, which name no fix
 
 
 def test_the_recorded_run_of_the_students_loop_hides_the_key_a_model_error_quotes(folder, monkeypatch, capsys):
