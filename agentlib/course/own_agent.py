@@ -33,7 +33,7 @@ from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, definitions, locked, 
     starts, write
 from .exercises.time_limit import OverTime, time_limit
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
-from .own_run import as_model_error, build, recorded, use_dotenv  # noqa: F401
+from .own_run import as_model_error, build, explaining, recorded, use_dotenv  # noqa: F401
 from .text import say
 
 TEXT = {
@@ -195,8 +195,9 @@ def load(language, before=7, quiet=False):
         chosen["TOOLS"], chosen["tool"] = module.TOOLS, module.tool  # the registry the file registered its tools in
     if "loop" in kept:
         chosen["run_agent"] = recorded(module.run_agent, language)
-    elif chosen["TOOLS"] is not agentlib.TOOLS:  # agentlib's loop, offering the student's registry
-        chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"])
+    elif chosen["TOOLS"] is not agentlib.TOOLS or "real_model" in kept:  # agentlib's loop, the student's pieces
+        own_model = chosen["RealModel"] if "real_model" in kept else None
+        chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"], own_model, language)
     if not quiet:
         names = lambda which: ", ".join(n for p in PIECES if p[0] in which for n in p[2] if n != "TOOLS") or say(
             TEXT, "none", language)  # noqa: E731
@@ -293,10 +294,15 @@ def module_from(text):
     return module
 
 
-def with_tools(run, tools):
-    """agentlib's run_agent with `tools` as its registry."""
+def with_tools(run, tools, real_model=None, language="en"):
+    """agentlib's run_agent with `tools` as its registry; a model of the student's class `real_model` raises its
+    failures as one sentence, as agentlib's RealModel does (the openai client's own words name no fix)."""
     @functools.wraps(run)
     def run_agent(model, question, max_steps=8, verbose=True):
+        if real_model is not None and type(model) is real_model:
+            name = getattr(model, "name", None) or type(model).__name__
+            model = explaining(model, language)
+            model.name = name  # the trace's model, as the student's RealModel calls it
         return run(model, question, max_steps=max_steps, verbose=verbose, tools=tools)
 
     run_agent.stands_in = True  # a check sees through it (__wrapped__) to agentlib's own

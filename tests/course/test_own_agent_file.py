@@ -260,6 +260,21 @@ def test_a_provider_that_cannot_be_reached_is_one_sentence_in_the_terminal_which
     assert "Connection error." not in done.stdout + done.stderr  # the openai client's words, which name no fix
 
 
+def test_agentlibs_loop_standing_in_words_a_failure_of_the_students_real_model_as_one_sentence(folder, monkeypatch,
+                                                                                                capsys):
+    own_agent.keep("real_model", None, "de", source=solution("real_model"))
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/v1"
+    monkeypatch.setenv("LLM_BASE_URL", url)
+    monkeypatch.setenv("LLM_API_KEY", KEY)
+    agent = own_agent.load("de", quiet=True)
+    answer, stats = agent.run_agent(agent.RealModel(), "q", max_steps=2)
+    said = capsys.readouterr().out
+    assert answer is None and stats.trace.stop_reason == "error" and stats.trace.model == "deepseek-flash"
+    assert f"{url} ist nicht erreichbar: Prüf die Netzwerkverbindung und LLM_BASE_URL" in said, said
+
+
 def test_the_recorded_run_of_the_students_loop_hides_the_key_a_model_error_quotes(folder, monkeypatch, capsys):
     monkeypatch.setenv("LLM_API_KEY", KEY)
     own_agent.keep("loop", None, "en", source=solution("loop"))
