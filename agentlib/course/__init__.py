@@ -1,10 +1,10 @@
 """What the notebooks show and check, built around the lesson's code, never inside it.
 
-In reading order: text.py (say), show.py, viewer.py, tokens.py, controls.py, exercises/ (one file
+In reading order: text.py (say), show.py, trace_text.py, viewer.py, tokens.py, controls.py, exercises/ (one file
 per exercise), agent_file.py (agent_loop.py: its sections, written whole), own_agent.py (the
 student's pieces: keep, load), own_run.py (their model, their runs recorded), keys.py, pricing.py,
 replay.py, and the evaluation (questions.py, scoring.py, oracle.py, evaluate.py); progress.py,
-progress_report.py and class_view.py (`python -m agentlib.course progress|eval`). These modules import the lesson,
+progress_report.py, class_table.py and class_view.py (`python -m agentlib.course progress|eval`). These modules import the lesson,
 never the extras; ipywidgets, pandas and IPython are imported only where they are used.
 """
 
@@ -27,7 +27,8 @@ from .progress import note_start
 from .show import show
 from .text import number
 from .tokens import token_table
-from .viewer import TraceViewer, print_trace
+from .trace_text import print_trace
+from .viewer import TraceViewer
 
 # With openai, pandas and IPython loaded a kernel holds about a million objects, and the interpreter's
 # last garbage collections at exit walked them all for seconds; frozen objects are left out of them.

@@ -73,7 +73,9 @@ def main(argv=None):
 
 def progress(argv):
     """`progress PATH...`: the class's table (or CSV, or --minutes, or an --html page); see progress_report.py."""
-    from .progress_report import FILE, FOLDER, aligned, read_class, spreadsheet_safe, table
+    from .class_table import aligned, spreadsheet_safe, table
+    from .progress import FILE, FOLDER
+    from .progress_report import read_class
 
     parser = argparse.ArgumentParser(prog="python -m agentlib.course progress",
                                      description="The instructor's view of a class: who solved which exercise, who "

@@ -14,7 +14,8 @@ shapes).
 
 from html import escape
 
-from .progress_report import FAR, MARKS, STUCK_TRIES, columns, heading, mark, minutes, status, stuck
+from .class_table import MARKS, heading, mark, minutes
+from .progress_report import FAR, STUCK_TRIES, columns, status, stuck
 from .text import say
 
 TEXT = {

@@ -13,7 +13,8 @@ from html import escape
 
 from ..loop import run_agent
 from .tokens import token_table
-from .viewer import TraceViewer, button, labels, named, stale_note, text_box
+from .trace_text import labels
+from .viewer import TraceViewer, button, named, stale_note, text_box
 
 TEXT = {
     "run": {"de": "Agent starten", "en": "Run agent"},

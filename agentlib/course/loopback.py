@@ -5,30 +5,23 @@
         message, usage = model(messages, tools)
         server.requests[0]["body"]["tools"]  # what the model was sent
 
-`replies` is a list, answered in order (500 once none is left), or a function
-of the request that answers every request from what it carries (the bench's
-race, notebook 09's forwarding). A reply is a completion (a dict, sent with
-200), a `Reply` (any status, headers, raw bytes), or a provider that stalls:
-`Hang`, `Trickle`. Every request is recorded as {"method", "path", "headers",
-"body"}. A body that is not a JSON object is refused (400), and so, like llama-cpp-python's
-server, is a tool-call turn without text content (see `flaw`); `rules`
-replaces that check with others (the tests' provider rules), `strict=False`
-drops it, for servers that watch clients (the frameworks of notebook 09 send
-null there) rather than judge them. Every refusal's message goes into
-`refused`; whatever a reply function raises is refused too, never a traceback.
-Pointed at as a proxy (http_proxy, https_proxy), it refuses requests meant for
-other hosts and notes their targets in `elsewhere`: the real_model check uses
-that to see an endpoint that ignores LLM_BASE_URL, without going online.
-It takes a free port and stops itself after `lifetime` seconds.
+`replies` is a list answered in order (500 once none is left) or a function of the request (the bench's race,
+notebook 09's forwarding); a reply is a completion (a dict, sent with 200), a `Reply` (any status, headers,
+bytes) or a stall (`Hang`, `Trickle`). Requests are recorded as {"method", "path", "headers", "body"}, unless
+`record=False`. Refused, the message noted in `refused`: a body that is no JSON object (400), what a reply
+function raises (400), and what `rules` refuses (the tests' provider rules): by default, as llama-cpp-python's
+server does, a tool-call turn without text (`flaw`); `strict=False` drops that, for servers that watch clients
+rather than judge them (notebook 09's frameworks send null there). A malformed request (its length, its
+JSON) gets a status and a JSON error, never a traceback.
 
-It serves only the program that started it. Any process on this machine can
-reach 127.0.0.1 (on a shared JupyterHub: other students), so `url` and
-`base_url` carry a secret made for this server, http://127.0.0.1:PORT/SECRET/v1,
-which every OpenAI-compatible client keeps in front of its paths; a request
-without it gets a 403 and is neither recorded nor answered. The paths it
-records, and that `replies` and `rules` see, are those after the secret.
-A malformed request (its length, its JSON) gets a status and a JSON error,
-never a traceback; `stop()` also ends the threads of clients that stalled.
+Any local process can reach 127.0.0.1 (on a shared JupyterHub: other students), so `url` and `base_url` carry
+a secret made for this server, http://127.0.0.1:PORT/SECRET/v1, that OpenAI-compatible clients keep in front
+of their paths; a request without it gets a 403 and is neither recorded nor answered (`secret=""` lets all in:
+only for a stand-in of llama.cpp's server, which has none). Paths are recorded, and seen by `replies` and
+`rules`, after the secret. As a proxy (http_proxy, https_proxy) it refuses requests for other hosts and notes
+their targets in `elsewhere`: so the real_model check sees an endpoint that ignores LLM_BASE_URL without going
+online. It takes a free port and stops itself after `lifetime` seconds; `stop()` also ends the threads of
+stalled clients. A browser tab cannot listen: `listen=False` opens no port, `transport()` answers in-process.
 
 Deliberately left out: streaming, and any check of the key (a `rules` function can add one).
 """
@@ -41,15 +34,14 @@ import socket
 import sys
 import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def completion(content=None, calls=(), usage=(100, 20)):
     """A chat completion as the API sends it; `calls` are (name, arguments) pairs, ids c1, c2, ...
-
-    Example: completion(calls=[("list_docs", "{}")])["choices"][0]["message"]["tool_calls"][0]["id"] -> "c1"
-    """
+    Example: completion(calls=[("list_docs", "{}")])["choices"][0]["message"]["tool_calls"][0]["id"] -> "c1" """
     message = {"role": "assistant", "content": content}
     if calls:
         message["tool_calls"] = [{"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": a}}
@@ -64,9 +56,7 @@ def completion(content=None, calls=(), usage=(100, 20)):
 @dataclass
 class Reply:
     """Any answer: a status, a body (a dict goes as JSON, bytes as they are) and extra headers.
-
-    Example: Reply(200, b"<html>log in</html>", {"content-type": "text/html"})
-    """
+    Example: Reply(200, b"<html>log in</html>", {"content-type": "text/html"})"""
     status: int = 200
     body: object = None
     headers: dict = field(default_factory=dict)
@@ -80,11 +70,8 @@ class Hang:
 
 @dataclass
 class Trickle:
-    """A 200 whose body never ends: `chunk` every `every` seconds for `seconds` (or until the server stops).
-
-    Example: Trickle(b"\\n", 0.5), the blank lines DeepSeek sends while a request waits in its queue.
-    `in_headers=True` trickles header lines instead, so the reply never reaches its body.
-    """
+    """A 200 whose body never ends: `chunk` every `every` seconds for `seconds` (or until the server stops);
+    `in_headers=True` trickles header lines. Example: Trickle(b"\\n", 0.5), DeepSeek's blank lines while queued."""
     chunk: bytes = b"\n"
     every: float = 0.5
     seconds: float = 60.0
@@ -98,9 +85,7 @@ def error(status, message, code=None, kind="invalid_request_error", headers=None
 
 def flaw(body):
     """Why llama-cpp-python's server would refuse this request body, or None.
-
-    Example: {"messages": [..., {"role": "assistant", "tool_calls": [...]}]} -> "messages[2]: ..."
-    """
+    Example: {"messages": [..., {"role": "assistant", "tool_calls": [...]}]} -> "messages[2]: ..." """
     for index, message in enumerate((body or {}).get("messages") or []):
         if isinstance(message, dict) and message.get("tool_calls") and not isinstance(message.get("content"), str):
             return (f"messages[{index}]: a tool-call turn needs its content as a string, \"\" when the model "
@@ -117,14 +102,10 @@ def llama_cpp(request):
 MAX_BODY = 64 * 2**20  # a 1000-step run's history is a few megabytes; more is no chat request
 STRANGER_BODY = 2**16  # read from a client without the secret only so it can read its 403
 CLIENT_SECONDS = 30  # a client silent this long mid-request (or idle between requests) is dropped
-LENGTH = re.compile(r"[0-9]{1,12}")
 
 
 class Loopback:
-    """The server; use it as a context manager. `record=False` keeps no requests (the bench's long runs).
-
-    `secret=""` serves every local client: only for a stand-in of a server that has no secret (llama.cpp's).
-    """
+    """The server; use it as a context manager (the module's docstring says how)."""
 
     def __init__(self, replies=(), lifetime=30.0, strict=True, rules=None, record=True, secret=None, listen=True):
         self.replies = replies if callable(replies) else list(replies)
@@ -135,7 +116,7 @@ class Loopback:
         self.secret = secrets.token_hex(16) if secret is None else secret
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.clients = {}  # handler thread: its socket, so that stop() can wake and end every one
-        self.httpd = Server(("127.0.0.1", 0), Handler) if listen else None  # a browser tab cannot listen: transport()
+        self.httpd = Server(("127.0.0.1", 0), Handler) if listen else None
         if self.httpd:
             self.httpd.loopback = self
         self.timer = threading.Timer(lifetime, self.stop)  # a check that dies halfway leaves no server behind
@@ -176,18 +157,15 @@ class Loopback:
         with self.lock:
             clients = dict(self.clients)
         for connection in clients.values():  # wakes a handler that waits on its client: its read ends at once
-            try:
+            with suppress(OSError):  # the client left already
                 connection.shutdown(socket.SHUT_RDWR)
-            except OSError:  # the client left already
-                pass
         deadline = time.monotonic() + 2
         for thread in [*clients, self.thread, self.timer]:
             if thread is not threading.current_thread():  # the timer itself calls stop() at the end of its lifetime
                 thread.join(max(0.0, deadline - time.monotonic()))
 
     def transport(self):
-        """An httpx2 transport that hands each request to `answer` in this process: for a page that cannot listen
-        (JupyterLite). A request for any other address is noted in `elsewhere` and refused, as the proxy does."""
+        """An httpx2 transport answering in this process; other addresses go to `elsewhere`, as with the proxy."""
         import httpx2
 
         def handle(request):
@@ -206,10 +184,7 @@ class Loopback:
         return httpx2.MockTransport(handle)
 
     def inside(self, target):
-        """The path after the secret, or None when `target` does not start with it.
-
-        Example: inside("/SECRET/v1/chat/completions") -> "/v1/chat/completions"; inside("/v1/models") -> None
-        """
+        """The path after the secret, or None. Example: "/SECRET/v1/models" -> "/v1/models"; "/v1/models" -> None"""
         if not self.secret:
             return target if target.startswith("/") else None
         first, slash, rest = target.removeprefix("/").partition("/")
@@ -219,7 +194,6 @@ class Loopback:
         return None
 
     def answer(self, method, path, headers, raw):
-        """The reply to one request: a refusal, or the next prepared reply (or the function's)."""
         request = {"method": method, "path": path, "headers": headers, "body": None}
         try:
             request["body"] = json.loads(raw) if raw else None
@@ -246,9 +220,7 @@ class Loopback:
 
 
 class Server(ThreadingHTTPServer):
-    """ThreadingHTTPServer that knows its handler threads (Loopback.clients) and prints no traceback."""
-
-    daemon_threads = True  # never keeps the interpreter from exiting; stop() ends them itself
+    """ThreadingHTTPServer whose daemon handler threads stop() can end (Loopback.clients); prints no traceback."""
 
     def process_request(self, request, client_address):
         thread = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
@@ -311,7 +283,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(error(411, "loopback: send the body with a content-length"), close=True)
         if not lengths:
             return b""
-        if len(set(lengths)) > 1 or not LENGTH.fullmatch(lengths[0].strip()):
+        if len(set(lengths)) > 1 or not re.fullmatch(r"[0-9]{1,12}", lengths[0].strip()):
             return self.send(error(400, "loopback: content-length is not one whole number"), close=True)
         length = int(lengths[0])
         if length > limit:
@@ -350,7 +322,7 @@ class Handler(BaseHTTPRequestHandler):
     def trickle(self, reply, stopping):
         self.close_connection = True  # no content-length: the body ends when the connection closes
         until = time.monotonic() + reply.seconds
-        try:
+        with suppress(OSError):  # the client gave up, as it should
             if reply.in_headers:
                 self.wfile.write(b"HTTP/1.1 200 OK\r\n")
             else:
@@ -362,8 +334,6 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 if reply.every:
                     stopping.wait(reply.every)
-        except OSError:  # the client gave up, as it should
-            pass
 
     def log_message(self, *_):  # the notebook's output stays clean
         pass

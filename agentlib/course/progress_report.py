@@ -1,4 +1,4 @@
-"""The instructor's view of a class: who solved which exercise, who is stuck, how long each notebook took.
+"""A class's progress files read back: who solved which exercise, who is stuck, how long each notebook took.
 
     python -m agentlib.course progress /home                   every home in /home (on a hub, as its admin)
     python -m agentlib.course progress handed-in/ --csv        handed-in files and folders, as CSV for a spreadsheet
@@ -6,16 +6,15 @@
     python -m agentlib.course progress /home --minutes         the class's median minutes per notebook
 
 A PATH is a student's home, a handed-in folder, a progress file (`ada.jsonl` is ada's), or a folder holding
-any of these. One row per student: `last seen` is the notebook of their latest line, then one column per
-exercise (✓ solved; ✗ 2 two different incorrect attempts, not solved yet; ○ the check ran on the untouched
-cell; · the check never ran) and after each notebook's exercises its minutes, from its start to its last
-check (pauses over BREAK minutes left out); a student without a progress file has `no file` and empty cells.
-The last row holds the class's medians.
+any of these. This module reads them into one Student each: what each exercise's checks said, the notebook of
+the latest line, and each notebook's minutes, from its start to its last check (pauses over BREAK minutes left
+out); then who is stuck, and the class's columns and medians. class_table.py lays that out as text or CSV,
+class_view.py as an HTML page.
 
 Every file is a student's, so every byte is untrusted: a line that is not a record is skipped and counted,
-a line longer than LINE bytes is never parsed, no file adds more than WIDEST columns, names are cut to NAME
-characters with control characters escaped, and a CSV cell a spreadsheet would run as a formula starts with a quote. Time and memory grow with
-one student's file, not with the class. Deliberately left out: grades, names beyond the folder's or file's.
+a line longer than LINE bytes is never parsed, no file adds more than WIDEST columns, and names are cut to NAME
+characters with control characters escaped. Time and memory grow with one student's file, not with the class.
+Deliberately left out: grades, names beyond the folder's or file's.
 """
 
 import json
@@ -33,9 +32,7 @@ NAME = 40  # characters of a name: progress.py writes no longer ones, and a row 
 WIDEST = 40  # exercises, and notebooks, one student's file may add to the table: the course has about ten of each
 STUCK_TRIES = 3  # different incorrect attempts without a pass: stuck on that exercise
 FAR = 2  # a notebook open more than FAR times the class's median: stuck in that notebook
-MARKS = {"correct": "✓", "incorrect": "✗", "not attempted": "○", "not reached": "·"}
 OUTCOMES = ("correct", "incorrect", "not attempted")  # what a check writes; a tuple: `in` never hashes a list
-FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a cell starting so is run by a spreadsheet
 DECODER = json.JSONDecoder()
 
 
@@ -274,37 +271,6 @@ def stuck(students):
     return calls
 
 
-def table(students, only_minutes=False):
-    """Rows of text: a header, one row per student, the class's medians; or (only_minutes) one row per notebook.
-    Example: -> [["student", "last seen", "02 decorator", "02 min"], ["ada", "02", "✓", "7.5"],
-    ["median", "", "", "7.5"]]"""
-    found, medians = columns(students)
-    if only_minutes:
-        return [["notebook", "median minutes", "students"]] + [
-            [n, minutes(medians[n]), str(sum(n in s.minutes for s in students.values()))] for n in medians]
-    rows = [[name, (s.last_seen or "") if s.found else "no file"]
-            + [(mark(s.checks.get(key)) if s.found else "") if kind == "exercise" else minutes(s.minutes.get(key))
-               for kind, key in found] for name, s in students.items()]
-    medians_row = ["median", ""] + [minutes(medians[key]) if kind == "minutes" else "" for kind, key in found]
-    return [["student", "last seen"] + [heading(kind, key) for kind, key in found], *rows, medians_row]
-
-
-def heading(kind, key):
-    """Example: ("exercise", ("05", "step_limit")) -> "05 step_limit"; ("minutes", "05") -> "05 min" """
-    return f"{key} min" if kind == "minutes" else " ".join(filter(None, key))
-
-
-def mark(checks):
-    """One cell of an exercise. Example: Checks({"incorrect"}, unmarked=2) -> "✗ 2"; None -> "·" """
-    state, tries = status(checks)
-    return f"{MARKS[state]} {tries}" if state == "incorrect" else MARKS[state]
-
-
-def minutes(value):
-    """Example: 7.25 -> "7.2"; None -> "" """
-    return "" if value is None else f"{value:.1f}"
-
-
 def shown(text, limit=NAME):
     """A name from a student's file as safe one-line text: control and invisible characters escaped, cut.
     Example: shown("ada\\x1b[2J\\n") -> "ada\\\\x1b[2J\\\\n"; shown("x" * 50) -> "x" * 39 + "…" """
@@ -312,14 +278,3 @@ def shown(text, limit=NAME):
         return text
     safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 4])  # repr: \x1b, \n, \u202e
     return safe if len(safe) <= limit else safe[:limit - 1] + "…"
-
-
-def spreadsheet_safe(cell):
-    """A CSV cell a spreadsheet shows as text, never runs. Example: "=1+2" -> "'=1+2"; "✓" -> "✓" """
-    return "'" + cell if cell.startswith(FORMULA) else cell
-
-
-def aligned(rows):
-    """The rows as a plain-text table, columns padded to their widest cell."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows)

@@ -207,7 +207,7 @@ def compare(lesson, own, language="en"):
     """
     from html import escape
 
-    from .viewer import as_trace
+    from .trace_text import as_trace
 
     runs = [as_trace(lesson), as_trace(own)]
     word = lambda key, **facts: say(TEXT, key, language, **facts)

@@ -11,7 +11,7 @@ from html import escape
 from itertools import count
 
 from .text import LANGUAGES, say
-from .viewer import as_trace, labels
+from .trace_text import as_trace, labels
 
 TEXT = {
     # column headings

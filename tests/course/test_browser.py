@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.course import controls
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 from browser_support import (CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, chromium, jupyter_lab,
                              unnamed_controls)
 

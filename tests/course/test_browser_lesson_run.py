@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentlib.course import agent_file
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 from browser_support import Student, chromium, jupyter_lab
 from .notebook_solutions import CORRECT
 

@@ -20,7 +20,7 @@ from nbclient import NotebookClient
 from agentlib import QUESTION
 from agentlib.course import agent_file
 from agentlib.course.replay import RECORDINGS, lesson_run
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 from .notebook_solutions import CORRECT
 from .test_notebooks import PATHS, executed, ids, tagged
 

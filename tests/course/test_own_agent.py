@@ -15,7 +15,7 @@ import agentlib
 from agentlib import QUESTION, Call, Message, lesson_script
 from agentlib.course import agent_file, own_agent, own_run
 from agentlib.course.exercises import exercise
-from agentlib.course.viewer import trace_text
+from agentlib.course.trace_text import trace_text
 import agentlib.settings as config
 from agentlib.course.exercises.read_doc import ReadDoc
 from agentlib.errors import ModelError

@@ -293,7 +293,8 @@ def test_hand_in_before_anything_was_recorded_says_what_to_run_first(browser_tab
 
 def test_a_check_run_again_on_the_same_wrong_cell_is_one_attempt_and_a_changed_cell_another(home, capsys):
     from agentlib.course import exercise
-    from agentlib.course.progress_report import read_class, table
+    from agentlib.course.class_table import table
+    from agentlib.course.progress_report import read_class
 
     progress.note_start("05", "en")
     wrong, other = ({}, {})

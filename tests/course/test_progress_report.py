@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from agentlib.course.__main__ import main
-from agentlib.course.progress_report import NAME, WIDEST, Checks, active_minutes, mark
+from agentlib.course.class_table import mark
+from agentlib.course.progress_report import NAME, WIDEST, Checks, active_minutes
 from course.test_progress import NOBODY, as_user
 
 REPO = Path(__file__).resolve().parents[2]

@@ -62,7 +62,7 @@ def test_every_key_has_both_languages_with_the_same_placeholders(module):
 
 def test_the_course_keeps_its_sentences_beside_its_code():
     # guards the test above: finding no TEXT at all would let it pass vacuously
-    assert {"agentlib.course.viewer", "agentlib.course.own_agent", "agentlib.course.replay"} <= set(TEXTS)
+    assert {"agentlib.course.trace_text", "agentlib.course.own_agent", "agentlib.course.replay"} <= set(TEXTS)
 
 
 @pytest.mark.parametrize("module", sorted(TEXTS))

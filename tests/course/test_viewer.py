@@ -5,7 +5,9 @@ import pytest
 import agentlib.docs
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
 from agentlib.course import viewer as viewer_module
-from agentlib.course.viewer import TraceViewer, number, print_trace, trace_text
+from agentlib.course.text import number
+from agentlib.course.trace_text import print_trace, trace_text
+from agentlib.course.viewer import TraceViewer
 
 LINE = "the connect timeout bounds how long opening a socket may take <script>x</script>"
 

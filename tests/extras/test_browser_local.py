@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 from agentlib.extras import local
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
 

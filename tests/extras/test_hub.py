@@ -30,7 +30,7 @@ import pytest
 
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.course import controls
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 import agentlib.settings as config
 from agentlib.course.keys import TEXT as KEY_TEXT
 from agentlib.course.text import say

@@ -28,7 +28,7 @@ import pytest
 
 from agentlib.course.loopback import Loopback, Reply, completion
 from agentlib.course import controls, progress
-from agentlib.course.viewer import labels
+from agentlib.course.trace_text import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
 from course.notebook_solutions import CORRECT, WRONG
 
