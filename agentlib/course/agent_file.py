@@ -180,11 +180,12 @@ def render(pieces, language):
     text = lambda key, **facts: say(TEXT, key, language, **facts)  # noqa: E731
     wrapped = lambda words: textwrap.fill(words, 115)  # noqa: E731
     header = (f'"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
-              f'    {python()} {FILE} [--real | --local]\n{wrapped(text("modes"))}\n\n{wrapped(text("rewrite"))}\n"""')
+              f'    {python()} {FILE} [--real | --local]\n{wrapped(text("modes"))}\n\n'
+              f'{wrapped(text("rewrite"))}\n"""')
     whose = lambda name, n: text("yours" if name in pieces else "theirs", n=n)  # noqa: E731
     parts = [header, HEAD.format(language=language).strip()]
-    parts += [f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n{unrepeated(pieces.get(name, reference)).strip()}"
-              for name, n, names, reference in PIECES]
+    parts += [f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n"
+              f"{unrepeated(pieces.get(name, reference)).strip()}" for name, n, names, reference in PIECES]
     parts += [registration(pieces, language), MAIN.format(comment=text("main")).strip()]
     return "\n\n\n".join(parts) + "\n"
 
