@@ -74,7 +74,8 @@ def main(argv=None):
     args = arguments(argv)
     started = time.perf_counter()
     results = {"date": datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
-               "settings": {k: v for k, v in vars(args).items() if k not in ("out", "quick", "no_tokens", "no_front_ends")}}
+               "settings": {k: v for k, v in vars(args).items()
+                            if k not in ("out", "quick", "no_tokens", "no_front_ends")}}
     results["startup"] = startup.measure(args.startup_runs)
     if not args.no_tokens:
         results["tokens"] = tokens.measure()

@@ -23,7 +23,8 @@ from bench.overhead import exponent
 # bpe-openai 0.1.4 reads its data files with a deprecated importlib call when it is imported
 pytestmark = pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning")
 
-TINY = ["--files", "4", "--megabytes", "0.02", "--steps", "6", "--repeat", "1", "--startup-runs", "1", "--no-front-ends"]
+TINY = ["--files", "4", "--megabytes", "0.02", "--steps", "6", "--repeat", "1", "--startup-runs", "1",
+        "--no-front-ends"]
 
 
 def have_tokenizers():
