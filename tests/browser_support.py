@@ -105,12 +105,10 @@ class Lab:
 
 
 @contextmanager
-def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=90, app="lab",
-                app_settings_dir=None):
+def jupyter_lab(root, scratch, disabled=(), startup_seconds=90, app="lab", app_settings_dir=None):
     """Run JupyterLab (or Notebook 7, app="notebook") on `root` until the block ends.
 
-    `disabled` names lab extensions to switch off; `kernel_startup` is Python
-    code every kernel runs before the first cell; `app_settings_dir` is a folder
+    `disabled` names lab extensions to switch off; `app_settings_dir` is a folder
     whose overrides.json changes the defaults of the front end's settings.
 
     Example: with jupyter_lab(tmp / "course", tmp / "lab") as lab: page.goto(lab.page_url("x.ipynb"))
@@ -124,10 +122,6 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
         path = folders["settings"] / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    if kernel_startup:
-        startup = folders["ipython"] / "profile_default" / "startup"
-        startup.mkdir(parents=True)
-        (startup / "00-test.py").write_text(kernel_startup)
     if disabled:  # the same file `jupyter labextension disable` writes at user level
         (folders["config"] / "labconfig").mkdir()
         (folders["config"] / "labconfig" / "page_config.json").write_text(
@@ -137,7 +131,10 @@ def jupyter_lab(root, scratch, disabled=(), kernel_startup="", startup_seconds=9
            "IPYTHONDIR": str(folders["ipython"]), "JUPYTER_PLATFORM_DIRS": "0",
            # Read by JupyterLab and Notebook 7 alike.
            "JUPYTERLAB_SETTINGS_DIR": str(folders["settings"]),
-           "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"])}
+           "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"]),
+           # A .env of the checkout (a key, another model) must not reach the kernels: agentlib reads this one,
+           # which does not exist, instead of searching from the notebook's folder up.
+           "LLM_ENV_FILE": str(scratch / "no.env")}
     for name in ("LLM_API_KEY", "OPENAI_API_KEY"):  # the course must work without a key
         env.pop(name, None)
     token = secrets.token_hex(16)

@@ -43,9 +43,6 @@ README_TEXT = README_IMAGE.with_suffix(".txt")  # what the viewer showed when th
 LAB_SETTINGS = REPO / "tools" / "lab-settings"  # the course's defaults for the front end (widget state is saved)
 SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
 AA = 4.5  # WCAG 2.2 AA, normal text
-# The course must run without a key; a key in the repository's .env would send the
-# notebook's "make_model" to the real API, so every kernel looks for .env elsewhere.
-NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 VIEWER = labels("de")
 CONTROL = labels("de", controls.TEXT)
 OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
@@ -86,7 +83,7 @@ def servers(course, tmp_path_factory):
     """start(**options) runs a server on the scratch course until the module is done."""
     with ExitStack() as stack:
         yield lambda name, **options: stack.enter_context(jupyter_lab(
-            course, tmp_path_factory.mktemp(name), kernel_startup=NO_ENV_FILE, **options))
+            course, tmp_path_factory.mktemp(name), **options))
 
 
 def new_page(browser, width=1280, height=1000):

@@ -21,7 +21,6 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "notebooks/de/06_echtes_modell.ipynb"
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
 LOOP_HEAD = "def run_agent(model, question, max_steps=8, verbose=True):\n"
 VIEWER = labels("de")
@@ -34,7 +33,7 @@ def test_student_steps_through_the_lessons_real_run_played_by_their_own_loop(tmp
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     loop = CORRECT["build-loop-code"].replace(LOOP_HEAD, LOOP_HEAD + f'    print("{MARKER}")\n').strip()
     (root / "notebooks" / "de" / agent_file.FILE).write_text(agent_file.render({"loop": loop}, "de"), encoding="utf-8")
-    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, chromium() as browser:
+    with jupyter_lab(root, tmp_path / "lab") as lab, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         student = Student(page, lab)
         student.open(NOTEBOOK)

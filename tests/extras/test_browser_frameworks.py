@@ -19,7 +19,6 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "notebooks/de/09_frameworks.ipynb"
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 
 
 def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_path):
@@ -28,7 +27,7 @@ def test_student_runs_notebook_09_and_sees_the_message_lists_side_by_side(tmp_pa
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks")
     installed = [name for name, found in frameworks.installed().items() if found]
-    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, chromium() as browser:
+    with jupyter_lab(root, tmp_path / "lab") as lab, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         student = Student(page, lab)
         student.open(NOTEBOOK)

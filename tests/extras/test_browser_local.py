@@ -25,8 +25,6 @@ ARTIFACTS = REPO / "test-artifacts" / "browser"
 NOTEBOOK = "notebooks/de/08_vertiefung.ipynb"
 MAX_STEPS = 5  # what the notebook's local-run cell allows
 VIEWER = labels("de")
-# The course must run without a key: every kernel looks for .env where there is none.
-NO_ENV_FILE = "import agentlib.settings, pathlib\nagentlib.settings.ENV_FILE = pathlib.Path('/nonexistent/.env')\n"
 
 
 def must_run(reason):
@@ -50,7 +48,7 @@ def page(tmp_path):
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "data").symlink_to(REPO / "data")
-    with jupyter_lab(root, tmp_path / "lab", kernel_startup=NO_ENV_FILE) as lab, sync_playwright() as playwright:
+    with jupyter_lab(root, tmp_path / "lab") as lab, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.lab = lab
