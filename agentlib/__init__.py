@@ -12,7 +12,7 @@ and extras/ (the local model, the frameworks).
 
 from .docs import grep_docs, list_docs, read_doc
 from .lesson import QUESTION, lesson_script
-from .loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
+from .loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent, set_language
 from .messages import Call, Message, Usage
 from .models import RealModel, ScriptedModel
 from .provider.errors import ModelError
@@ -22,7 +22,7 @@ from .trace import Trace
 __all__ = [
     "tool", "TOOLS", "call_tool",
     "list_docs", "grep_docs", "read_doc",
-    "run_agent", "Stats", "SYSTEM_PROMPT", "MAX_OBSERVATION",
+    "run_agent", "set_language", "Stats", "SYSTEM_PROMPT", "MAX_OBSERVATION",
     "Message", "Call", "Usage", "ScriptedModel", "RealModel", "ModelError",
     "Trace", "QUESTION", "lesson_script",
 ]
