@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .keys import looks_like_key, on_this_machine, redact
+from .keys import looks_like_key, on_this_machine, redact, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
@@ -36,13 +36,18 @@ PARAMETERS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Settings:
     model: str
     base_url: str
-    api_key: str = field(repr=False)  # never shown, not even by repr()
+    api_key: str
     extra_body: dict
     key_source: str  # "argument", "environment", ".env", or "" when no key is set
+
+    def __repr__(self):  # a key may sit in any setting: each is shown as a sentence shows it, the key never
+        key = self.api_key
+        return (f"Settings(model={redact(self.model, key)!r}, base_url={shown_url(self.base_url, key)!r}, "
+                f"extra_body={redact(json.dumps(self.extra_body), key)!r}, key_source={self.key_source!r})")
 
 
 def settings(model=None, base_url=None, api_key=None, extra_body=None):

@@ -298,3 +298,11 @@ def test_the_run_prints_its_labels_in_the_language_set_and_the_model_still_reads
 def test_a_language_run_agent_cannot_print_in_is_refused_with_the_ones_it_can():
     with pytest.raises(ValueError, match="run_agent prints in 'en' or 'de', not 'fr'"):
         set_language("fr")
+
+
+def test_a_failing_model_ends_the_run_in_its_sentence_even_beside_a_broken_env_file(tmp_docs, no_llm_settings,
+                                                                                   tmp_path, capsys):
+    (tmp_path / ".env").write_text('LLM_API_KEY="sk-abc\n', encoding="utf-8")  # the loop has no reason to read it
+    answer, stats = run_agent(ScriptedModel([RuntimeError("the server went away")]), "Q?")
+    assert answer is None and stats.trace.stop_message == "the server went away"
+    assert "\nStopped:\nthe server went away.\n" in capsys.readouterr().out
