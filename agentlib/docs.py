@@ -1,9 +1,8 @@
 """Three tools over a folder of Markdown documentation: list, grep, read lines.
 
-No vectors, no ranking: the model picks the keyword and the lines, the way a
-person looks things up. Every answer is capped so one tool call cannot flood
-the model's context, every refusal says what to do instead, and no path a
-model sends reads a byte from outside the folder (`refusal`).
+No vectors, no ranking: the model picks the keyword and the lines. Every answer is
+capped, every refusal says what to do instead, and no path a model sends reads a
+byte from outside the folder (`refusal`).
 
 Deliberately left out: regular expressions, fuzzy matching, writing files, and
 armour against the folder itself (special files, files swapped during a read,

@@ -1,9 +1,8 @@
 """The agent loop: call the model, run the tools it asks for, feed the results back, repeat.
 
-It stops when the model answers without calling a tool, or after `max_steps`
-model calls. Whatever goes wrong inside a tool becomes text the model can
-read; whatever goes wrong with the model itself (an API error, Ctrl-C) ends
-the run with one plain sentence and keeps everything recorded so far.
+It stops when the model answers without calling a tool, or after `max_steps` model calls.
+Whatever goes wrong inside a tool becomes text the model can read; whatever goes wrong with the
+model itself (an API error, Ctrl-C) ends the run with one plain sentence and keeps the steps so far.
 
 Deliberately left out: parallel execution, streaming, memory across runs.
 """
@@ -28,11 +27,11 @@ LABELS = {  # what run_agent prints for a person, in the notebook's language; wh
            "interrupted": "you interrupted the run",
            "totals": "[steps: {}, tool calls: {}, tokens: {} prompt + {} completion{}]"},
     "de": {"Answer": "Antwort", "Stopped": "Abgebrochen", "step": "Schritt", "estimated": " (geschätzt)",
-           "answer": "Das Modell hat geantwortet", "max_steps": "Das Schrittlimit ({}) ist erreicht, ohne dass das Modell geantwortet hat",
-           "interrupted": "Du hast den Lauf unterbrochen",
+           "max_steps": "Das Schrittlimit ({}) ist erreicht, ohne dass das Modell geantwortet hat",
+           "answer": "Das Modell hat geantwortet", "interrupted": "Du hast den Lauf unterbrochen",
            "totals": "[Schritte: {}, Werkzeugaufrufe: {}, Tokens: {} Prompt + {} Completion{}]"},
 }
-LANGUAGE = "en"  # run_agent's labels unless it is told otherwise; set_language changes it
+LANGUAGE = "en"  # what run_agent prints in unless told otherwise
 
 
 def set_language(language):

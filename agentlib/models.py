@@ -63,11 +63,10 @@ def estimate(messages, tools, reply):
 
 
 class RealModel:
-    """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
+    """A model behind any OpenAI-compatible endpoint (DeepSeek by default), asked through the openai client.
 
-    Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL and LLM_MODEL in
-    the environment or the file .env (provider/settings.py). Every failure of the API is raised as a
-    ModelError: one sentence in `language` that names the fix (provider/errors.py).
+    Settings: the keyword arguments, else LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (environment or .env).
+    Every failure is raised as a ModelError: one sentence in `language` that names the fix.
     """
 
     def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",
