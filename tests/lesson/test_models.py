@@ -244,8 +244,8 @@ def served(content, finish_reason="stop"):
 
 
 @pytest.mark.parametrize("content, finish_reason, text", [
-    ([{"type": "text", "text": "Four "}, {"type": "image_url", "image_url": {"url": "x"}}, {"type": "text", "text": "kinds"}],
-     "stop", "Four kinds"),
+    ([{"type": "text", "text": "Four "}, {"type": "image_url", "image_url": {"url": "x"}},
+      {"type": "text", "text": "kinds"}], "stop", "Four kinds"),
     (42, "stop", "42"),
     ({"answer": 1}, "stop", '{"answer": 1}'),
     ("Four kinds.", None, "Four kinds."),

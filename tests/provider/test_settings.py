@@ -103,7 +103,8 @@ def test_has_key_is_true_for_a_key_or_a_server_on_this_machine(monkeypatch):
 
 
 @pytest.mark.parametrize("model, key, verdict", [
-    (KEY, "", True), ("gpt-5-mini", KEY, False), (f"my-{KEY}", KEY, True), ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
+    (KEY, "", True), ("gpt-5-mini", KEY, False), (f"my-{KEY}", KEY, True),
+    ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
     ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "", True), ("deepseek-flash", "", False),
     ("qwen3:8b", "qwen3", False)])  # a key shorter than 8 characters is not looked for in the name
 def test_a_key_in_the_models_name_is_recognised(model, key, verdict):
