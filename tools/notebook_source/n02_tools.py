@@ -64,21 +64,27 @@ CELLS = [
         tool, TOOLS = agent.tool, agent.TOOLS
         """),
     md("build-decorator", de="""
-        ## Du bist dran: schreib `tool`
+        ## Du bist dran: die Regel des Schemas
 
-        Das Gerüst trägt das Werkzeug in die Registry ein und gibt die Funktion unverändert zurück. Du füllst die beiden Lücken (`...`):
-        - **Die Schleife über die Parameter:** `inspect.signature(fn).parameters` ordnet jedem Namen ein `inspect.Parameter` zu. Ist `param.annotation` gleich `int`, wird der Typ `"integer"`, sonst `"string"`. Ohne Standardwert (`param.default` ist `inspect.Parameter.empty`) gehört der Name in `required`. Die Beschreibung steht in `params[name]`.
-        - **Das Schema**, geformt wie das Beispiel oben, aus `fn.__name__`, `description`, `properties` und `required`.
+        Das Gerüst legt die Registry an, setzt das Schema in die Form der API und gibt die Funktion unverändert zurück. An der Stelle mit `...` schreibst du die Regel, nach der aus jedem Parameter ein Eintrag wird:
+        - Jeder Parameter der Funktion bekommt in `properties` einen Eintrag mit seinem JSON-Typ und seiner Beschreibung (die steht in `params`, unter seinem Namen).
+        - Mit `int` annotiert heißt `"integer"`, alles andere `"string"`.
+        - Wer keinen Standardwert hat, kommt auch in die Liste `required`.
 
-        Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg.
+        Dafür gibt es `inspect.signature`: Es liest die Signatur einer Funktion, und deren `parameters` ordnen jedem Namen ein `inspect.Parameter` zu, mit `annotation` und `default`. Fehlt der Standardwert, steht dort die Marke `Parameter.empty`.
+
+        Hängst du fest, nimm das `#` vor `q.hint()` weg: Der erste Tipp nennt die Regel, der zweite die Form des Codes; `q.solution()` zeigt die Lösung.
         """, en="""
-        ## Your turn: write `tool`
+        ## Your turn: the schema's rule
 
-        The skeleton puts the tool into the registry and returns the function unchanged. You fill in the two gaps (`...`):
-        - **The loop over the parameters:** `inspect.signature(fn).parameters` maps each name to an `inspect.Parameter`. If `param.annotation` is `int`, the type is `"integer"`, otherwise `"string"`. Without a default (`param.default` is `inspect.Parameter.empty`), the name goes into `required`. The description is in `params[name]`.
-        - **The schema**, shaped like the example above, from `fn.__name__`, `description`, `properties` and `required`.
+        The skeleton creates the registry, puts the schema into the API's shape and returns the function unchanged. Where the `...` is, you write the rule that turns each parameter into an entry:
+        - Every parameter of the function gets an entry in `properties` with its JSON type and its description (which is in `params`, under its name).
+        - Annotated with `int` means `"integer"`, anything else `"string"`.
+        - One without a default value goes into the list `required` too.
 
-        If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`.
+        `inspect.signature` is made for this: it reads a function's signature, whose `parameters` map each name to an `inspect.Parameter` with an `annotation` and a `default`. Where there is no default, it holds the marker `Parameter.empty`.
+
+        If you get stuck, remove the `#` in front of `q.hint()`: the first hint states the rule, the second the shape of the code; `q.solution()` shows the solution.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
     check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),

@@ -50,16 +50,15 @@ CELLS = [
     md("read-intro", de="""
         ## Lesen: `read_doc(path, start=1, end=80)`
 
-        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Nummer** (`9: ...`): So kann das Modell seine Quelle genau belegen. **Höchstens 80 Zeilen pro Aufruf**, mit einem Hinweis, wo es weitergeht – kleine Portionen halten die Nachrichtenliste klein, und das Modell behält den Faden.
+        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Nummer** (`9: ...`): So kann das Modell seine Quelle genau belegen. **Höchstens 80 Zeilen pro Aufruf**, mit einem Hinweis, wo es weitergeht. Warum so knapp? Jedes Ergebnis bleibt in der Nachrichtenliste, und **jeder spätere Schritt schickt es noch einmal mit** – zu Langes bezahlt der Lauf bei jedem Schritt erneut, und das Modell verliert darin den Faden.
         """, en="""
         ## Read: `read_doc(path, start=1, end=80)`
 
-        Returns the lines from `start` to `end`, **each with its number** (`9: ...`), so the model can cite its source exactly. **At most 80 lines per call**, with a note on where to read on – small portions keep the message list small, and the model keeps the thread.
+        Returns the lines from `start` to `end`, **each with its number** (`9: ...`), so the model can cite its source exactly. **At most 80 lines per call**, with a note on where to read on. Why so few? Every result stays in the message list, and **every later step sends it again** – the run pays for anything too long at every step, and the model loses the thread in it.
         """),
     code("cap", """
-        for path, start, end in [("advanced/timeouts.md", 1, 200), ("api.md", 1, 80)]:
-            lines = read_doc(path, start, end).splitlines()
-            print(f"{path}, ⟨verlangt|asked for⟩ {start}–{end}: {len(lines) - 1} ⟨Zeilen, dann|lines, then⟩ {lines[-1]}")
+        lines = read_doc("advanced/timeouts.md", 1, 200).splitlines()
+        print(f"⟨verlangt: Zeilen 1–200; geliefert: {len(lines) - 1} Zeilen, dann|asked for lines 1–200; returned: {len(lines) - 1} lines, then⟩ {lines[-1]}")
         """),
     md("sandbox-intro", de="""
         ### Die Pfadprüfung
@@ -77,23 +76,21 @@ CELLS = [
         print(read_doc("advanced/timeouts.md", start=500, end=520))
         """),
     md("build-read-doc", de="""
-        ## Du bist dran: schreib `read_doc`
+        ## Du bist dran: die Pfadprüfung von `read_doc`
 
-        Lesen und Nummerieren stehen schon im Gerüst. Du schreibst die drei Zeilen mit `...`, die Pfadprüfung und die Absage:
-        - `Path.resolve()` macht aus `base / path` einen absoluten Pfad ohne `..` und Links; ein absoluter `path` ersetzt dabei `base`.
-        - `Path.is_relative_to(ordner)` sagt, ob ein Pfad in `ordner` liegt.
-        - Die Absage ist ein Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen). Die Meldung für `start` unter 1 im Gerüst zeigt die Form.
+        Lesen, Nummerieren und die Obergrenze stehen schon im Gerüst. An der Stelle mit `...` schreibst du, was dieses Werkzeug entscheidet – die Pfadprüfung und die Absage:
+        - Erst den Pfad **ganz auflösen** – `..`, symbolische Links, einen absoluten Pfad –, dann fragen, ob das Ergebnis noch im Doku-Ordner `docs.DOCS` liegt und ob es die Datei gibt. Ein Vergleich der Zeichenketten oder ein Blick nach `..` reicht nicht. Die Zeilen darunter lesen die Datei als `file`.
+        - Wo nicht, gibt `read_doc` eine **Absage** zurück, einen Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen). Die Meldung für `start` unter 1 im Gerüst zeigt die Form.
 
-        Die Prüfzelle versucht, was ein Modell versuchen könnte – `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen –, und liest deine Absage wie ein Modell.
+        Die Werkzeuge dafür hat `pathlib.Path`: `resolve` (ein absoluter Pfad ersetzt dabei den Ordner, vor den du ihn hängst), `is_relative_to` und `is_file`. Die Prüfzelle versucht, was ein Modell versuchen könnte – `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen –, und liest deine Absage wie ein Modell.
         """, en="""
-        ## Your turn: write `read_doc`
+        ## Your turn: the path check of `read_doc`
 
-        The skeleton already reads and numbers the lines. You write the three lines with `...`, the path check and the refusal:
-        - `Path.resolve()` turns `base / path` into an absolute path without `..` and links; an absolute `path` replaces `base`.
-        - `Path.is_relative_to(folder)` says whether a path lies inside `folder`.
-        - The refusal is a sentence for the model: which path, what is wrong, what to do next (call `list_docs`). The skeleton's message for a `start` below 1 shows the form.
+        Reading, numbering and the cap are already in the skeleton. Where the `...` is, you write what this tool decides – the path check and the refusal:
+        - First **resolve the path completely** – `..`, symbolic links, an absolute path –, then ask whether the result still lies inside the docs folder `docs.DOCS` and whether the file exists. Comparing strings or looking for `..` is not enough. The lines below read the file as `file`.
+        - Where it does not, `read_doc` returns a **refusal**, a sentence for the model: which path, what is wrong, what to do next (call `list_docs`). The skeleton's message for a `start` below 1 shows the form.
 
-        The check cell tries what a model might try – `../../etc/passwd`, an absolute path, a link leading out – and reads your refusal as a model would.
+        `pathlib.Path` has the tools: `resolve` (an absolute path replaces the folder you put in front of it), `is_relative_to` and `is_file`. The check cell tries what a model might try – `../../etc/passwd`, an absolute path, a link leading out – and reads your refusal as a model would.
         """, tags=["exercise"]),
     code("build-read-doc-code", skeleton("read_doc"), tags=["exercise"]),
     check_cell("build-read-doc-check", "read_doc", "read_doc", pick=True),
