@@ -12,8 +12,8 @@ import atexit
 import gc
 
 from ..docs import refusal
-from ..errors import explain
-from ..settings import has_key, settings
+from ..provider.errors import explain
+from ..provider.settings import has_key, settings
 from .class_view import STYLE, grid, minutes_chart, stuck_list
 from .controls import MaxStepsControl
 from .evaluate import evaluate
