@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** für jede Grenze sagen, wovor sie schützt, und Fehlermeldungen für ein Modell schreiben.
 
-        ⏱ etwa 6 Minuten, dazu optional 3 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 5 Minuten
         """, en="""
         # 3 · Doc tools: list, search, read
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** say what each limit protects against, and write error messages for a model.
 
-        ⏱ about 6 minutes, plus 3 optional minutes
+        ⏱ about 7 minutes, plus 5 optional minutes
         """),
     md("idea", de="""
         ## Nachschlagen wie ein Mensch

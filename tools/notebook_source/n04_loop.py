@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 16 Minuten, dazu optional 5 Minuten
+        ⏱ etwa 19 Minuten, dazu optional 8 Minuten
         """, en="""
         # 4 · The loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 16 minutes, plus 5 optional minutes
+        ⏱ about 19 minutes, plus 8 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt

@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** einen Lauf im Trace Schritt für Schritt lesen und seine Tokens ablesen.
 
-        ⏱ etwa 10 Minuten, dazu optional 6 Minuten
+        ⏱ etwa 12 Minuten, dazu optional 8 Minuten
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** read a run step by step in the trace, and its tokens.
 
-        ⏱ about 10 minutes, plus 6 optional minutes
+        ⏱ about 12 minutes, plus 8 optional minutes
         """),
     md("why", de="""
         ## Warum erst ein Skript?

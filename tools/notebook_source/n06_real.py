@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen und seine Entscheidungen im Trace lesen.
 
-        ⏱ etwa 8 Minuten, dazu optional 6 Minuten
+        ⏱ etwa 11 Minuten, dazu optional 9 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** connect a model through an OpenAI-compatible API with `RealModel` and read its decisions in the trace.
 
-        ⏱ about 8 minutes, plus 6 optional minutes
+        ⏱ about 11 minutes, plus 9 optional minutes
         """),
     md("real-model-intro", de="""
         ## `RealModel`: dieselbe Form, echte Entscheidungen

@@ -10,13 +10,13 @@ CELLS = [
 
         **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Er bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 8 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 9 Minuten, dazu optional 10 Minuten
         """, en="""
         # 7 · Your agent, exercises and self-test
 
         **What this is about:** your five pieces run together as one agent – yours. It gets a question the docs do not answer, and the self-test checks what stuck.
 
-        ⏱ about 8 minutes, plus 8 optional minutes
+        ⏱ about 9 minutes, plus 10 optional minutes
         """),
     code("setup", """
         import sys

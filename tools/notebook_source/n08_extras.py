@@ -17,7 +17,7 @@ CELLS = [
         4. Agent oder RAG?
         5. Eine Sammlung von Testfragen: entscheidet ein Modell gut?
 
-        ⏱ etwa 11 Minuten, alles optional
+        ⏱ etwa 12 Minuten, alles optional
         """, en="""
         # 8 · Extras *(optional)*
 
@@ -29,7 +29,7 @@ CELLS = [
         4. Agent or RAG?
         5. A set of test questions: does a model decide well?
 
-        ⏱ about 12 minutes, all optional
+        ⏱ about 13 minutes, all optional
         """),
     code("setup", """
         import sys
