@@ -20,7 +20,7 @@ CELLS = {  # exercise cell id -> (exercise key, its test module)
     "exercise-4-code": (4, test_unanswerable),
     "build-decorator-code": ("decorator", test_decorator),
     "build-read-doc-code": ("read_doc", test_read_doc),
-    "hand-step-code": ("one_step", test_one_step),
+    "exercise-one-step-code": ("one_step", test_one_step),
     "build-loop-code": ("loop", test_loop),
     "build-scripted-model-code": ("scripted_model", test_scripted_model),
     "build-real-model-code": ("real_model", test_real_model),

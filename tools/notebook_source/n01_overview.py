@@ -77,9 +77,9 @@ CELLS = [
         answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
         """),
     md("read-the-output", de="""
-        Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Zweimal geht etwas schief, und nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug mehr auf – das ist die Antwort, mit Zeilennummern als Beleg.
+        Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Das Skript enthält **absichtlich drei Pannen**: eine Suche ohne Treffer (`pool timeout`), eine Bitte um 200 Zeilen, von denen nur 80 kommen, und einen falsch geschriebenen Dateinamen. Nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug mehr auf – das ist die Antwort, mit Zeilennummern als Beleg.
         """, en="""
-        Every line `[step N] tool(arguments) → …` is one tool call and the start of its result. Twice something goes wrong, and nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
+        Every line `[step N] tool(arguments) → …` is one tool call and the start of its result. The script holds **three deliberate mishaps**: a search with no hits (`pool timeout`), a request for 200 lines of which only 80 come back, and a misspelt file name. Nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
         """),
     md("messages-intro", de="""
         ## Die Nachrichtenliste

@@ -81,13 +81,13 @@ CELLS = [
 
         What you need: the calls are in the message's `tool_calls`. Each call has an `id` and a `function` with `name` and `arguments` – the arguments as JSON text, which `json.loads` turns into a dict. The registry `TOOLS` from notebook 2 holds, for each name, the function under `"fn"`.
         """, tags=["exercise"]),
-    code("hand-step-code", skeleton("one_step"), tags=["exercise"]),
-    check_cell("hand-step-check", "one_step", "messages", name="q_step"),
-    code("hand-step-list", """
+    code("exercise-one-step-code", skeleton("one_step"), tags=["exercise"]),
+    check_cell("exercise-one-step-check", "one_step", "messages", name="q_step"),
+    code("exercise-one-step-list", """
         # ⟨braucht messages aus der Übungszelle darüber: führe sie zuerst aus|needs messages from the exercise cell above: run it first⟩
         for message in messages:
             print(f"{message['role']:>9} │ {str(message.get('content') or message.get('tool_calls'))[:90]}")
-        """, needs="hand-step-code"),
+        """, needs="exercise-one-step-code"),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 

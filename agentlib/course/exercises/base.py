@@ -40,7 +40,7 @@ TEXT = {
     "untouched": {"de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die Zelle aus und prüfe dann noch einmal.",
                   "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the cell, then check again."},
     "one_gap": {"de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und prüfe dann noch einmal.",
-                "en": "Your code still has one open gap (...). Fill in it, run the cell, then check again."},
+                "en": "Your code still has one open gap (...). Fill it in, run the cell, then check again."},
     "gaps": {"de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus und prüfe dann noch einmal.",
              "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again."},
     "pick_own": {"de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
