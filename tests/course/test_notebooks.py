@@ -290,3 +290,18 @@ def test_the_longest_file_is_named_only_when_count_lines_really_ran(path):
     assert ("nicht als Werkzeug registriert" if german else "not registered as a tool") in untouched
     assert ("Laut count_lines" if german else "According to count_lines") not in untouched
     assert ("Laut count_lines ist" if german else "According to count_lines, the longest file is") in solved
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p.stem.startswith("04")], ids=lambda p: p.parent.name)
+def test_the_stubborn_model_run_says_whose_loop_ran(path):
+    """Issue 38: "Your loop against a model that never stops" ran agentlib's loop when the student's had not passed."""
+    def said(state):
+        cell = next(c for c in executed(path, state).cells if c.id == "stop-limit")
+        return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+
+    german = path.parent.name == "de"
+    own, theirs = ("deine Schleife", "agentlibs Schleife") if german else ("Your loop", "agentlib's loop")
+    assert theirs in said("untouched") and own not in said("untouched")
+    assert own in said("correct") and theirs not in said("correct")
+    heading = next(c for c in nbformat.read(path, as_version=4).cells if c.id == "stop-limit-intro").source
+    assert not re.search(r"\b(deine?|your)\b", heading, re.IGNORECASE), heading  # the markdown cannot know whose ran
