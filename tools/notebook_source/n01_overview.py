@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 5 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 6 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 5 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 6 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("where-we-come-from", de="""
         ## Wo wir herkommen
@@ -111,29 +111,29 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 5 |
-        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 8 |
-        | 3 · Doku-Werkzeuge | `read_doc` | 7 |
-        | 4 · Die Schleife | `run_agent` | 19 |
+        | 1 · Überblick | – | 6 |
+        | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
+        | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 8 |
+        | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
         | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 12 |
         | 6 · Echtes Modell | `RealModel` | 11 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 72 Minuten (48 bis 108, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 79 Minuten (52 bis 118, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 5 |
-        | 2 · Tools by decorator | the decorator `tool` | 8 |
-        | 3 · Doc tools | `read_doc` | 7 |
-        | 4 · The loop | `run_agent` | 19 |
+        | 1 · Overview | – | 6 |
+        | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
+        | 3 · Doc tools | `read_doc`'s path check | 7 |
+        | 4 · The loop | one step by hand, then `run_agent` | 25 |
         | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 12 |
         | 6 · Real model | `RealModel` | 11 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 72 minutes (48 to 108, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 78 minutes (52 to 118, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

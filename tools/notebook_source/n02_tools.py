@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** vorhersagen, welchen Typ ein Parameter im Schema bekommt und ob er `required` ist.
 
-        ⏱ etwa 8 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 8 Minuten
         """, en="""
         # 2 · Tools by decorator
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** predict which type a parameter gets in the schema and whether it is `required`.
 
-        ⏱ about 8 minutes, plus 8 optional minutes
+        ⏱ about 7 minutes, plus 8 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?

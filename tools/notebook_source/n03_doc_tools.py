@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** für jede Grenze sagen, wovor sie schützt, und Fehlermeldungen für ein Modell schreiben.
 
-        ⏱ etwa 7 Minuten, dazu optional 5 Minuten
+        ⏱ etwa 8 Minuten, dazu optional 5 Minuten
         """, en="""
         # 3 · Doc tools: list, search, read
 

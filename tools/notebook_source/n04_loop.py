@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 19 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 25 Minuten, dazu optional 8 Minuten
         """, en="""
         # 4 · The loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 19 minutes, plus 8 optional minutes
+        ⏱ about 25 minutes, plus 8 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
