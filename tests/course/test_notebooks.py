@@ -305,3 +305,20 @@ def test_the_stubborn_model_run_says_whose_loop_ran(path):
     assert own in said("correct") and theirs not in said("correct")
     heading = next(c for c in nbformat.read(path, as_version=4).cells if c.id == "stop-limit-intro").source
     assert not re.search(r"\b(deine?|your)\b", heading, re.IGNORECASE), heading  # the markdown cannot know whose ran
+
+
+EARLY = [p for p in PATHS if p.stem[:2] in ("01", "02", "03", "04")]
+
+
+@pytest.mark.parametrize("path", EARLY, ids=ids(EARLY))
+def test_nothing_is_called_yours_while_agentlibs_pieces_stand_in(path):
+    """Issue 38: in the untouched notebooks every piece that runs is agentlib's, so a printed line that says
+    "dein"/"your" must say in the same line that agentlib's piece stands in (or that none is yours yet)."""
+    yours = re.compile(r"\b(dein|deine|deinen|deinem|deiner|your)\b", re.IGNORECASE)
+    for cell in executed(path, "untouched").cells:
+        if cell.cell_type != "code" or "check" in cell.metadata.get("tags", []):  # a verdict speaks of the work
+            continue
+        for output in cell.outputs:
+            for line in output.get("text", "").splitlines() if output.output_type == "stream" else []:
+                if yours.search(line):
+                    assert "agentlib" in line, (cell.id, line)

@@ -8,7 +8,7 @@ CELLS = [
     md("title", de="""
         # 1 · Überblick: Ein Agent ist eine Schleife
 
-        **Worum es geht:** Ein „Agent“ ist kein Geheimnis, sondern eine Schleife um ein Sprachmodell. Hier siehst du sie laufen.
+        **Worum es geht:** In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Ein solcher „Agent“ ist kein Geheimnis, sondern eine Schleife um ein Sprachmodell. Hier siehst du sie laufen; in den nächsten Notebooks schreibst du sie Teil für Teil selbst, und eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
@@ -16,20 +16,11 @@ CELLS = [
         """, en="""
         # 1 · Overview: an agent is a loop
 
-        **What this is about:** an "agent" is no mystery but a loop around a language model. Here you watch it run.
+        **What this is about:** in module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**, until it can answer. Such an "agent" is no mystery but a loop around a language model. Here you watch it run; in the next notebooks you write it yourself, piece by piece, and a check cell compares each piece with the finished version in `agentlib`.
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
         ⏱ about 6 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
-        """),
-    md("where-we-come-from", de="""
-        ## Wo wir herkommen
-
-        In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Diesen Agenten schreibst du Teil für Teil selbst; eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
-        """, en="""
-        ## Where we come from
-
-        In module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**, until it can answer. You write this agent yourself, piece by piece; a check cell compares each piece with the finished version in `agentlib`.
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten

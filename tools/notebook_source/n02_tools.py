@@ -25,27 +25,11 @@ CELLS = [
     md("why", de="""
         ## Warum ein Dekorator?
 
-        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI:
-
-        ```python
-        {"type": "function",
-         "function": {"name": "add", "description": "Add two whole numbers.",
-                      "parameters": {"type": "object",
-                                     "properties": {"a": {"type": "integer", "description": "the first number"}, ...},
-                                     "required": ["a"]}}}
-        ```
+        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI. Wie die aussieht, zeigt dir das Gerüst unten und danach das Schema eines Beispielwerkzeugs.
         """, en="""
         ## Why a decorator?
 
-        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API:
-
-        ```python
-        {"type": "function",
-         "function": {"name": "add", "description": "Add two whole numbers.",
-                      "parameters": {"type": "object",
-                                     "properties": {"a": {"type": "integer", "description": "the first number"}, ...},
-                                     "required": ["a"]}}}
-        ```
+        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API. The skeleton below shows what that looks like, and after it the schema of an example tool.
         """),
     code("setup", """
         import sys

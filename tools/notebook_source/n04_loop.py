@@ -67,7 +67,7 @@ CELLS = [
     md("hand-step", de="""
         ## Ein Schritt von Hand
 
-        Bevor du die Schleife schreibst, spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Ein Modell ist hier eine Funktion: Du rufst es mit der Nachrichtenliste und den Schemas auf und bekommst zwei Dinge zurück, seine Nachricht und `usage` (die Tokens; das Skriptmodell meldet keine). Schau dir die Nachricht mit `print` an: Sie enthält keinen Text, nur einen Werkzeugaufruf. Den führst du aus und hängst dann zwei Nachrichten an `messages`:
+        Bevor du die Schleife schreibst, spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Ein Modell ist hier eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` zurück (die Tokens; das Skriptmodell meldet keine). Schau dir die Nachricht mit `print` an: kein Text, nur ein Werkzeugaufruf. Den führst du aus und hängst zwei Nachrichten an `messages`:
         - **Die Nachricht des Modells**, als dict – so, wie die API sie annimmt. Die Nachricht hat dafür die Methode `model_dump`; `exclude_none` lässt die leeren Felder weg.
         - **Das Ergebnis**, eine Nachricht mit der Rolle `tool` und den Schlüsseln `role`, `tool_call_id` und `content`.
 
@@ -75,7 +75,7 @@ CELLS = [
         """, en="""
         ## One step by hand
 
-        Before you write the loop, you play one step through yourself, with the scripted model from notebook 1. A model is a function here: you call it with the message list and the schemas and get two things back, its message and `usage` (the tokens; the scripted model reports none). Look at the message with `print`: it holds no text, only a tool call. You run that call and then append two messages to `messages`:
+        Before you write the loop, you play one step through yourself, with the scripted model from notebook 1. A model is a function here: called with the message list and the schemas, it returns its message and `usage` (the tokens; the scripted model reports none). Look at the message with `print`: no text, only a tool call. You run that call and append two messages to `messages`:
         - **The model's message**, as a dict – the way the API takes it. The message has the method `model_dump` for that; `exclude_none` leaves out the empty fields.
         - **The result**, a message with the role `tool` and the keys `role`, `tool_call_id` and `content`.
 
@@ -83,28 +83,23 @@ CELLS = [
         """, tags=["exercise"]),
     code("exercise-one-step-code", skeleton("one_step"), tags=["exercise"]),
     check_cell("exercise-one-step-check", "one_step", "messages", name="q_step"),
-    code("exercise-one-step-list", """
-        # ⟨braucht messages aus der Übungszelle darüber: führe sie zuerst aus|needs messages from the exercise cell above: run it first⟩
-        for message in messages:
-            print(f"{message['role']:>9} │ {str(message.get('content') or message.get('tool_calls'))[:90]}")
-        """, needs="exercise-one-step-code"),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 
-        Die Schleife wiederholt diesen Schritt, bis das Modell antwortet. `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück; das Modell ist ein Parameter. Signatur und Anfang stehen im Gerüst, ebenso Schritt 8, das Ende nach `max_steps` Schritten. Den Rumpf schreibst du nach den Schritten 1–7 in den Kommentaren. Neu gegenüber dem Schritt von Hand:
+        Die Schleife wiederholt diesen Schritt, bis das Modell antwortet, und gibt `(answer, stats)` zurück. Signatur, Anfang und Schritt 8 (das Ende nach `max_steps` Schritten) stehen im Gerüst; den Rumpf schreibst du nach den Schritten 1–7 in den Kommentaren. Neu gegenüber dem Schritt von Hand:
         - **Abbruchbedingung 1:** Eine Nachricht ohne Werkzeugaufrufe ist die Antwort; ihr Text steht in `content`.
-        - **Tokens:** Das Modell gibt neben der Nachricht `usage` zurück: `None` oder ein Objekt mit `prompt_tokens` und `completion_tokens`. `stats` zählt sie zusammen.
-        - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab. Das Modell bekommt dann eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt. Leere Argumente (`""`) heißen: keine.
+        - **Tokens:** `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`; `stats` zählt sie zusammen.
+        - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt. Leere Argumente (`""`) heißen: keine.
         - **Kürzen:** Was länger als `MAX_OBSERVATION` Zeichen ist, wird gekürzt, mit einem Hinweis, wie lang es war.
 
         Die Vorschauzeile für `say` sieht so aus: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
         """, en="""
         ## Your turn: write `run_agent`
 
-        The loop repeats this step until the model answers. `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`; the model is a parameter. The signature and the start are in the skeleton, and so is step 8, the end after `max_steps` steps. You write the body from steps 1–7 in the comments. New compared to the step by hand:
+        The loop repeats this step until the model answers, and returns `(answer, stats)`. The signature, the start and step 8 (the end after `max_steps` steps) are in the skeleton; you write the body from steps 1–7 in the comments. New compared to the step by hand:
         - **Stop condition 1:** a message without tool calls is the answer; its text is in `content`.
-        - **Tokens:** besides the message, the model returns `usage`: `None` or an object with `prompt_tokens` and `completion_tokens`. `stats` adds them up.
-        - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`. The model then gets an observation that starts with `Error:` and names the exception's kind and message. Empty arguments (`""`) mean: none.
+        - **Tokens:** `usage` is `None` or has `prompt_tokens` and `completion_tokens`; `stats` adds them up.
+        - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message. Empty arguments (`""`) mean: none.
         - **Cutting:** anything longer than `MAX_OBSERVATION` characters is cut, with a note saying how long it was.
 
         The preview line for `say` looks like this: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.

@@ -27,6 +27,8 @@ TEXT = {
                  "en": "2. run the tool it asks for, with its arguments"},
     "note.append": {"de": "3. beide Nachrichten an messages hängen: die des Modells und das Ergebnis seines Aufrufs",
                     "en": "3. append both messages to messages: the model's and its call's result"},
+    "note.look": {"de": "4. die Liste ansehen: Das bekommt das Modell beim nächsten Schritt",
+                  "en": "4. look at the list: this is what the model gets at its next step"},
     "untouched": {"de": "messages enthält noch nur den Systemprompt und die Frage. Führ das Werkzeug aus, häng die beiden Nachrichten an und prüfe dann noch einmal.",
                   "en": "messages still holds only the system prompt and the question. Run the tool, append the two messages, then check again."},
     "not_a_list": {"de": "messages sollte die Liste aus der Übungszelle sein, ist aber {type}.",
@@ -74,6 +76,10 @@ result = TOOLS[call.function.name]["fn"](**json.loads(call.function.arguments))
 APPEND = '''messages.append(message.model_dump(exclude_none=True))
 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
 '''
+LOOK = '''
+for entry in messages:  # <look>
+    print(f"{entry['role']:>9} │ {str(entry.get('content') or entry.get('tool_calls'))[:90]}")
+'''
 
 
 class OneStep(Exercise):
@@ -81,8 +87,8 @@ class OneStep(Exercise):
 
     AREA, TEXT, NAME = "one_step", TEXT, "messages"
     COMPOSED = True  # the student types its lines: tests/course/test_dictation.py counts them
-    SKELETON = cells(TEXT, SETUP + "...\n# <run>\n...\n# <append>\n...\n")
-    SOLUTION = cells(TEXT, SETUP + ASK + "# <run>\n" + RUN + "# <append>\n" + APPEND, solved=True)
+    SKELETON = cells(TEXT, SETUP + "...\n# <run>\n...\n# <append>\n...\n" + LOOK)
+    SOLUTION = cells(TEXT, SETUP + ASK + "# <run>\n" + RUN + "# <append>\n" + APPEND + LOOK, solved=True)
 
     def judge(self, messages):
         """A list, not code: no skeleton to compare and nothing of the student's to run, so no child process."""
