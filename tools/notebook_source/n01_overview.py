@@ -8,19 +8,19 @@ CELLS = [
     md("title", de="""
         # 1 · Überblick: Ein Agent ist eine Schleife
 
-        **Worum es geht:** In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Ein solcher „Agent“ ist kein Geheimnis, sondern eine Schleife um ein Sprachmodell. Hier siehst du sie laufen; in den nächsten Notebooks schreibst du sie Teil für Teil selbst, und eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
+        **Worum es geht:** In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**. Ein solcher „Agent“ ist eine Schleife um ein Sprachmodell: Hier siehst du sie laufen, danach schreibst du sie Teil für Teil selbst.
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 6 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 5 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
-        **What this is about:** in module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**, until it can answer. Such an "agent" is no mystery but a loop around a language model. Here you watch it run; in the next notebooks you write it yourself, piece by piece, and a check cell compares each piece with the finished version in `agentlib`.
+        **What this is about:** in module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**. Such an "agent" is a loop around a language model: here you watch it run, then you write it yourself, piece by piece.
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 6 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 5 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten
@@ -102,21 +102,21 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 6 |
+        | 1 · Überblick | – | 5 |
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
-        | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 8 |
+        | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
         | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
         | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 12 |
         | 6 · Echtes Modell | `RealModel` | 11 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 79 Minuten (52 bis 118, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 78 Minuten (52 bis 117, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 6 |
+        | 1 · Overview | – | 5 |
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
         | 4 · The loop | one step by hand, then `run_agent` | 25 |
@@ -124,7 +124,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 11 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 78 minutes (52 to 118, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 78 minutes (52 to 117, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*
