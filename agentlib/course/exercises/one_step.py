@@ -78,7 +78,7 @@ messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
 '''
 LOOK = '''
 for entry in messages:  # <look>
-    print(f"{entry['role']:>9} │ {str(entry.get('content') or entry.get('tool_calls'))[:90]}")
+    print(str(entry)[:110])
 '''
 
 
