@@ -322,3 +322,16 @@ def test_nothing_is_called_yours_while_agentlibs_pieces_stand_in(path):
             for line in output.get("text", "").splitlines() if output.output_type == "stream" else []:
                 if yours.search(line):
                     assert "agentlib" in line, (cell.id, line)
+
+
+GERMAN_EARLY = [p for p in EARLY if p.parent.name == "de"]
+
+
+@pytest.mark.parametrize("path", GERMAN_EARLY, ids=ids(GERMAN_EARLY))
+def test_a_german_notebook_prints_none_of_agentlibs_english_run_labels(path):
+    """Issue 38: a German student's first output was "Answer:" and "[steps: 4, tool calls: 3, ...]". Untouched, every
+    loop that runs is agentlib's (with the solutions pasted, the English solution text prints its own labels)."""
+    for cell in executed(path, "untouched").cells:
+        said = "".join(output.get("text", "") for output in cell.get("outputs", []) if output.output_type == "stream")
+        for label in ("Answer:", "Stopped:", "tool calls"):
+            assert label not in said, (cell.id, label)

@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 5 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 6 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten
@@ -60,7 +60,8 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
         from agentlib.course import note_start; note_start("01", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
+        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent, set_language
+        set_language(LANGUAGE)  # ⟨agentlibs run_agent schreibt seine Zeilen auf Deutsch|agentlib's run_agent prints its lines in English⟩
 
         print(QUESTION[LANGUAGE])
         """),
@@ -116,7 +117,7 @@ CELLS = [
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 5 |
+        | 1 · Overview | – | 6 |
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
         | 4 · The loop | one step by hand, then `run_agent` | 25 |

@@ -39,7 +39,8 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message, ScriptedModel, lesson_script
+        from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message, ScriptedModel, lesson_script, set_language
+        set_language(LANGUAGE)  # ⟨agentlibs run_agent schreibt seine Zeilen auf Deutsch|agentlib's run_agent prints its lines in English⟩
         from agentlib.course import exercise, load, whose_loop
 
         agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile bis hier, die Schleife dieses Notebooks eingeschlossen, sonst agentlibs|your passed pieces up to here, this notebook's loop included, else agentlib's⟩
