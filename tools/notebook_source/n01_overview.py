@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 5 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 6 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
@@ -103,7 +103,7 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 5 |
+        | 1 · Überblick | – | 6 |
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
         | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
         | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
@@ -111,7 +111,7 @@ CELLS = [
         | 6 · Echtes Modell | `RealModel` | 11 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 78 Minuten (52 bis 117, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 78 Minuten (52 bis 117, je nach Tempo). Gezählt wird, was du tust: Text und Code lesen, deine Zeilen schreiben, samt dem einen oder anderen zweiten Anlauf, Ausgaben lesen und Widgets durchgehen – nach der Regel, die die README nennt (`tools/minutes.py` zählt sie aus). Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -125,7 +125,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 11 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 78 minutes (52 to 117, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 78 minutes (52 to 117, depending on pace). What counts is what you do: reading text and code, writing your lines with the odd second attempt, reading outputs and stepping through widgets – by the rule the README states (`tools/minutes.py` counts it out). You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*
