@@ -15,7 +15,8 @@ wording of its error.
 
 from ...lesson import QUESTION, lesson_script
 from ...loop import run_agent
-from ...models import Call, Message, ScriptedModel
+from ...messages import Call, Message
+from ...models import ScriptedModel
 from ...tools import TOOLS
 from .base import Exercise, short
 from .probe import first_request, tokens
