@@ -23,7 +23,9 @@ from .agent_file import yours
 from .own_agent import load, terminal
 from .own_run import build, real_model, use_dotenv
 from .pricing import PRICES, describe_cost, estimate_cost, trace_cost
-from .progress import note_start
+from .progress import hand_in, note_start
+from .replay import ReplayModel, compare, lesson_run
+from .evaluate import evaluate
 from .show import show
 from .text import number
 from .tokens import token_table
@@ -39,4 +41,5 @@ __all__ = ["show", "TraceViewer", "print_trace", "token_table", "MaxStepsControl
            "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION", "note_start",
            "load", "build", "real_model", "use_dotenv", "yours", "terminal", "OracleModel", "NaiveModel",
            "refusal", "has_key", "describe", "key_field", "settings", "explain",
-           "PRICES", "describe_cost", "estimate_cost", "trace_cost"]
+           "PRICES", "describe_cost", "estimate_cost", "trace_cost",
+           "lesson_run", "ReplayModel", "compare", "hand_in", "evaluate"]

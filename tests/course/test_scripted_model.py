@@ -76,7 +76,7 @@ def test_the_unchanged_cell_runs_and_is_not_attempted_with_a_sentence_that_asks_
     model = given([agentlib.Message(content="Done.")])
     assert model([], []) == (agentlib.Message(content="Done."), None)  # read, run: it works as handed out
     status, message = q.judge(given)
-    assert status == NOT_ATTEMPTED and ("ändere" if language == "de" else "change") in message, message
+    assert status == NOT_ATTEMPTED and ("Ändere" if language == "de" else "Change") in message, message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

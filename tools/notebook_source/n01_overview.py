@@ -115,11 +115,11 @@ CELLS = [
         | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 8 |
         | 3 · Doku-Werkzeuge | `read_doc` | 7 |
         | 4 · Die Schleife | `run_agent` | 19 |
-        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 12 |
-        | 6 · Echtes Modell | `RealModel` | 11 |
+        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 6 |
+        | 6 · Echtes Modell | `RealModel` | 13 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 72 Minuten (48 bis 108, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 67 Minuten (45 bis 101, je nach Tempo) – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -129,11 +129,11 @@ CELLS = [
         | 2 · Tools by decorator | the decorator `tool` | 8 |
         | 3 · Doc tools | `read_doc` | 7 |
         | 4 · The loop | `run_agent` | 19 |
-        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 12 |
-        | 6 · Real model | `RealModel` | 11 |
+        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 6 |
+        | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 72 minutes (48 to 108, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 67 minutes (45 to 101, depending on pace) – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

@@ -34,8 +34,8 @@ from .time_limit import time_limit
 TEXT = {
     "hint": {"de": 'Eine Zeile in __init__: self.name = os.environ.get("LLM_MODEL", "deepseek-flash").',
              "en": 'One line in __init__: self.name = os.environ.get("LLM_MODEL", "deepseek-flash").'},
-    "untouched": {"de": "Die Zelle ist noch unverändert. Führ sie aus; dann ändere das eine, was die Aufgabe verlangt (die Zeile self.name = ...), führe die Zelle noch einmal aus und prüfe.",
-                  "en": "The cell is still unchanged. Run it; then change the one thing the task asks for (the line self.name = ...), run the cell again and check."},
+    "untouched": {"de": "Die Zelle ist noch unverändert. Ändere das eine, was die Aufgabe darüber verlangt (die Zeile self.name = ...), führ die Zelle noch einmal aus und prüfe dann.",
+                  "en": "The cell is still unchanged. Change the one thing the task above asks for (the line self.name = ...), run the cell again, then check."},
     "note.name": {"de": "welches Modell antwortet", "en": "which model answers"},
     "note.no_key": {"de": "ein lokaler Server (Ollama, llama.cpp) braucht keinen Schlüssel, der openai-Client aber irgendeinen Text",
                     "en": "a local server (Ollama, llama.cpp) needs no key, but the openai client wants some text"},

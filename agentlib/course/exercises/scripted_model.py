@@ -25,8 +25,8 @@ from .skeleton import cells
 TEXT = {
     "hint": {"de": "Eine Zeile am Anfang von __call__, an der Stelle des ...: self.calls.append(list(messages)).",
              "en": "One line at the start of __call__, where the ... is: self.calls.append(list(messages))."},
-    "untouched": {"de": "Die Zelle ist noch unverändert. Führ sie aus und sieh dir den Lauf darunter an; dann ändere das eine, was die Aufgabe verlangt (an der Stelle des ...), führe die Zelle noch einmal aus und prüfe.",
-                  "en": "The cell is still unchanged. Run it and look at the run below it; then change the one thing the task asks for (where the ... is), run the cell again and check."},
+    "untouched": {"de": "Die Zelle ist noch unverändert. Ändere das eine, was die Aufgabe darüber verlangt (an der Stelle des ...), führ die Zelle noch einmal aus und prüfe dann.",
+                  "en": "The cell is still unchanged. Change the one thing the task above asks for (where the ... is), run the cell again, then check."},
     "note.copy": {"de": "eine eigene Kopie: Der Aufrufer darf seine Liste danach ändern",
                   "en": "a copy of its own: the caller may change its list afterwards"},
     "note.calls": {"de": "jede Nachrichtenliste, die das Modell bekam, eine je Aufruf",
