@@ -204,9 +204,11 @@ def test_every_widget_cell_displays_something(path):
         assert shown, f"{cell.id} displays nothing"
 
 
-def test_scripted_model_notebook_shows_viewer_table_and_control_apart():
-    """One widget per idea, each after the prose that teaches it; the slider only after exercise 2 asked."""
-    notebook = executed(NOTEBOOKS / "de" / "05_skriptmodell.ipynb", "untouched")
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_real_model_notebook_shows_the_lessons_trace_its_token_table_and_the_step_limit_in_its_core(language):
+    """The design card's widgets are core: one per idea, each after the prose that teaches it, none optional."""
+    path = next((NOTEBOOKS / language).glob("06_*.ipynb"))
+    notebook = executed(path, "untouched")
     kinds = []
     for cell in notebook.cells:
         for output in cell.get("outputs", []):
@@ -215,10 +217,10 @@ def test_scripted_model_notebook_shows_viewer_table_and_control_apart():
                 kinds.append(f"widget:{cell.id}")
             elif "text/html" in data and "<table" in data["text/html"]:
                 kinds.append(f"table:{cell.id}")
-    assert kinds == ["widget:trace-viewer", "table:token-table", "widget:max-steps-control"]
-    order = [cell.id for cell in notebook.cells]
-    assert order.index("exercise-2-check") < order.index("max-steps-control")
-    assert order[order.index("trace-viewer") + 1] != "token-table"  # prose between the two
+    assert kinds[:3] == ["widget:lesson-viewer", "table:lesson-tokens", "widget:max-steps-control"], kinds
+    cells = {cell.id: cell for cell in notebook.cells}
+    assert not any("optional" in cells[name].metadata.get("tags", []) for name in
+                   ("lesson-viewer", "lesson-tokens", "max-steps-control"))
 
 
 def prerequisites(module, cell_id):

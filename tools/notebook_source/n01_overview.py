@@ -107,11 +107,11 @@ CELLS = [
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
         | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
         | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
-        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 12 |
-        | 6 · Echtes Modell | `RealModel` | 11 |
+        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 6 |
+        | 6 · Echtes Modell | `RealModel` | 13 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 78 Minuten (52 bis 117, je nach Tempo). Gezählt wird, was du tust: Text und Code lesen, deine Zeilen schreiben, samt dem einen oder anderen zweiten Anlauf, Ausgaben lesen und Widgets durchgehen – nach der Regel, die die README nennt (`tools/minutes.py` zählt sie aus). Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 73 Minuten (49 bis 110, je nach Tempo). Gezählt wird, was du tust: Text und Code lesen, deine Zeilen schreiben, samt dem einen oder anderen zweiten Anlauf, Ausgaben lesen und Widgets durchgehen – nach der Regel, die die README nennt (`tools/minutes.py` zählt sie aus). Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -121,11 +121,11 @@ CELLS = [
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
         | 4 · The loop | one step by hand, then `run_agent` | 25 |
-        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 12 |
-        | 6 · Real model | `RealModel` | 11 |
+        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 6 |
+        | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 78 minutes (52 to 117, depending on pace). What counts is what you do: reading text and code, writing your lines with the odd second attempt, reading outputs and stepping through widgets – by the rule the README states (`tools/minutes.py` counts it out). You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 73 minutes (49 to 110, depending on pace). What counts is what you do: reading text and code, writing your lines with the odd second attempt, reading outputs and stepping through widgets – by the rule the README states (`tools/minutes.py` counts it out). You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

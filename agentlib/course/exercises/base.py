@@ -140,7 +140,7 @@ class Exercise:
             return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
         REPLACED.pop((type(self), self.language), None)
         if any(same_code(work[0], defined) for defined in skeleton_objects(self.SKELETON.get(self.language))):
-            return NOT_ATTEMPTED, self.framework("untouched")
+            return NOT_ATTEMPTED, self.say("untouched") if "untouched" in self.TEXT else self.framework("untouched")
         gaps = code_gaps(work[0]) if self.SKELETON else 0  # a build-along cell, half filled
         if gaps:
             return INCORRECT, self.framework("one_gap" if gaps == 1 else "gaps", gaps=gaps)
