@@ -8,19 +8,19 @@ CELLS = [
     md("title", de="""
         # 1 · Überblick: Ein Agent ist eine Schleife
 
-        **Worum es geht:** In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**. Ein solcher „Agent“ ist eine Schleife um ein Sprachmodell: Hier siehst du sie laufen, danach schreibst du sie Teil für Teil selbst.
+        **Worum es geht:** Nach dem einen Werkzeugaufruf (Modul 03) und RAG (Modul 04) **entscheidet das Modell jetzt selbst, was es nachschlägt**. Ein solcher „Agent“ ist eine Schleife um ein Sprachmodell: Hier siehst du sie laufen, danach schreibst du sie selbst.
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 6 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 5 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
-        **What this is about:** in module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**. Such an "agent" is a loop around a language model: here you watch it run, then you write it yourself, piece by piece.
+        **What this is about:** after the single tool call (module 03) and RAG (module 04), **the model now decides for itself what to look up**. Such an "agent" is a loop around a language model: here you watch it run, then you write it yourself.
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 6 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
+        ⏱ about 5 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten
@@ -103,7 +103,7 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 6 |
+        | 1 · Überblick | – | 5 |
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
         | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
         | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
@@ -111,13 +111,13 @@ CELLS = [
         | 6 · Echtes Modell | `RealModel` | 13 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 73 Minuten (49 bis 110, je nach Tempo). Gezählt wird, was du tust: Text und Code lesen, deine Zeilen schreiben, samt dem einen oder anderen zweiten Anlauf, Ausgaben lesen und Widgets durchgehen – nach der Regel, die die README nennt (`tools/minutes.py` zählt sie aus). Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 73 Minuten (49 bis 109, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 6 |
+        | 1 · Overview | – | 5 |
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
         | 4 · The loop | one step by hand, then `run_agent` | 25 |
@@ -125,7 +125,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 73 minutes (49 to 110, depending on pace). What counts is what you do: reading text and code, writing your lines with the odd second attempt, reading outputs and stepping through widgets – by the rule the README states (`tools/minutes.py` counts it out). You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 73 minutes (49 to 109, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

@@ -50,25 +50,25 @@ CELLS = [
     md("build-decorator", de="""
         ## Du bist dran: die Regel des Schemas
 
-        Das Gerüst legt die Registry an, setzt das Schema in die Form der API und gibt die Funktion unverändert zurück. An der Stelle mit `...` schreibst du die Regel, nach der aus jedem Parameter ein Eintrag wird:
+        Registry, die Form des Schemas und `return fn` stehen im Gerüst. An der Stelle mit `...` schreibst du die Regel, nach der aus jedem Parameter ein Eintrag wird:
         - Jeder Parameter der Funktion bekommt in `properties` einen Eintrag mit seinem JSON-Typ und seiner Beschreibung (die steht in `params`, unter seinem Namen).
         - Mit `int` annotiert heißt `"integer"`, alles andere `"string"`.
         - Wer keinen Standardwert hat, kommt auch in die Liste `required`.
 
         Dafür gibt es `inspect.signature`: Es liest die Signatur einer Funktion, und deren `parameters` ordnen jedem Namen ein `inspect.Parameter` zu, mit `annotation` und `default`. Fehlt der Standardwert, steht dort die Marke `Parameter.empty`.
 
-        Hängst du fest, nimm das `#` vor `q.hint()` weg: Der erste Tipp nennt die Regel, der zweite die Form des Codes; `q.solution()` zeigt die Lösung.
+        Hängst du fest: `q.hint()` nennt erst die Regel, beim zweiten Mal die Form des Codes.
         """, en="""
         ## Your turn: the schema's rule
 
-        The skeleton creates the registry, puts the schema into the API's shape and returns the function unchanged. Where the `...` is, you write the rule that turns each parameter into an entry:
+        The registry, the schema's shape and `return fn` are in the skeleton. Where the `...` is, you write the rule that turns each parameter into an entry:
         - Every parameter of the function gets an entry in `properties` with its JSON type and its description (which is in `params`, under its name).
         - Annotated with `int` means `"integer"`, anything else `"string"`.
         - One without a default value goes into the list `required` too.
 
         `inspect.signature` is made for this: it reads a function's signature, whose `parameters` map each name to an `inspect.Parameter` with an `annotation` and a `default`. Where there is no default, it holds the marker `Parameter.empty`.
 
-        If you get stuck, remove the `#` in front of `q.hint()`: the first hint states the rule, the second the shape of the code; `q.solution()` shows the solution.
+        If you get stuck: `q.hint()` states the rule first, the shape of the code the second time.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
     check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),

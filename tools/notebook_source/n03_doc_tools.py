@@ -80,7 +80,7 @@ CELLS = [
 
         Lesen, Nummerieren und die Obergrenze stehen im Gerüst. An der Stelle mit `...` schreibst du die Pfadprüfung und die Absage:
         - Erst den Pfad **ganz auflösen** – `..`, symbolische Links, einen absoluten Pfad –, dann fragen, ob das Ergebnis noch im Doku-Ordner `docs.DOCS` liegt und ob es die Datei gibt. Ein Vergleich der Zeichenketten reicht nicht. Die Zeilen darunter lesen die Datei als `file`.
-        - Wo nicht, gibt `read_doc` eine **Absage** zurück, einen Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen). Die Meldung für `start` unter 1 im Gerüst zeigt die Form.
+        - Sonst gibt `read_doc` eine **Absage** zurück, einen Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen), in der Form der Meldung für `start` unter 1.
 
         Die Werkzeuge dafür hat `pathlib.Path`: `resolve` (ein absoluter Pfad ersetzt dabei den Ordner, vor den du ihn hängst), `is_relative_to` und `is_file`. Die Prüfzelle versucht, was ein Modell versuchen könnte, und liest deine Absage wie ein Modell.
         """, en="""
@@ -88,7 +88,7 @@ CELLS = [
 
         Reading, numbering and the cap are in the skeleton. Where the `...` is, you write the path check and the refusal:
         - First **resolve the path completely** – `..`, symbolic links, an absolute path –, then ask whether the result still lies inside the docs folder `docs.DOCS` and whether the file exists. Comparing strings is not enough. The lines below read the file as `file`.
-        - Where it does not, `read_doc` returns a **refusal**, a sentence for the model: which path, what is wrong, what to do next (call `list_docs`). The skeleton's message for a `start` below 1 shows the form.
+        - Otherwise `read_doc` returns a **refusal**, a sentence for the model: which path, what is wrong, what to do next (call `list_docs`), in the form of the message for a `start` below 1.
 
         `pathlib.Path` has the tools: `resolve` (an absolute path replaces the folder you put in front of it), `is_relative_to` and `is_file`. The check cell tries what a model might try, and reads your refusal as a model would.
         """, tags=["exercise"]),

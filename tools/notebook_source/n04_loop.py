@@ -68,19 +68,19 @@ CELLS = [
     md("hand-step", de="""
         ## Ein Schritt von Hand
 
-        Bevor du die Schleife schreibst, spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Ein Modell ist hier eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` zurück (die Tokens; das Skriptmodell meldet keine). Schau dir die Nachricht mit `print` an: kein Text, nur ein Werkzeugaufruf. Den führst du aus und hängst zwei Nachrichten an `messages`:
-        - **Die Nachricht des Modells**, als dict – so, wie die API sie annimmt. Die Nachricht hat dafür die Methode `model_dump`; `exclude_none` lässt die leeren Felder weg.
+        Erst spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Das Modell ist eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` zurück (die Tokens). Sieh dir die Nachricht mit `print` an – ein Werkzeugaufruf. Den führst du aus und hängst zwei Nachrichten an `messages`:
+        - **Die Nachricht des Modells** als dict, wie die API es annimmt: Ihre Methode `model_dump` macht es, `exclude_none` lässt leere Felder weg.
         - **Das Ergebnis**, eine Nachricht mit der Rolle `tool` und den Schlüsseln `role`, `tool_call_id` und `content`.
 
-        Was du brauchst: Die Aufrufe stehen in `tool_calls` der Nachricht. Jeder Aufruf hat eine `id` und eine `function` mit `name` und `arguments` – die Argumente als JSON-Text, den `json.loads` zu einem dict macht. Die Registry `TOOLS` aus Notebook 2 führt zu jedem Namen die Funktion unter `"fn"`.
+        Die Aufrufe stehen in `tool_calls` der Nachricht; jeder hat eine `id` und eine `function` mit `name` und `arguments` (JSON-Text: `json.loads`). Die Registry `TOOLS` hält zu jedem Namen die Funktion unter `"fn"`.
         """, en="""
         ## One step by hand
 
-        Before you write the loop, you play one step through yourself, with the scripted model from notebook 1. A model is a function here: called with the message list and the schemas, it returns its message and `usage` (the tokens; the scripted model reports none). Look at the message with `print`: no text, only a tool call. You run that call and append two messages to `messages`:
-        - **The model's message**, as a dict – the way the API takes it. The message has the method `model_dump` for that; `exclude_none` leaves out the empty fields.
+        First you play one step through yourself, with the scripted model from notebook 1. The model is a function: called with the message list and the schemas, it returns its message and `usage` (the tokens). Look at the message with `print` – a tool call. You run it and append two messages to `messages`:
+        - **The model's message** as a dict, as the API takes it: its method `model_dump` makes one, `exclude_none` leaves out empty fields.
         - **The result**, a message with the role `tool` and the keys `role`, `tool_call_id` and `content`.
 
-        What you need: the calls are in the message's `tool_calls`. Each call has an `id` and a `function` with `name` and `arguments` – the arguments as JSON text, which `json.loads` turns into a dict. The registry `TOOLS` from notebook 2 holds, for each name, the function under `"fn"`.
+        The calls are in the message's `tool_calls`; each has an `id` and a `function` with `name` and `arguments` (JSON text: `json.loads`). The registry `TOOLS` holds each name's function under `"fn"`.
         """, tags=["exercise"]),
     code("exercise-one-step-code", skeleton("one_step"), tags=["exercise"]),
     check_cell("exercise-one-step-check", "one_step", "messages", name="q_step"),
@@ -93,7 +93,7 @@ CELLS = [
         - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt. Leere Argumente (`""`) heißen: keine.
         - **Kürzen:** Was länger als `MAX_OBSERVATION` Zeichen ist, wird gekürzt, mit einem Hinweis, wie lang es war.
 
-        Die Vorschauzeile für `say` sieht so aus: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
+        Die Vorschauzeile für `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
         """, en="""
         ## Your turn: write `run_agent`
 
@@ -103,7 +103,7 @@ CELLS = [
         - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message. Empty arguments (`""`) mean: none.
         - **Cutting:** anything longer than `MAX_OBSERVATION` characters is cut, with a note saying how long it was.
 
-        The preview line for `say` looks like this: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
+        The preview line for `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
     check_cell("build-loop-check", "loop", "run_agent", pick=True),
