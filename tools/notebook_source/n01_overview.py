@@ -46,11 +46,11 @@ CELLS = [
     md("first-run-intro", de="""
         ## Ein ganzer Lauf, offline
 
-        Der Agent beantwortet Fragen zur Bibliothek **httpx** aus ihrer Doku in `data/httpx-docs/`. Das Modell spielt hier ein *Skriptmodell*, ein fester Ablauf ohne Schlüssel. Führe die Zellen der Reihe nach aus (Umschalt + Enter):
+        Der Agent beantwortet Fragen zur Bibliothek **httpx** aus ihrer Doku in `data/httpx-docs/`. Das Modell spielt hier ein *Skriptmodell*, ein fester Ablauf ohne Schlüssel.
         """, en="""
         ## A whole run, offline
 
-        The agent answers questions about the library **httpx** from its docs in `data/httpx-docs/`. Here a *scripted model* plays the model, a fixed script that needs no key. Run the cells in order (Shift + Enter):
+        The agent answers questions about the library **httpx** from its docs in `data/httpx-docs/`. Here a *scripted model* plays the model, a fixed script that needs no key.
         """),
     code("setup", """
         import sys
@@ -69,29 +69,27 @@ CELLS = [
         answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
         """),
     md("read-the-output", de="""
-        Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Das Skript enthält **absichtlich drei Pannen**: eine Suche ohne Treffer (`pool timeout`), eine Bitte um 200 Zeilen, von denen nur 80 kommen, und einen falsch geschriebenen Dateinamen. Nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug mehr auf – das ist die Antwort, mit Zeilennummern als Beleg.
+        Jede Zeile `[Schritt N] …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Das Skript enthält **absichtlich drei Pannen**: eine Suche ohne Treffer, einen falsch geschriebenen Dateinamen und eine Bitte um 200 Zeilen, von denen nur 80 kommen. Nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug auf – das ist die Antwort, mit Zeilennummern als Beleg.
         """, en="""
-        Every line `[step N] tool(arguments) → …` is one tool call and the start of its result. The script holds **three deliberate mishaps**: a search with no hits (`pool timeout`), a request for 200 lines of which only 80 come back, and a misspelt file name. Nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
+        Every line `[step N] …` is one tool call and the start of its result. The script holds **three deliberate mishaps**: a search with no hits, a misspelt file name, and a request for 200 lines of which only 80 come back. Nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
         """),
     md("messages-intro", de="""
         ## Die Nachrichtenliste
 
-        Die ganze Unterhaltung ist eine Python-Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs). Der Systemprompt ist englisch, wie alles, was der Agent dem Modell sagt; antworten soll das Modell in der Sprache der Frage.
+        Die ganze Unterhaltung ist eine Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs). Was der Agent dem Modell sagt, ist englisch; antworten soll es in der Sprache der Frage.
         """, en="""
         ## The message list
 
-        The whole conversation is a Python list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result). The system prompt is in English, like everything the agent says to the model; it asks for answers in the question's language.
+        The whole conversation is a list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result). What the agent says to the model is English; it asks for answers in the question's language.
         """),
     code("messages", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         for message in stats.trace.messages:
             calls = [call["function"]["name"] for call in message.get("tool_calls", [])]
             text = message.get("content") or "⟨ruft auf|calls⟩: " + ", ".join(calls)
-            print(f"{message['role']:>9} │ {text[:80]!r}")
+            print(f"{message['role']:>9} │ {text[:60]!r}")
 
-        print()
-        for step in stats.trace.steps:
-            print(f"⟨Schritt|Step⟩ {step.number}: ⟨das Modell bekam|the model was given⟩ {len(step.context)} ⟨Nachrichten|messages⟩")
+        print("⟨So viele Nachrichten bekam das Modell bei jedem Schritt|Messages the model was given at each step⟩:", [len(step.context) for step in stats.trace.steps])
         """, needs="first-run"),
     md("context-grows-why", de="""
         Das Modell hat kein anderes Gedächtnis: Bei jedem Schritt bekommt es die ganze Liste, **jeder Schritt schickt alles Vorherige noch einmal mit**. Darum kostet ein Agent mehr als ein einzelner Aufruf.
@@ -106,12 +104,12 @@ CELLS = [
         | 1 · Überblick | – | 5 |
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
         | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
-        | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 25 |
+        | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 24 |
         | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 6 |
         | 6 · Echtes Modell | `RealModel` | 13 |
         | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 73 Minuten (49 bis 109, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 71 Minuten (47 bis 106, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -120,12 +118,12 @@ CELLS = [
         | 1 · Overview | – | 5 |
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
-        | 4 · The loop | one step by hand, then `run_agent` | 25 |
+        | 4 · The loop | one step by hand, then `run_agent` | 24 |
         | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 6 |
         | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 73 minutes (49 to 109, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 71 minutes (47 to 106, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

@@ -25,11 +25,11 @@ CELLS = [
     md("why", de="""
         ## Warum ein Dekorator?
 
-        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI. Wie die aussieht, zeigt dir das Gerüst unten und danach das Schema eines Beispielwerkzeugs.
+        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI.
         """, en="""
         ## Why a decorator?
 
-        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API. The skeleton below shows what that looks like, and after it the schema of an example tool.
+        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API.
         """),
     code("setup", """
         import sys
@@ -50,8 +50,8 @@ CELLS = [
     md("build-decorator", de="""
         ## Du bist dran: die Regel des Schemas
 
-        Registry, die Form des Schemas und `return fn` stehen im Gerüst. An der Stelle mit `...` schreibst du die Regel, nach der aus jedem Parameter ein Eintrag wird:
-        - Jeder Parameter der Funktion bekommt in `properties` einen Eintrag mit seinem JSON-Typ und seiner Beschreibung (die steht in `params`, unter seinem Namen).
+        Im Gerüst fehlt nur die Regel, nach der aus jedem Parameter ein Eintrag wird (an der Stelle mit `...`):
+        - Jeder Parameter bekommt in `properties` einen Eintrag mit seinem JSON-Typ und seiner Beschreibung (aus `params`, unter seinem Namen).
         - Mit `int` annotiert heißt `"integer"`, alles andere `"string"`.
         - Wer keinen Standardwert hat, kommt auch in die Liste `required`.
 
@@ -61,8 +61,8 @@ CELLS = [
         """, en="""
         ## Your turn: the schema's rule
 
-        The registry, the schema's shape and `return fn` are in the skeleton. Where the `...` is, you write the rule that turns each parameter into an entry:
-        - Every parameter of the function gets an entry in `properties` with its JSON type and its description (which is in `params`, under its name).
+        The skeleton lacks only the rule that turns each parameter into an entry (where the `...` is):
+        - Every parameter gets an entry in `properties` with its JSON type and its description (from `params`, under its name).
         - Annotated with `int` means `"integer"`, anything else `"string"`.
         - One without a default value goes into the list `required` too.
 
@@ -89,9 +89,9 @@ CELLS = [
         print(json.dumps(TOOLS["add"]["schema"], indent=2))
         """),
     md("add-observe", de="""
-        Beide Parameter sind `integer`, weil sie mit `int` annotiert sind; nur `a` ist `required`, denn `b` hat einen Standardwert. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
+        Nur `a` ist `required`, denn `b` hat einen Standardwert. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
         """, en="""
-        Both parameters are `integer` because they are annotated with `int`; only `a` is `required`, since `b` has a default. The clearer the descriptions, the less often the model calls a tool wrongly.
+        Only `a` is `required`, since `b` has a default. The clearer the descriptions, the less often the model calls a tool wrongly.
         """),
     md("call-tool-intro", de="""
         ## So ruft die Schleife ein Werkzeug auf *(optional)*

@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 25 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 24 Minuten, dazu optional 9 Minuten
         """, en="""
         # 4 · The loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 25 minutes, plus 8 optional minutes
+        ⏱ about 24 minutes, plus 9 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
@@ -51,16 +51,16 @@ CELLS = [
     md("protocol", de="""
         ## Die Regeln der Nachrichtenliste
 
-        1. **Erst die Bitte, dann die Ergebnisse:** Die `assistant`-Nachricht mit den Werkzeugaufrufen steht vor ihren Ergebnissen.
-        2. **Zu jedem Aufruf genau ein Ergebnis:** eine `tool`-Nachricht, die die id des Aufrufs trägt, gleich nach dieser `assistant`-Nachricht – auch für einen gescheiterten Aufruf.
+        1. **Erst die Bitte, dann die Ergebnisse:** Die Nachricht des Modells mit den Werkzeugaufrufen kommt vor ihre Ergebnisse in die Liste, als dict, wie die API es annimmt (ihre Methode `model_dump` macht es, `exclude_none` lässt leere Felder weg).
+        2. **Zu jedem Aufruf genau ein Ergebnis,** gleich danach: eine Nachricht mit der Rolle `tool` und den Schlüsseln `role`, `tool_call_id` (die id des Aufrufs) und `content` – auch für einen gescheiterten Aufruf.
         3. **Text und Aufrufe zugleich** sind keine Antwort: Es zählen die Aufrufe.
 
         Verletzt die Liste Regel 1 oder 2, lehnt die API den Aufruf ab (HTTP 400).
         """, en="""
         ## The rules of the message list
 
-        1. **The request first, then the results:** the `assistant` message with the tool calls goes before its results.
-        2. **Exactly one result per call:** one `tool` message carrying the call's id, right after that `assistant` message – a failed call too.
+        1. **The request first, then the results:** the model's message with the tool calls goes into the list before its results, as a dict, as the API takes it (its method `model_dump` makes one, `exclude_none` leaves out empty fields).
+        2. **Exactly one result per call,** right after it: a message with the role `tool` and the keys `role`, `tool_call_id` (the call's id) and `content` – a failed call too.
         3. **Text and calls at once** are not an answer: the calls count.
 
         If the list breaks rule 1 or 2, the API refuses the request (HTTP 400).
@@ -68,27 +68,20 @@ CELLS = [
     md("hand-step", de="""
         ## Ein Schritt von Hand
 
-        Erst spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Das Modell ist eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` zurück (die Tokens). Sieh dir die Nachricht mit `print` an – ein Werkzeugaufruf. Den führst du aus und hängst zwei Nachrichten an `messages`:
-        - **Die Nachricht des Modells** als dict, wie die API es annimmt: Ihre Methode `model_dump` macht es, `exclude_none` lässt leere Felder weg.
-        - **Das Ergebnis**, eine Nachricht mit der Rolle `tool` und den Schlüsseln `role`, `tool_call_id` und `content`.
-
-        Die Aufrufe stehen in `tool_calls` der Nachricht; jeder hat eine `id` und eine `function` mit `name` und `arguments` (JSON-Text: `json.loads`). Die Registry `TOOLS` hält zu jedem Namen die Funktion unter `"fn"`.
+        Erst spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Das Modell ist eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` (die Tokens) zurück. Die Aufrufe stehen in `tool_calls` der Nachricht; jeder hat eine `id` und eine `function` mit `name` und `arguments` (JSON-Text: `json.loads`). Die Registry `TOOLS` hält zu jedem Namen die Funktion unter `"fn"`.
         """, en="""
         ## One step by hand
 
-        First you play one step through yourself, with the scripted model from notebook 1. The model is a function: called with the message list and the schemas, it returns its message and `usage` (the tokens). Look at the message with `print` – a tool call. You run it and append two messages to `messages`:
-        - **The model's message** as a dict, as the API takes it: its method `model_dump` makes one, `exclude_none` leaves out empty fields.
-        - **The result**, a message with the role `tool` and the keys `role`, `tool_call_id` and `content`.
-
-        The calls are in the message's `tool_calls`; each has an `id` and a `function` with `name` and `arguments` (JSON text: `json.loads`). The registry `TOOLS` holds each name's function under `"fn"`.
+        First you play one step through yourself, with the scripted model from notebook 1. The model is a function: called with the message list and the schemas, it returns its message and `usage` (the tokens). The calls are in the message's `tool_calls`; each has an `id` and a `function` with `name` and `arguments` (JSON text: `json.loads`). The registry `TOOLS` holds each name's function under `"fn"`.
         """, tags=["exercise"]),
     code("exercise-one-step-code", skeleton("one_step"), tags=["exercise"]),
     check_cell("exercise-one-step-check", "one_step", "messages", name="q_step"),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 
-        Die Schleife wiederholt diesen Schritt, bis das Modell antwortet, und gibt `(answer, stats)` zurück. Signatur, Anfang und Schritt 8 (das Ende nach `max_steps` Schritten) stehen im Gerüst; den Rumpf schreibst du nach den Schritten 1–7 in den Kommentaren. Neu gegenüber dem Schritt von Hand:
+        Die Schleife wiederholt diesen Schritt, bis das Modell antwortet, und gibt `(answer, stats)` zurück. Den Rumpf schreibst du nach den Schritten 1–7 im Gerüst. Neu gegenüber dem Schritt von Hand:
         - **Abbruchbedingung 1:** Eine Nachricht ohne Werkzeugaufrufe ist die Antwort; ihr Text steht in `content`.
+        - **Abbruchbedingung 2,** das Schrittlimit: Nach `max_steps` Schritten ist Schluss (Schritt 8). Unverzichtbar, denn ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld.
         - **Tokens:** `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`; `stats` zählt sie zusammen.
         - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt. Leere Argumente (`""`) heißen: keine.
         - **Kürzen:** Was länger als `MAX_OBSERVATION` Zeichen ist, wird gekürzt, mit einem Hinweis, wie lang es war.
@@ -97,8 +90,9 @@ CELLS = [
         """, en="""
         ## Your turn: write `run_agent`
 
-        The loop repeats this step until the model answers, and returns `(answer, stats)`. The signature, the start and step 8 (the end after `max_steps` steps) are in the skeleton; you write the body from steps 1–7 in the comments. New compared to the step by hand:
+        The loop repeats this step until the model answers, and returns `(answer, stats)`. You write the body from steps 1–7 in the skeleton. New compared to the step by hand:
         - **Stop condition 1:** a message without tool calls is the answer; its text is in `content`.
+        - **Stop condition 2,** the step limit: after `max_steps` steps it ends (step 8). Indispensable, because a model can get stuck and send the same search again and again – and every step costs money.
         - **Tokens:** `usage` is `None` or has `prompt_tokens` and `completion_tokens`; `stats` adds them up.
         - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message. Empty arguments (`""`) mean: none.
         - **Cutting:** anything longer than `MAX_OBSERVATION` characters is cut, with a note saying how long it was.
@@ -108,14 +102,14 @@ CELLS = [
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
     check_cell("build-loop-check", "loop", "run_agent", pick=True),
     md("stop-limit-intro", de="""
-        ## Warum das Schrittlimit unverzichtbar ist
+        ## Ein Modell, das nie aufhört *(optional)*
 
-        Ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung; greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Hier ein Modell, das nie aufhört – eine Funktion genügt, denn das Modell ist nur ein Parameter:
+        Das Modell ist nur ein Parameter, also genügt eine Funktion – diese hier sucht immer weiter, bis das Schrittlimit greift:
         """, en="""
-        ## Why the step limit is indispensable
+        ## A model that never stops *(optional)*
 
-        A model can get stuck and send the same search again and again – and every step costs money. `max_steps` is the last safeguard; when it fires with a real model, the prompt or the tools need work. Here is a model that never stops – a function will do, since the model is only a parameter:
-        """),
+        The model is only a parameter, so a function will do – this one keeps searching until the step limit fires:
+        """, tags=["optional"]),
     code("stop-limit", """
         def stubborn_model(messages, tools):
             step = sum(message["role"] == "assistant" for message in messages) + 1
@@ -124,7 +118,7 @@ CELLS = [
         print(whose_loop(run_agent, LANGUAGE))
         answer, stats = run_agent(stubborn_model, QUESTION[LANGUAGE], max_steps=3)
         print(f"answer = {answer!r}, stats['steps'] = {stats['steps']}")
-        """),
+        """, tags=["optional"]),
     md("own-trace-intro", de="""
         ## Deinen Lauf durchblättern *(optional)*
 
@@ -144,11 +138,11 @@ CELLS = [
     md("stop-answer-intro", de="""
         ## Abbruchbedingung 1 zum Ausprobieren *(optional)*
 
-        Weil das Modell nur ein Parameter ist, kannst du dir selbst eines schreiben – eine Funktion genügt. Dieses hier antwortet sofort, ohne nachzuschlagen: keine Werkzeugaufrufe, also ist das die Antwort. Ein Schritt, fertig.
+        Dieses Modell antwortet sofort, ohne nachzuschlagen: keine Werkzeugaufrufe, also ist das die Antwort. Ein Schritt, fertig.
         """, en="""
         ## Stop condition 1, hands on *(optional)*
 
-        Since the model is only a parameter, you can write one yourself – a function will do. This one answers at once, without looking anything up: no tool calls, so this is the answer. One step, done.
+        This model answers at once, without looking anything up: no tool calls, so this is the answer. One step, done.
         """, tags=["optional"]),
     code("stop-answer", """
         def hasty_model(messages, tools):
