@@ -123,7 +123,7 @@ CELLS = [
         | 6 · Real model | `RealModel` | 13 |
         | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 71 minutes (47 to 106, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 70 minutes (47 to 106, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

@@ -8,7 +8,7 @@ CELLS = [
     md("title", de="""
         # 2 · Werkzeuge per Dekorator
 
-        **Worum es geht:** Ein Dekorator macht aus einer Python-Funktion ein Werkzeug, das ein Modell aufrufen kann, und schreibt dessen JSON-Beschreibung selbst. Du schreibst ihn.
+        **Worum es geht:** der Dekorator `@tool`, der aus einer Python-Funktion ein Werkzeug für ein Modell macht. Du schreibst ihn.
 
         **Danach kannst du** vorhersagen, welchen Typ ein Parameter im Schema bekommt und ob er `required` ist.
 
@@ -16,7 +16,7 @@ CELLS = [
         """, en="""
         # 2 · Tools by decorator
 
-        **What this is about:** a decorator turns a Python function into a tool a model can call, and writes its JSON description by itself. You write it.
+        **What this is about:** the decorator `@tool`, which turns a Python function into a tool for a model. You write it.
 
         **Afterwards you can** predict which type a parameter gets in the schema and whether it is `required`.
 

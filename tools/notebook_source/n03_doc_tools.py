@@ -78,7 +78,7 @@ CELLS = [
         ## Du bist dran: die Pfadprüfung von `read_doc`
 
         Im Gerüst fehlen nur die Pfadprüfung und die Absage (an der Stelle mit `...`):
-        - Erst den Pfad **ganz auflösen** – `..`, symbolische Links, einen absoluten Pfad –, dann fragen, ob das Ergebnis noch im Doku-Ordner `docs.DOCS` liegt und ob es die Datei gibt. Ein Vergleich der Zeichenketten reicht nicht. Die Zeilen darunter lesen die Datei als `file`.
+        - Erst den Pfad **ganz auflösen** – `..`, symbolische Links, einen absoluten Pfad –, dann fragen, ob das Ergebnis noch im Doku-Ordner `docs.DOCS` liegt und ob es die Datei gibt. Ein Vergleich der Zeichenketten reicht nicht.
         - Sonst gibt `read_doc` eine **Absage** zurück, einen Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen), in der Form der Meldung für `start` unter 1.
 
         Die Werkzeuge dafür hat `pathlib.Path`: `resolve` (ein absoluter Pfad ersetzt dabei den Ordner, vor den du ihn hängst), `is_relative_to` und `is_file`.
@@ -86,7 +86,7 @@ CELLS = [
         ## Your turn: the path check of `read_doc`
 
         The skeleton lacks only the path check and the refusal (where the `...` is):
-        - First **resolve the path completely** – `..`, symbolic links, an absolute path –, then ask whether the result still lies inside the docs folder `docs.DOCS` and whether the file exists. Comparing strings is not enough. The lines below read the file as `file`.
+        - First **resolve the path completely** – `..`, symbolic links, an absolute path –, then ask whether the result still lies inside the docs folder `docs.DOCS` and whether the file exists. Comparing strings is not enough.
         - Otherwise `read_doc` returns a **refusal**, a sentence for the model: which path, what is wrong, what to do next (call `list_docs`), in the form of the message for a `start` below 1.
 
         `pathlib.Path` has the tools: `resolve` (an absolute path replaces the folder you put in front of it), `is_relative_to` and `is_file`.
