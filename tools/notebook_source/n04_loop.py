@@ -81,9 +81,9 @@ CELLS = [
 
         Die Schleife wiederholt diesen Schritt, bis das Modell antwortet, und gibt `(answer, stats)` zurück. Den Rumpf schreibst du nach den Schritten 1–7 im Gerüst. Neu gegenüber dem Schritt von Hand:
         - **Abbruchbedingung 1:** Eine Nachricht ohne Werkzeugaufrufe ist die Antwort; ihr Text steht in `content`.
-        - **Abbruchbedingung 2,** das Schrittlimit: Nach `max_steps` Schritten ist Schluss (Schritt 8). Unverzichtbar, denn ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld.
+        - **Abbruchbedingung 2,** das Schrittlimit: Nach `max_steps` Schritten ist Schluss (Schritt 8). Unverzichtbar, denn ein Modell kann immer wieder dieselbe Suche schicken – und jeder Schritt kostet Geld.
         - **Tokens:** `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`; `stats` zählt sie zusammen.
-        - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt. Leere Argumente (`""`) heißen: keine.
+        - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt – so korrigiert es sich meist selbst. Leere Argumente (`""`) heißen: keine.
         - **Kürzen:** Was länger als `MAX_OBSERVATION` Zeichen ist, wird gekürzt, mit einem Hinweis, wie lang es war.
 
         Die Vorschauzeile für `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
@@ -92,9 +92,9 @@ CELLS = [
 
         The loop repeats this step until the model answers, and returns `(answer, stats)`. You write the body from steps 1–7 in the skeleton. New compared to the step by hand:
         - **Stop condition 1:** a message without tool calls is the answer; its text is in `content`.
-        - **Stop condition 2,** the step limit: after `max_steps` steps it ends (step 8). Indispensable, because a model can get stuck and send the same search again and again – and every step costs money.
+        - **Stop condition 2,** the step limit: after `max_steps` steps it ends (step 8). Indispensable, because a model can send the same search again and again – and every step costs money.
         - **Tokens:** `usage` is `None` or has `prompt_tokens` and `completion_tokens`; `stats` adds them up.
-        - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message. Empty arguments (`""`) mean: none.
+        - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message, and usually corrects itself. Empty arguments (`""`) mean: none.
         - **Cutting:** anything longer than `MAX_OBSERVATION` characters is cut, with a note saying how long it was.
 
         The preview line for `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
