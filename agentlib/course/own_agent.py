@@ -78,12 +78,12 @@ TEXT = {
                       "einen Namen, den nur das Notebook kennt?",
                "en": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a name "
                       "that only the notebook knows?"},
-    "terminal": {"de": "Im Terminal (JupyterLab: Datei → Neu → Terminal) läuft dein Agent mit\n    {command}\n"
+    "terminal": {"de": "Im Terminal (JupyterLab: File → New → Terminal) läuft agent_loop.py mit\n    {command}\n"
                        "dahinter --real für das echte Modell, --local für das winzige auf diesem Rechner.",
-                 "en": "In a terminal (JupyterLab: File → New → Terminal) your agent runs with\n    {command}\n"
+                 "en": "In a terminal (JupyterLab: File → New → Terminal) agent_loop.py runs with\n    {command}\n"
                        "add --real for the real model, --local for the tiny one on this machine."},
     "terminal_browser": {"de": "Im Browser gibt es kein Terminal: agent_loop.py liegt links im Dateibrowser; lade es "
-                               "herunter (Rechtsklick → Herunterladen), wenn du es auf deinem Rechner laufen lassen willst.",
+                               "herunter (Rechtsklick → Download), wenn du es auf deinem Rechner laufen lassen willst.",
                          "en": "The browser has no terminal: agent_loop.py is in the file browser on the left; download "
                                "it (right-click → Download) to run it on your own computer."},
 }

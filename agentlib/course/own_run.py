@@ -115,6 +115,8 @@ def build(model_class, language):
 
     if key_in_model(settings(extra_body={})):  # the student's RealModel would send it as the model's name
         raise explain("key_in_model", language)
+    if not has_key():  # the student's client starts without a key (a local server needs none): say it before asking
+        raise explain("missing_key", language, url=shown_url(settings(extra_body={}).base_url))
     try:
         return model_class(language=language) if model_class is agentlib.RealModel else model_class()
     except Exception as error:

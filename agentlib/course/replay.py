@@ -56,8 +56,9 @@ TEXT = {
     "departed_tools": {"de": "andere Tools als bei der Aufnahme", "en": "other tools than were recorded"},
     "departed_missing": {"de": "das Werkzeug {name} wird nicht angeboten", "en": "the tool {name} is not offered"},
     "departed_failed": {"de": "{name} ist gescheitert", "en": "{name} failed"},
-    # The lesson's run, replayed: its model's name in the viewer, and the step-by-step comparison with the student's.
-    "recorded_name": {"de": "{model}, Aufnahme vom {date}", "en": "{model}, recorded on {date}"},
+    # The lesson's run, reconstructed: its model's name in the viewer; the step-by-step comparison with the student's.
+    "reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
+                      "en": "reconstructed from the decisions the lesson prints"},
     "compare.step": {"de": "Schritt", "en": "step"},
     "compare.lesson": {"de": "Lauf der Lektion ({model})", "en": "the lesson's run ({model})"},
     "compare.own": {"de": "dein Lauf ({model})", "en": "your run ({model})"},
@@ -103,7 +104,7 @@ class ReplayModel:
             # Where the loop's own result goes: the recording holds none, the loop fetches it live.
             messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
                          for call in reply.get("tool_calls", [])]
-        name = say(TEXT, "recorded_name", language, model=data["model"], date=data["recorded"])
+        name = f"{data['model']}, {say(TEXT, 'reconstructed', language)}"
         return cls(Trace(messages, records, "answer", "the model answered", name), language, True, data["label"])
 
     @classmethod
@@ -180,6 +181,12 @@ def differs(recorded, given):
         calls = lambda m: [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls") or []]
         return (recorded.get("content") or "") != (given.get("content") or "") or calls(recorded) != calls(given)
     return False  # the system prompt is the loop's own
+
+
+def reconstructed(trace):
+    """True for a run of a decisions-only recording (`lesson_run`): its replies were not a model's, word for word,
+    and its per-step tokens are an estimate. Example: reconstructed(run_agent(lesson_run(), q)[1].trace) -> True"""
+    return any(trace.model.endswith(f", {sentence}") for sentence in TEXT["reconstructed"].values())
 
 
 def lesson_run(language="en"):

@@ -10,6 +10,7 @@ Deliberately left out: prices (see pricing.py) and charts (the bars are plain HT
 from html import escape
 from itertools import count
 
+from .replay import reconstructed
 from .text import LANGUAGES, say
 from .trace_text import as_trace, labels
 
@@ -27,6 +28,9 @@ TEXT = {
     # where the counts come from, in the caption
     "source.estimated": {"de": "geschätzt (≈ 3,5 Zeichen pro Token)", "en": "estimated (≈ 3.5 characters per token)"},
     "source.reported": {"de": "vom Anbieter gemeldet", "en": "reported by the provider"},
+    "source.reconstructed": {"de": "geschätzt – die Lektion nennt nur die Summen, "
+                                   "die Aufteilung auf die Schritte ist von uns",
+                             "en": "estimated – the lesson gives only the totals; their split across the steps is ours"},
     "source.none": {"de": "keine Angaben", "en": "no figures"},
 }
 # {language: {"step": "Schritt", ...}} and {language: {"estimated": ..., "reported": ..., "none": ...}}
@@ -76,9 +80,11 @@ def token_frame(trace):
 
 
 def origin(trace):
-    """Where the token counts of `trace` come from: 'estimated', 'reported' or 'none'."""
+    """Where the token counts of `trace` come from: 'estimated', 'reconstructed', 'reported' or 'none'."""
     if not any(record["usage"] for record in trace.records):
         return "none"
+    if reconstructed(trace):
+        return "reconstructed"
     return "estimated" if trace.estimated else "reported"
 
 

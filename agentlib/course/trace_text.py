@@ -11,6 +11,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from ..trace import Trace
+from .replay import reconstructed
 from .text import LANGUAGES, number
 
 TEXT = {
@@ -37,6 +38,8 @@ TEXT = {
     "no_steps": {"de": "Der Lauf endete vor dem ersten Schritt.", "en": "The run ended before its first step."},
     "says": {"de": "Das Modell schreibt:", "en": "The model writes:"},
     "answers": {"de": "Das Modell antwortet:", "en": "The model answers:"},
+    "answers_reconstructed": {"de": "Die Antwort (nachgestellt, Wortlaut von uns):",
+                              "en": "The answer (reconstructed, our wording):"},
     "calls": {"de": "Das Modell ruft auf:", "en": "The model calls:"},
     "error": {"de": "Fehler", "en": "error"},
     "cut": {"de": "gekürzt", "en": "cut"},
@@ -114,6 +117,12 @@ def usage_line(step, so_far, language):
                                   step=n(step.tokens), note=note, total=n(so_far))
 
 
+def answer_label(trace, step, language):
+    """What stands over a step's text: the model writes (besides calls), answers, or a reconstructed answer."""
+    label = labels(language)
+    return label["says"] if step.calls else label["answers_reconstructed" if reconstructed(trace) else "answers"]
+
+
 def stop_line(trace, language):
     """Why the run ended, e.g. 'Ende: Schrittlimit erreicht (2 Schritte), keine Antwort.'"""
     template = labels(language)["stop"].get(trace.stop_reason, "{message}")
@@ -156,7 +165,7 @@ def trace_text(trace, language="de", lines=6):
         if step.finish_reason == "length":
             out.append(label["length"])
         if step.text:
-            out.append(f"{label['says'] if step.calls else label['answers']}\n{step.text}")
+            out.append(f"{answer_label(trace, step, language)}\n{step.text}")
         for call in step.calls:
             out.append(f"{label['calls']} {call.name}({call.arguments})" + (f"  [{label[flag(call)]}]" if flag(call) else ""))
             out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]

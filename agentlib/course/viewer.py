@@ -10,8 +10,8 @@ import threading
 from html import escape
 from itertools import accumulate
 
-from .trace_text import (as_trace, context_line, flag, labels, message_summary, seconds, stop_line, trace_text,
-                         usage_line)
+from .trace_text import (answer_label, as_trace, context_line, flag, labels, message_summary, seconds, stop_line,
+                         trace_text, usage_line)
 
 # Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet; only what
 # an inline style cannot do (react to a lost kernel, style the focus) is a rule in `stale_note`.
@@ -166,7 +166,7 @@ class TraceViewer:
         if step.finish_reason == "length":
             parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
         if step.text:
-            parts.append(f"<b>{escape(label['says'] if step.calls else label['answers'])}</b>{pre(step.text)}")
+            parts.append(f"<b>{escape(answer_label(self.trace, step, self.language))}</b>{pre(step.text)}")
         for call in step.calls:
             mark = f" {badge(label[flag(call)], flag(call))}" if flag(call) else ""
             parts.append(f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"

@@ -9,8 +9,8 @@ from agentlib.course.exercises import exercise
 
 from .edits import edited
 
-from . import (test_count_lines, test_decorator, test_errors_in_script, test_list_schema, test_loop, test_read_doc,
-               test_real_model, test_scripted_model, test_step_limit, test_unanswerable)
+from . import (test_count_lines, test_decorator, test_errors_in_script, test_list_schema, test_loop, test_one_step,
+               test_read_doc, test_real_model, test_scripted_model, test_step_limit, test_unanswerable)
 
 CELLS = {  # exercise cell id -> (exercise key, its test module)
     "exercise-lists-code": ("lists", test_list_schema),
@@ -20,6 +20,7 @@ CELLS = {  # exercise cell id -> (exercise key, its test module)
     "exercise-4-code": (4, test_unanswerable),
     "build-decorator-code": ("decorator", test_decorator),
     "build-read-doc-code": ("read_doc", test_read_doc),
+    "exercise-one-step-code": ("one_step", test_one_step),
     "build-loop-code": ("loop", test_loop),
     "build-scripted-model-code": ("scripted_model", test_scripted_model),
     "build-real-model-code": ("real_model", test_real_model),

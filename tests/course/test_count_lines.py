@@ -34,6 +34,10 @@ def defined(kind):
         "returns the text": lambda path: f"Error: {refusal(path)}" if refusal(path) else text(path),
         "refuses in German": lambda path: f"Fehler: {refusal(path)}" if refusal(path) else str(len(text(path).splitlines())),
     }
+    if kind == "a name never imported":  # root_() used without an import
+        def count_lines(path: str) -> str:
+            return str(len(root_() / path.read_text(encoding="utf-8").splitlines()))  # noqa: F821
+        return register(count_lines)
     if kind == "unregistered":
         def count_lines(path: str) -> int:
             return len(text(path).splitlines())
@@ -53,7 +57,7 @@ def defined(kind):
     return register(count_lines)
 
 
-MISTAKES = {"unregistered": "@tool", "one too many": "splitlines", "hard-coded": "128", "wrong parameter": "path",
+MISTAKES = {"unregistered": "@tool", "a name never imported": ("bricht ab mit NameError: name 'root_'", "fails with NameError: name 'root_'"), "one too many": "splitlines", "hard-coded": "128", "wrong parameter": "path",
             "returns the text": ("z. B. ", "e.g. ")}
 
 

@@ -39,6 +39,10 @@ def test_each_missing_piece_is_named(language, capsys):
     nested = [Message(tool_calls=[Call("x1", "search_web", '{"query": "x"}')]), lesson_script(language)]
     status, message = q.judge(nested)
     assert status == INCORRECT and ("pack die Liste aus" if language == "de" else "unpack") in message
+    not_json = [both_failures(language)[0], Message(tool_calls=[Call("x2", "read_doc", 'path=api.md, start="abc"')]),
+                Message(content="Done.")]
+    status, message = q.judge(not_json)  # arguments that are no JSON: the rule is named, not "a call is missing"
+    assert status == INCORRECT and "JSON" in message and "'path=api.md, start=\"abc\"'" in message, message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

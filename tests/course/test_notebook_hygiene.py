@@ -69,3 +69,27 @@ def test_each_build_along_check_hands_on_what_it_checked():
             if cell.id.startswith("build-") and cell.id.endswith("-check"):
                 checked = re.search(r"q\.check\(([^)]*)\)", cell.source).group(1)
                 assert f"{checked} = q.pick({checked})" in cell.source, (path.name, cell.id)
+
+
+def course_imports(path):
+    """The names a notebook's code cells import from agentlib.course. Example: -> {"exercise", "load"}"""
+    import ast
+
+    names = set()
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type == "code":
+            code = "\n".join(line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!"))
+                             else line for line in cell.source.splitlines())  # IPython's magics are no Python
+            names |= {alias.name for node in ast.walk(ast.parse(code)) if isinstance(node, ast.ImportFrom)
+                      and node.module == "agentlib.course" for alias in node.names}
+    return names
+
+
+def test_the_course_surface_holds_every_name_a_notebook_imports_and_each_resolves():
+    import agentlib.course
+
+    imported = set().union(*(course_imports(path) for path in PATHS + sorted((ROOT / "notebooks").glob("*.ipynb"))))
+    assert imported, "no notebook imports from agentlib.course"
+    assert imported <= set(agentlib.course.__all__), imported - set(agentlib.course.__all__)
+    assert all(hasattr(agentlib.course, name) for name in agentlib.course.__all__)
+    assert len(set(agentlib.course.__all__)) == len(agentlib.course.__all__)

@@ -154,7 +154,7 @@ def test_os_exit_in_the_file_is_a_sentence_and_the_kernel_goes_on(folder):
 
 def test_a_byte_that_is_not_utf8_names_its_section_and_line_and_survives_the_next_pick(folder, capsys):
     text = agent_file.render({"read_doc": solution("read_doc"), "loop": solution("loop")}, "en").encode("utf-8")
-    text = text.replace(b"# resolve() has already", b"# r\xe9solve() has already")  # written as Latin-1
+    text = text.replace(b"# the path check", b"# th\xe9 path check")  # written as Latin-1
     (folder / "agent_loop.py").write_bytes(text)
     line = text[:text.index(b"\xe9")].count(b"\n") + 1
     agent = own_agent.load("en")
@@ -163,7 +163,7 @@ def test_a_byte_that_is_not_utf8_names_its_section_and_line_and_survives_the_nex
             f"line {line})") in said
     assert agent.yours == ["loop"] and agent.read_doc is agentlib.read_doc
     assert own_agent.keep("scripted_model", None, "en", source=solution("scripted_model")) is not None
-    assert b"# r\xe9solve() has already" in file_text(folder)  # the student's byte, kept as it was
+    assert b"# th\xe9 path check" in file_text(folder)  # the student's byte, kept as it was
     assert "Traceback" not in capsys.readouterr().out
 
 

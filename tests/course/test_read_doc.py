@@ -15,20 +15,21 @@ from agentlib.course.exercises.escapes import ESCAPES, SECRET, docs_folder, esca
 
 LANGUAGES = ["de", "en"]
 REFUSAL = 'return f"Error: no such file {path!r}; call list_docs to see which files exist."'
+CHECK = "if not file.is_relative_to(base) or not file.is_file():"
+PLACE = {"de": "deine Pfadprüfung", "en": "your path check"}  # where a leak's verdict says to look
 MISTAKES = {  # the solution with one rule broken, and words the verdict must contain ("way_...": the way out it names;
     # a dict: the words of the rule, per language)
-    "looks only for '..'": (("inside = file.is_relative_to(base)", 'inside = ".." not in path'),
-                            ["inside", "way_absolute", "'..'"]),
-    "compares strings": (("inside = file.is_relative_to(base)", "inside = str(file).startswith(str(base))"),
-                         ["way_sibling", "inside"]),
-    "does not resolve": (("file = (base / path).resolve()", "file = base / path"), ["way_dotdot", "inside"]),
+    "looks only for '..'": (("not file.is_relative_to(base)", '".." in path'), [PLACE, "way_absolute", "'..'"]),
+    "compares strings": (("not file.is_relative_to(base)", "not str(file).startswith(str(base))"),
+                         ["way_sibling", PLACE]),
+    "does not resolve": (("file = (base / path).resolve()", "file = base / path"), ["way_dotdot", PLACE]),
     "81 lines": (("start + 79", "start + 80"), ["81", "80"]),
     "cap counted from line 1": (("min(end, start + 79, len(lines))", "min(end, 80, len(lines))"), ["100", "start"]),
     "reads past the end": (("min(end, start + 79, len(lines))", "min(end, start + 79)"), ["IndexError", "120"]),
     "end left out": (("range(start, last + 1)", "range(start, last)"), ["end", "5", "9"]),
     "numbers shifted by one": (('f"{number}: {lines[number - 1]}"', 'f"{number}: {lines[number]}"'), ["Guide line"]),
     "start=0 accepted": (("if start < 1:", "if start < 0:"), ["read_doc('guide.md', 0, 3)", " 1"]),
-    "misspelt name raises without list_docs": (("if not inside or not file.is_file():", "if not inside:"),
+    "misspelt name raises without list_docs": ((CHECK, "if not file.is_relative_to(base):"),
                                                ["list_docs", "gide.md"]),
     "refusal without the path": ((REFUSAL, 'return "Error: no such file; call list_docs to see which files exist."'),
                                  ["read_doc('gide.md')", "'gide.md'", {"de": "nennt den Pfad, den das Modell verlangt hat",
@@ -39,8 +40,9 @@ MISTAKES = {  # the solution with one rule broken, and words the verdict must co
     "refusal names where the file lies": ((REFUSAL, 'return f"Error: no such file {file}; call list_docs."'),
                                           ["'gide.md'", {"de": "nicht, wo die Datei auf diesem Rechner läge",
                                                          "en": "not where the file would lie on this computer"}]),
-    "refusal outside without the path": (("    if not inside or not file.is_file():\n",
-                                          "    if not inside:\n        return 'Error: that path leads out; call list_docs.'\n"
+    "refusal outside without the path": ((f"    {CHECK}\n",
+                                          "    if not file.is_relative_to(base):\n"
+                                          "        return 'Error: that path leads out; call list_docs.'\n"
                                           "    if not file.is_file():\n"),
                                          ["read_doc('../../", {"de": "(außerhalb des Doku-Ordners)",
                                                                "en": "(outside the docs folder)"}]),
@@ -91,8 +93,8 @@ def test_a_refusal_in_other_words_or_raised_is_correct(run_cell, refusal, langua
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_skeleton_with_the_refusal_left_open_names_the_open_gap(run_cell, language):
     q = exercise("read_doc", language)
-    half = q.SKELETON[language].replace("file = ...", "file = (base / path).resolve()").replace(
-        "inside = ...", "inside = file.is_relative_to(base)")
+    half = q.SKELETON[language].replace("    ...\n", "    base = docs.DOCS.resolve()\n    file = (base / path).resolve()\n"
+                                        f"    {CHECK}\n        return ...\n")
     status, message = q.judge(run_cell(half)["read_doc"])
     assert status == INCORRECT and "(...)" in message, message
 

@@ -8,28 +8,19 @@ CELLS = [
     md("title", de="""
         # 1 · Überblick: Ein Agent ist eine Schleife
 
-        **Worum es geht:** Ein „Agent“ ist kein Geheimnis, sondern eine Schleife um ein Sprachmodell. Hier siehst du sie laufen.
+        **Worum es geht:** Nach dem einen Werkzeugaufruf (Modul 03) und RAG (Modul 04) **entscheidet das Modell jetzt selbst, was es nachschlägt**. Ein solcher „Agent“ ist eine Schleife um ein Sprachmodell: Hier siehst du sie laufen, danach schreibst du sie selbst.
 
         **Danach kannst du** die fünf Teile eines Agenten benennen und sagen, was das Modell bei jedem Schritt sieht.
 
-        ⏱ etwa 4 Minuten, dazu optional 1 Minuten · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
+        ⏱ etwa 5 Minuten, dazu optional 1 Minute · Modul 05, Lektion 2 · *Eine Agentenschleife von Hand schreiben*
         """, en="""
         # 1 · Overview: an agent is a loop
 
-        **What this is about:** an "agent" is no mystery but a loop around a language model. Here you watch it run.
+        **What this is about:** after the single tool call (module 03) and RAG (module 04), **the model now decides for itself what to look up**. Such an "agent" is a loop around a language model: here you watch it run, then you write it yourself.
 
         **Afterwards you can** name the five parts of an agent and say what the model sees at every step.
 
-        ⏱ about 4 minutes, plus 1 optional minutes · module 05, lesson 2 · *Writing an agent loop by hand*
-        """),
-    md("where-we-come-from", de="""
-        ## Wo wir herkommen
-
-        In Modul 03 hat ein Modell ein Werkzeug aufgerufen, in Modul 04 hast du ihm per RAG Textstellen mitgegeben. Jetzt **entscheidet das Modell selbst, was es nachschlägt**, bis es antworten kann. Diesen Agenten schreibst du Teil für Teil selbst; eine Prüfzelle vergleicht jeden Teil mit der fertigen Fassung in `agentlib`.
-        """, en="""
-        ## Where we come from
-
-        In module 03 a model called one tool; in module 04 you used RAG to hand it passages. Now **the model decides for itself what to look up**, until it can answer. You write this agent yourself, piece by piece; a check cell compares each piece with the finished version in `agentlib`.
+        ⏱ about 5 minutes, plus 1 optional minute · module 05, lesson 2 · *Writing an agent loop by hand*
         """),
     md("anatomy", de="""
         ## Die Anatomie eines Agenten
@@ -55,11 +46,11 @@ CELLS = [
     md("first-run-intro", de="""
         ## Ein ganzer Lauf, offline
 
-        Der Agent beantwortet Fragen zur Bibliothek **httpx** aus ihrer Doku in `data/httpx-docs/`. Das Modell spielt hier ein *Skriptmodell*, ein fester Ablauf ohne Schlüssel. Führe die Zellen der Reihe nach aus (Umschalt + Enter):
+        Der Agent beantwortet Fragen zur Bibliothek **httpx** aus ihrer Doku in `data/httpx-docs/`. Das Modell spielt hier ein *Skriptmodell*, ein fester Ablauf ohne Schlüssel.
         """, en="""
         ## A whole run, offline
 
-        The agent answers questions about the library **httpx** from its docs in `data/httpx-docs/`. Here a *scripted model* plays the model, a fixed script that needs no key. Run the cells in order (Shift + Enter):
+        The agent answers questions about the library **httpx** from its docs in `data/httpx-docs/`. Here a *scripted model* plays the model, a fixed script that needs no key.
         """),
     code("setup", """
         import sys
@@ -69,7 +60,8 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"  # ⟨die Sprache der Frage und der Antworten in diesem Notebook|the language of the question and the answers in this notebook⟩
         from agentlib.course import note_start; note_start("01", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
+        from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent, set_language
+        set_language(LANGUAGE)  # ⟨agentlibs run_agent schreibt seine Zeilen auf Deutsch|agentlib's run_agent prints its lines in English⟩
 
         print(QUESTION[LANGUAGE])
         """),
@@ -77,29 +69,27 @@ CELLS = [
         answer, stats = run_agent(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE])
         """),
     md("read-the-output", de="""
-        Jede Zeile `[step N] werkzeug(argumente) → …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Zweimal geht etwas schief, und nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug mehr auf – das ist die Antwort, mit Zeilennummern als Beleg.
+        Jede Zeile `[Schritt N] …` ist ein Werkzeugaufruf und der Anfang seines Ergebnisses. Das Skript enthält **absichtlich drei Pannen**: eine Suche ohne Treffer, einen falsch geschriebenen Dateinamen und eine Bitte um 200 Zeilen, von denen nur 80 kommen. Nichts stürzt ab: Jede Panne wird Text, den das Modell liest. Der letzte Schritt ruft kein Werkzeug auf – das ist die Antwort, mit Zeilennummern als Beleg.
         """, en="""
-        Every line `[step N] tool(arguments) → …` is one tool call and the start of its result. Twice something goes wrong, and nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
+        Every line `[step N] …` is one tool call and the start of its result. The script holds **three deliberate mishaps**: a search with no hits, a misspelt file name, and a request for 200 lines of which only 80 come back. Nothing crashes: every mishap becomes text the model reads. The last step calls no tool – that is the answer, with line numbers as evidence.
         """),
     md("messages-intro", de="""
         ## Die Nachrichtenliste
 
-        Die ganze Unterhaltung ist eine Python-Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs). Der Systemprompt ist englisch, wie alles, was der Agent dem Modell sagt; antworten soll das Modell in der Sprache der Frage.
+        Die ganze Unterhaltung ist eine Liste von Dictionaries mit je einer Rolle: `system` (Anweisungen), `user` (Frage), `assistant` (Aufrufe oder Antwort des Modells), `tool` (Ergebnis eines Aufrufs). Was der Agent dem Modell sagt, ist englisch; antworten soll es in der Sprache der Frage.
         """, en="""
         ## The message list
 
-        The whole conversation is a Python list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result). The system prompt is in English, like everything the agent says to the model; it asks for answers in the question's language.
+        The whole conversation is a list of dictionaries, each with a role: `system` (instructions), `user` (the question), `assistant` (the model's calls or answer), `tool` (one call's result). What the agent says to the model is English; it asks for answers in the question's language.
         """),
     code("messages", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         for message in stats.trace.messages:
             calls = [call["function"]["name"] for call in message.get("tool_calls", [])]
             text = message.get("content") or "⟨ruft auf|calls⟩: " + ", ".join(calls)
-            print(f"{message['role']:>9} │ {text[:80]!r}")
+            print(f"{message['role']:>9} │ {text[:60]!r}")
 
-        print()
-        for step in stats.trace.steps:
-            print(f"⟨Schritt|Step⟩ {step.number}: ⟨das Modell bekam|the model was given⟩ {len(step.context)} ⟨Nachrichten|messages⟩")
+        print("⟨So viele Nachrichten bekam das Modell bei jedem Schritt|Messages the model was given at each step⟩:", [len(step.context) for step in stats.trace.steps])
         """, needs="first-run"),
     md("context-grows-why", de="""
         Das Modell hat kein anderes Gedächtnis: Bei jedem Schritt bekommt es die ganze Liste, **jeder Schritt schickt alles Vorherige noch einmal mit**. Darum kostet ein Agent mehr als ein einzelner Aufruf.
@@ -111,29 +101,29 @@ CELLS = [
 
         | Notebook | du schreibst | Minuten |
         |---|---|---|
-        | 1 · Überblick | – | 4 |
-        | 2 · Werkzeuge per Dekorator | den Dekorator `tool` | 7 |
-        | 3 · Doku-Werkzeuge | `read_doc` | 6 |
-        | 4 · Die Schleife | `run_agent` | 16 |
-        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 10 |
-        | 6 · Echtes Modell | `RealModel` | 8 |
-        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 8 |
+        | 1 · Überblick | – | 5 |
+        | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
+        | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
+        | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 24 |
+        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 6 |
+        | 6 · Echtes Modell | `RealModel` | 13 |
+        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 59 Minuten – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 71 Minuten (47 bis 106, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
         | Notebook | you write | Minutes |
         |---|---|---|
-        | 1 · Overview | – | 4 |
-        | 2 · Tools by decorator | the decorator `tool` | 7 |
-        | 3 · Doc tools | `read_doc` | 6 |
-        | 4 · The loop | `run_agent` | 16 |
-        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 10 |
-        | 6 · Real model | `RealModel` | 8 |
-        | 7 · Your agent, exercises and self-test | what you read off the trace | 8 |
+        | 1 · Overview | – | 5 |
+        | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
+        | 3 · Doc tools | `read_doc`'s path check | 7 |
+        | 4 · The loop | one step by hand, then `run_agent` | 24 |
+        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 6 |
+        | 6 · Real model | `RealModel` | 13 |
+        | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
-        The core takes about 60 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 70 minutes (47 to 106, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

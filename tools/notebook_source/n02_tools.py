@@ -8,44 +8,28 @@ CELLS = [
     md("title", de="""
         # 2 · Werkzeuge per Dekorator
 
-        **Worum es geht:** Ein Dekorator macht aus einer Python-Funktion ein Werkzeug, das ein Modell aufrufen kann, und schreibt dessen JSON-Beschreibung selbst. Du schreibst ihn.
+        **Worum es geht:** der Dekorator `@tool`, der aus einer Python-Funktion ein Werkzeug für ein Modell macht. Du schreibst ihn.
 
         **Danach kannst du** vorhersagen, welchen Typ ein Parameter im Schema bekommt und ob er `required` ist.
 
-        ⏱ etwa 7 Minuten, dazu optional 7 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 8 Minuten
         """, en="""
         # 2 · Tools by decorator
 
-        **What this is about:** a decorator turns a Python function into a tool a model can call, and writes its JSON description by itself. You write it.
+        **What this is about:** the decorator `@tool`, which turns a Python function into a tool for a model. You write it.
 
         **Afterwards you can** predict which type a parameter gets in the schema and whether it is `required`.
 
-        ⏱ about 7 minutes, plus 7 optional minutes
+        ⏱ about 7 minutes, plus 8 optional minutes
         """),
     md("why", de="""
         ## Warum ein Dekorator?
 
-        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI:
-
-        ```python
-        {"type": "function",
-         "function": {"name": "add", "description": "Add two whole numbers.",
-                      "parameters": {"type": "object",
-                                     "properties": {"a": {"type": "integer", "description": "the first number"}, ...},
-                                     "required": ["a"]}}}
-        ```
+        Ein Modell kann deine Funktionen nicht lesen; es bekommt zu jedem Werkzeug eine Beschreibung in JSON. Von Hand kostet die ein Dutzend Zeilen und veraltet mit jeder Änderung. `@tool("Beschreibung für das Modell", parameter="was er bedeutet", ...)` baut sie aus der Funktion selbst, in der Form der Function-Calling-API von OpenAI.
         """, en="""
         ## Why a decorator?
 
-        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API:
-
-        ```python
-        {"type": "function",
-         "function": {"name": "add", "description": "Add two whole numbers.",
-                      "parameters": {"type": "object",
-                                     "properties": {"a": {"type": "integer", "description": "the first number"}, ...},
-                                     "required": ["a"]}}}
-        ```
+        A model cannot read your functions; for every tool it gets a description in JSON. By hand that costs a dozen lines and goes stale with every change. `@tool("description for the model", parameter="what it means", ...)` builds it from the function itself, in the shape of OpenAI's function-calling API.
         """),
     code("setup", """
         import sys
@@ -64,21 +48,27 @@ CELLS = [
         tool, TOOLS = agent.tool, agent.TOOLS
         """),
     md("build-decorator", de="""
-        ## Du bist dran: schreib `tool`
+        ## Du bist dran: die Regel des Schemas
 
-        Das Gerüst trägt das Werkzeug in die Registry ein und gibt die Funktion unverändert zurück. Du füllst die beiden Lücken (`...`):
-        - **Die Schleife über die Parameter:** `inspect.signature(fn).parameters` ordnet jedem Namen ein `inspect.Parameter` zu. Ist `param.annotation` gleich `int`, wird der Typ `"integer"`, sonst `"string"`. Ohne Standardwert (`param.default` ist `inspect.Parameter.empty`) gehört der Name in `required`. Die Beschreibung steht in `params[name]`.
-        - **Das Schema**, geformt wie das Beispiel oben, aus `fn.__name__`, `description`, `properties` und `required`.
+        Im Gerüst fehlt nur die Regel, nach der aus jedem Parameter ein Eintrag wird (an der Stelle mit `...`):
+        - Jeder Parameter bekommt in `properties` einen Eintrag mit seinem JSON-Typ und seiner Beschreibung (aus `params`, unter seinem Namen).
+        - Mit `int` annotiert heißt `"integer"`, alles andere `"string"`.
+        - Wer keinen Standardwert hat, kommt auch in die Liste `required`.
 
-        Hängst du fest, nimm das `#` vor `q.hint()` oder `q.solution()` weg.
+        Dafür gibt es `inspect.signature`: Es liest die Signatur einer Funktion, und deren `parameters` ordnen jedem Namen ein `inspect.Parameter` zu, mit `annotation` und `default`. Fehlt der Standardwert, steht dort die Marke `Parameter.empty`.
+
+        Hängst du fest: `q.hint()` nennt erst die Regel, beim zweiten Mal die Form des Codes.
         """, en="""
-        ## Your turn: write `tool`
+        ## Your turn: the schema's rule
 
-        The skeleton puts the tool into the registry and returns the function unchanged. You fill in the two gaps (`...`):
-        - **The loop over the parameters:** `inspect.signature(fn).parameters` maps each name to an `inspect.Parameter`. If `param.annotation` is `int`, the type is `"integer"`, otherwise `"string"`. Without a default (`param.default` is `inspect.Parameter.empty`), the name goes into `required`. The description is in `params[name]`.
-        - **The schema**, shaped like the example above, from `fn.__name__`, `description`, `properties` and `required`.
+        The skeleton lacks only the rule that turns each parameter into an entry (where the `...` is):
+        - Every parameter gets an entry in `properties` with its JSON type and its description (from `params`, under its name).
+        - Annotated with `int` means `"integer"`, anything else `"string"`.
+        - One without a default value goes into the list `required` too.
 
-        If you get stuck, remove the `#` in front of `q.hint()` or `q.solution()`.
+        `inspect.signature` is made for this: it reads a function's signature, whose `parameters` map each name to an `inspect.Parameter` with an `annotation` and a `default`. Where there is no default, it holds the marker `Parameter.empty`.
+
+        If you get stuck: `q.hint()` states the rule first, the shape of the code the second time.
         """, tags=["exercise"]),
     code("build-decorator-code", skeleton("decorator"), tags=["exercise"]),
     check_cell("build-decorator-check", "decorator", "tool, TOOLS", pick=True),
@@ -99,9 +89,9 @@ CELLS = [
         print(json.dumps(TOOLS["add"]["schema"], indent=2))
         """),
     md("add-observe", de="""
-        Beide Parameter sind `integer`, weil sie mit `int` annotiert sind; nur `a` ist `required`, denn `b` hat einen Standardwert. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
+        Nur `a` ist `required`, denn `b` hat einen Standardwert. Je klarer die Beschreibungen, desto seltener ruft das Modell ein Werkzeug falsch auf.
         """, en="""
-        Both parameters are `integer` because they are annotated with `int`; only `a` is `required`, since `b` has a default. The clearer the descriptions, the less often the model calls a tool wrongly.
+        Only `a` is `required`, since `b` has a default. The clearer the descriptions, the less often the model calls a tool wrongly.
         """),
     md("call-tool-intro", de="""
         ## So ruft die Schleife ein Werkzeug auf *(optional)*

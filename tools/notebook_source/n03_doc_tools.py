@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** für jede Grenze sagen, wovor sie schützt, und Fehlermeldungen für ein Modell schreiben.
 
-        ⏱ etwa 6 Minuten, dazu optional 3 Minuten
+        ⏱ etwa 7 Minuten, dazu optional 5 Minuten
         """, en="""
         # 3 · Doc tools: list, search, read
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** say what each limit protects against, and write error messages for a model.
 
-        ⏱ about 6 minutes, plus 3 optional minutes
+        ⏱ about 7 minutes, plus 5 optional minutes
         """),
     md("idea", de="""
         ## Nachschlagen wie ein Mensch
@@ -50,50 +50,46 @@ CELLS = [
     md("read-intro", de="""
         ## Lesen: `read_doc(path, start=1, end=80)`
 
-        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Nummer** (`9: ...`): So kann das Modell seine Quelle genau belegen. **Höchstens 80 Zeilen pro Aufruf**, mit einem Hinweis, wo es weitergeht – kleine Portionen halten die Nachrichtenliste klein, und das Modell behält den Faden.
+        Liefert die Zeilen von `start` bis `end`, **jede mit ihrer Nummer** (`9: ...`): So kann das Modell seine Quelle genau belegen. **Höchstens 80 Zeilen pro Aufruf**, mit einem Hinweis, wo es weitergeht. Warum so knapp? Jedes Ergebnis bleibt in der Nachrichtenliste, **jeder spätere Schritt bezahlt es erneut**, und das Modell verliert darin den Faden.
         """, en="""
         ## Read: `read_doc(path, start=1, end=80)`
 
-        Returns the lines from `start` to `end`, **each with its number** (`9: ...`), so the model can cite its source exactly. **At most 80 lines per call**, with a note on where to read on – small portions keep the message list small, and the model keeps the thread.
+        Returns the lines from `start` to `end`, **each with its number** (`9: ...`), so the model can cite its source exactly. **At most 80 lines per call**, with a note on where to read on. Why so few? Every result stays in the message list, **every later step pays for it again**, and the model loses the thread in it.
         """),
     code("cap", """
-        for path, start, end in [("advanced/timeouts.md", 1, 200), ("api.md", 1, 80)]:
-            lines = read_doc(path, start, end).splitlines()
-            print(f"{path}, ⟨verlangt|asked for⟩ {start}–{end}: {len(lines) - 1} ⟨Zeilen, dann|lines, then⟩ {lines[-1]}")
+        lines = read_doc("advanced/timeouts.md", 1, 200).splitlines()
+        print(f"⟨verlangt: Zeilen 1–200; geliefert: {len(lines) - 1} Zeilen, dann|asked for lines 1–200; returned: {len(lines) - 1} lines, then⟩ {lines[-1]}")
         """),
     md("sandbox-intro", de="""
         ### Die Pfadprüfung
 
-        Ein verwirrtes oder manipuliertes Modell könnte eine Datei außerhalb der Doku lesen wollen. `read_doc` löst jeden Pfad auf und lehnt ihn ab, wenn er nicht im Doku-Ordner liegt oder es die Datei nicht gibt – mit einem Satz, der sagt, was als Nächstes zu tun ist:
+        Ein verwirrtes oder manipuliertes Modell könnte eine Datei außerhalb der Doku lesen wollen. `read_doc` löst jeden Pfad auf und lehnt ihn ab, wenn er nicht im Doku-Ordner liegt oder es die Datei nicht gibt – mit einem Satz, der sagt, was als Nächstes zu tun ist. So kann sich das Modell selbst korrigieren:
         """, en="""
         ### The path check
 
-        A confused or manipulated model might want to read a file outside the docs. `read_doc` resolves every path and refuses it unless it lies inside the docs folder and the file exists – with a sentence that says what to do next:
+        A confused or manipulated model might want to read a file outside the docs. `read_doc` resolves every path and refuses it unless it lies inside the docs folder and the file exists – with a sentence that says what to do next, so the model can correct itself:
         """),
     code("sandbox", """
         print(read_doc("../../../etc/passwd"))
         print(read_doc("/etc/passwd"))
         print(read_doc("advanced/timeout.md"))
-        print(read_doc("advanced/timeouts.md", start=500, end=520))
         """),
     md("build-read-doc", de="""
-        ## Du bist dran: schreib `read_doc`
+        ## Du bist dran: die Pfadprüfung von `read_doc`
 
-        Lesen und Nummerieren stehen schon im Gerüst. Du schreibst die drei Zeilen mit `...`, die Pfadprüfung und die Absage:
-        - `Path.resolve()` macht aus `base / path` einen absoluten Pfad ohne `..` und Links; ein absoluter `path` ersetzt dabei `base`.
-        - `Path.is_relative_to(ordner)` sagt, ob ein Pfad in `ordner` liegt.
-        - Die Absage ist ein Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen). Die Meldung für `start` unter 1 im Gerüst zeigt die Form.
+        Im Gerüst fehlen nur die Pfadprüfung und die Absage (an der Stelle mit `...`):
+        - Erst den Pfad **ganz auflösen** – `..`, symbolische Links, einen absoluten Pfad –, dann fragen, ob das Ergebnis noch im Doku-Ordner `docs.DOCS` liegt und ob es die Datei gibt. Ein Vergleich der Zeichenketten reicht nicht.
+        - Sonst gibt `read_doc` eine **Absage** zurück, einen Satz für das Modell: welcher Pfad, was nicht stimmt, was es als Nächstes tun soll (`list_docs` aufrufen), in der Form der Meldung für `start` unter 1.
 
-        Die Prüfzelle versucht, was ein Modell versuchen könnte – `../../etc/passwd`, einen absoluten Pfad, einen Link nach draußen –, und liest deine Absage wie ein Modell.
+        Die Werkzeuge dafür hat `pathlib.Path`: `resolve` (ein absoluter Pfad ersetzt dabei den Ordner, vor den du ihn hängst), `is_relative_to` und `is_file`.
         """, en="""
-        ## Your turn: write `read_doc`
+        ## Your turn: the path check of `read_doc`
 
-        The skeleton already reads and numbers the lines. You write the three lines with `...`, the path check and the refusal:
-        - `Path.resolve()` turns `base / path` into an absolute path without `..` and links; an absolute `path` replaces `base`.
-        - `Path.is_relative_to(folder)` says whether a path lies inside `folder`.
-        - The refusal is a sentence for the model: which path, what is wrong, what to do next (call `list_docs`). The skeleton's message for a `start` below 1 shows the form.
+        The skeleton lacks only the path check and the refusal (where the `...` is):
+        - First **resolve the path completely** – `..`, symbolic links, an absolute path –, then ask whether the result still lies inside the docs folder `docs.DOCS` and whether the file exists. Comparing strings is not enough.
+        - Otherwise `read_doc` returns a **refusal**, a sentence for the model: which path, what is wrong, what to do next (call `list_docs`), in the form of the message for a `start` below 1.
 
-        The check cell tries what a model might try – `../../etc/passwd`, an absolute path, a link leading out – and reads your refusal as a model would.
+        `pathlib.Path` has the tools: `resolve` (an absolute path replaces the folder you put in front of it), `is_relative_to` and `is_file`.
         """, tags=["exercise"]),
     code("build-read-doc-code", skeleton("read_doc"), tags=["exercise"]),
     check_cell("build-read-doc-check", "read_doc", "read_doc", pick=True),
@@ -148,12 +144,8 @@ CELLS = [
         show(refusal)
         """, tags=["optional"]),
     md("next", de="""
-        ## Zusammengefasst
-
-        Die Grenzen halten den Kontext klein, die Zeilennummern machen Quellen prüfbar, die Pfadprüfung hält `../../../etc/passwd` draußen, und Fehlermeldungen mit nächstem Schritt lassen das Modell sich selbst korrigieren. Weiter mit **[4 · Die Schleife](04_die_schleife.ipynb)**.
+        Weiter mit **[4 · Die Schleife](04_die_schleife.ipynb)**.
         """, en="""
-        ## In short
-
-        The caps keep the context small, line numbers make sources checkable, the path check keeps `../../../etc/passwd` out, and error messages with a next step let the model correct itself. Next: **[4 · The loop](04_the_loop.ipynb)**.
+        Next: **[4 · The loop](04_the_loop.ipynb)**.
         """),
 ]

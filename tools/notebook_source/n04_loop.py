@@ -12,7 +12,7 @@ CELLS = [
 
         **Danach kannst du** die Regeln der Nachrichtenliste und die beiden Abbruchbedingungen nennen.
 
-        ⏱ etwa 16 Minuten, dazu optional 5 Minuten
+        ⏱ etwa 24 Minuten, dazu optional 9 Minuten
         """, en="""
         # 4 · The loop
 
@@ -20,7 +20,7 @@ CELLS = [
 
         **Afterwards you can** state the rules of the message list and the two stop conditions.
 
-        ⏱ about 16 minutes, plus 5 optional minutes
+        ⏱ about 24 minutes, plus 9 optional minutes
         """),
     md("system-prompt-intro", de="""
         ## Der Systemprompt
@@ -39,8 +39,9 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("04", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message
-        from agentlib.course import exercise, load
+        from agentlib import QUESTION, SYSTEM_PROMPT, Call, Message, ScriptedModel, lesson_script, set_language
+        set_language(LANGUAGE)  # ⟨agentlibs run_agent schreibt seine Zeilen auf Deutsch|agentlib's run_agent prints its lines in English⟩
+        from agentlib.course import exercise, load, whose_loop
 
         agent = load(LANGUAGE, before=5)  # ⟨deine bestandenen Teile bis hier, die Schleife dieses Notebooks eingeschlossen, sonst agentlibs|your passed pieces up to here, this notebook's loop included, else agentlib's⟩
         tool, TOOLS, read_doc, run_agent = agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent  # ⟨run_agent: agentlibs, bis deine die Prüfung besteht; danach deine, auch nach einem Neustart des Kernels|run_agent: agentlib's until yours passes the check; yours after that, after a kernel restart too⟩
@@ -50,43 +51,74 @@ CELLS = [
     md("protocol", de="""
         ## Die Regeln der Nachrichtenliste
 
-        1. **Erst die Bitte, dann die Ergebnisse:** Die `assistant`-Nachricht mit den `tool_calls` steht vor ihren Ergebnissen.
-        2. **Zu jedem Aufruf genau ein Ergebnis:** eine `tool`-Nachricht mit seiner `tool_call_id`, gleich nach dieser `assistant`-Nachricht – auch für einen gescheiterten Aufruf.
+        1. **Erst die Bitte, dann die Ergebnisse:** Die Nachricht des Modells mit den Werkzeugaufrufen kommt vor ihre Ergebnisse in die Liste, als dict, wie die API es annimmt (ihre Methode `model_dump` macht es, `exclude_none` lässt leere Felder weg).
+        2. **Zu jedem Aufruf genau ein Ergebnis,** gleich danach: eine Nachricht mit der Rolle `tool` und den Schlüsseln `role`, `tool_call_id` (die id des Aufrufs) und `content` – auch für einen gescheiterten Aufruf.
         3. **Text und Aufrufe zugleich** sind keine Antwort: Es zählen die Aufrufe.
 
         Verletzt die Liste Regel 1 oder 2, lehnt die API den Aufruf ab (HTTP 400).
         """, en="""
         ## The rules of the message list
 
-        1. **The request first, then the results:** the `assistant` message with the `tool_calls` goes before its results.
-        2. **Exactly one result per call:** one `tool` message with its `tool_call_id`, right after that `assistant` message – a failed call too.
+        1. **The request first, then the results:** the model's message with the tool calls goes into the list before its results, as a dict, as the API takes it (its method `model_dump` makes one, `exclude_none` leaves out empty fields).
+        2. **Exactly one result per call,** right after it: a message with the role `tool` and the keys `role`, `tool_call_id` (the call's id) and `content` – a failed call too.
         3. **Text and calls at once** are not an answer: the calls count.
 
         If the list breaks rule 1 or 2, the API refuses the request (HTTP 400).
         """),
+    md("hand-step", de="""
+        ## Ein Schritt von Hand
+
+        Erst spielst du einen Schritt selbst durch, mit dem Skriptmodell aus Notebook 1. Das Modell ist eine Funktion: Mit der Nachrichtenliste und den Schemas aufgerufen, gibt es seine Nachricht und `usage` (die Tokens) zurück. Die Aufrufe stehen in `tool_calls` der Nachricht; jeder hat eine `id` und eine `function` mit `name` und `arguments` (JSON-Text: `json.loads`). Die Registry `TOOLS` hält zu jedem Namen die Funktion unter `"fn"`.
+        """, en="""
+        ## One step by hand
+
+        First you play one step through yourself, with the scripted model from notebook 1. The model is a function: called with the message list and the schemas, it returns its message and `usage` (the tokens). The calls are in the message's `tool_calls`; each has an `id` and a `function` with `name` and `arguments` (JSON text: `json.loads`). The registry `TOOLS` holds each name's function under `"fn"`.
+        """, tags=["exercise"]),
+    code("exercise-one-step-code", skeleton("one_step"), tags=["exercise"]),
+    check_cell("exercise-one-step-check", "one_step", "messages", name="q_step"),
     md("build-loop", de="""
         ## Du bist dran: schreib `run_agent`
 
-        `run_agent(model, question, max_steps=8, verbose=True)` gibt `(answer, stats)` zurück; das Modell ist ein Parameter. Schreib den Rumpf unter die Kommentare 1–7; Schritt 8, das Ende nach `max_steps` Schritten, steht schon da. Das brauchst du:
-        - `model(messages, schemas)` gibt `(message, usage)`; `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`.
-        - Ohne `message.tool_calls` ist `message.content` die Antwort. `message.model_dump(exclude_none=True)` ist das Dictionary für die Liste.
-        - Jeder `call` hat `call.id`, `call.function.name` und `call.function.arguments` (ein JSON-Text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` ruft das Werkzeug auf. Anders als `call_tool` (Notebook 2) wandelt das nichts um: `"5"` bleibt Text.
-        - **Jeder Fehler wird Text** für das Modell: `f"Error: {type(error).__name__}: {error}"`, auch ein unbekannter Werkzeugname.
-        - Was länger als `MAX_OBSERVATION` ist, wird gekürzt, mit einem Hinweis auf die ganze Länge.
-        - Das Ergebnis: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
+        Die Schleife wiederholt diesen Schritt, bis das Modell antwortet, und gibt `(answer, stats)` zurück. Den Rumpf schreibst du nach den Schritten 1–7 im Gerüst. Neu gegenüber dem Schritt von Hand:
+        - **Abbruchbedingung 1:** Eine Nachricht ohne Werkzeugaufrufe ist die Antwort; ihr Text steht in `content`.
+        - **Abbruchbedingung 2,** das Schrittlimit: Nach `max_steps` Schritten ist Schluss (Schritt 8). Unverzichtbar, denn ein Modell kann immer wieder dieselbe Suche schicken – und jeder Schritt kostet Geld.
+        - **Tokens:** `usage` ist `None` oder hat `prompt_tokens` und `completion_tokens`; `stats` zählt sie zusammen.
+        - **Jeder Fehler wird Text:** Was beim Ausführen schiefgeht – ein unbekannter Werkzeugname, falsche Argumente, eine Ausnahme im Werkzeug –, fängst du mit `try`/`except` ab; das Modell bekommt eine Beobachtung, die mit `Error:` beginnt und Art und Meldung der Ausnahme nennt – so korrigiert es sich meist selbst. Leere Argumente (`""`) heißen: keine.
+        - **Kürzen:** Was länger als `MAX_OBSERVATION` Zeichen ist, wird gekürzt, mit einem Hinweis, wie lang es war.
+
+        Die Vorschauzeile für `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
         """, en="""
         ## Your turn: write `run_agent`
 
-        `run_agent(model, question, max_steps=8, verbose=True)` returns `(answer, stats)`; the model is a parameter. Write the body below comments 1–7; step 8, the end after `max_steps` steps, is given. This is what you need:
-        - `model(messages, schemas)` returns `(message, usage)`; `usage` is `None` or has `prompt_tokens` and `completion_tokens`.
-        - Without `message.tool_calls`, `message.content` is the answer. `message.model_dump(exclude_none=True)` is the dictionary for the list.
-        - Every `call` has `call.id`, `call.function.name` and `call.function.arguments` (a JSON text); `TOOLS[name]["fn"](**json.loads(arguments or "{}"))` calls the tool. Unlike `call_tool` (notebook 2), this converts nothing: `"5"` stays text.
-        - **Every failure becomes text** for the model: `f"Error: {type(error).__name__}: {error}"`, an unknown tool name too.
-        - Anything longer than `MAX_OBSERVATION` is cut, with a note giving the full length.
-        - The result: `{"role": "tool", "tool_call_id": call.id, "content": result}`.
+        The loop repeats this step until the model answers, and returns `(answer, stats)`. You write the body from steps 1–7 in the skeleton. New compared to the step by hand:
+        - **Stop condition 1:** a message without tool calls is the answer; its text is in `content`.
+        - **Stop condition 2,** the step limit: after `max_steps` steps it ends (step 8). Indispensable, because a model can send the same search again and again – and every step costs money.
+        - **Tokens:** `usage` is `None` or has `prompt_tokens` and `completion_tokens`; `stats` adds them up.
+        - **Every failure becomes text:** whatever goes wrong while running a call – an unknown tool name, wrong arguments, an exception inside the tool – you catch with `try`/`except`; the model gets an observation that starts with `Error:` and names the exception's kind and message, and usually corrects itself. Empty arguments (`""`) mean: none.
+        - **Cutting:** anything longer than `MAX_OBSERVATION` characters is cut, with a note saying how long it was.
+
+        The preview line for `say`: `[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains ...`.
         """, tags=["exercise"]),
     code("build-loop-code", skeleton("loop"), tags=["exercise"]),
     check_cell("build-loop-check", "loop", "run_agent", pick=True),
+    md("stop-limit-intro", de="""
+        ## Ein Modell, das nie aufhört *(optional)*
+
+        Das Modell ist nur ein Parameter, also genügt eine Funktion – diese hier sucht immer weiter, bis das Schrittlimit greift:
+        """, en="""
+        ## A model that never stops *(optional)*
+
+        The model is only a parameter, so a function will do – this one keeps searching until the step limit fires:
+        """, tags=["optional"]),
+    code("stop-limit", """
+        def stubborn_model(messages, tools):
+            step = sum(message["role"] == "assistant" for message in messages) + 1
+            return Message(tool_calls=[Call(f"c{step}", "grep_docs", '{"keyword": "timeout"}')]), None
+
+        print(whose_loop(run_agent, LANGUAGE))
+        answer, stats = run_agent(stubborn_model, QUESTION[LANGUAGE], max_steps=3)
+        print(f"answer = {answer!r}, stats['steps'] = {stats['steps']}")
+        """, tags=["optional"]),
     md("own-trace-intro", de="""
         ## Deinen Lauf durchblättern *(optional)*
 
@@ -97,9 +129,7 @@ CELLS = [
         Your `run_agent` records no trace – it does not need to, because the message list *is* the record of the run. The course watches your loop from outside: it hands it a model that notes the list it is given at every call, and builds the trace from that list. That lets you step through your loop's run: does each `tool` message come after the `assistant` message with its call?
         """, tags=["optional"]),
     code("own-trace", """
-        from agentlib import ScriptedModel, lesson_script
-        from agentlib.course import TraceViewer
-        from agentlib.course.own_run import recorded
+        from agentlib.course import TraceViewer, recorded
 
         watched = recorded(run_agent, LANGUAGE)  # ⟨deine Schleife, von außen aufgezeichnet|your loop, recorded from outside⟩
         answer, stats = watched(ScriptedModel(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], verbose=False)
@@ -108,11 +138,11 @@ CELLS = [
     md("stop-answer-intro", de="""
         ## Abbruchbedingung 1 zum Ausprobieren *(optional)*
 
-        Weil das Modell nur ein Parameter ist, kannst du dir selbst eines schreiben – eine Funktion genügt. Dieses hier antwortet sofort, ohne nachzuschlagen: keine Werkzeugaufrufe, also ist das die Antwort. Ein Schritt, fertig.
+        Dieses Modell antwortet sofort, ohne nachzuschlagen: keine Werkzeugaufrufe, also ist das die Antwort. Ein Schritt, fertig.
         """, en="""
         ## Stop condition 1, hands on *(optional)*
 
-        Since the model is only a parameter, you can write one yourself – a function will do. This one answers at once, without looking anything up: no tool calls, so this is the answer. One step, done.
+        This model answers at once, without looking anything up: no tool calls, so this is the answer. One step, done.
         """, tags=["optional"]),
     code("stop-answer", """
         def hasty_model(messages, tools):
@@ -120,34 +150,17 @@ CELLS = [
 
         answer, stats = run_agent(hasty_model, QUESTION[LANGUAGE])
         """, tags=["optional"]),
-    md("stop-limit-intro", de="""
-        ## Warum das Schrittlimit unverzichtbar ist
-
-        Ein Modell kann sich festbeißen und dieselbe Suche immer wieder schicken – und jeder Schritt kostet Geld. `max_steps` ist die letzte Sicherung; greift es bei einem echten Modell, brauchen Systemprompt oder Werkzeuge Arbeit. Deine Schleife gegen ein Modell, das nie aufhört:
-        """, en="""
-        ## Why the step limit is indispensable
-
-        A model can get stuck and send the same search again and again – and every step costs money. `max_steps` is the last safeguard; when it fires with a real model, the prompt or the tools need work. Your loop against a model that never stops:
-        """),
-    code("stop-limit", """
-        def stubborn_model(messages, tools):
-            step = sum(message["role"] == "assistant" for message in messages) + 1
-            return Message(tool_calls=[Call(f"c{step}", "grep_docs", '{"keyword": "timeout"}')]), None
-
-        answer, stats = run_agent(stubborn_model, QUESTION[LANGUAGE], max_steps=3)
-        print(f"answer = {answer!r}, stats['steps'] = {stats['steps']}")
-        """),
     md("cut-intro", de="""
         ## Die Kürzung als Rückhalt *(optional)*
 
-        `read_doc` hält sich selbst unter 3.000 Zeichen (Notebook 3). Die Kürzung in der Schleife ist der Rückhalt für Werkzeuge, die das nicht tun. Um sie zu sehen, bauen wir ein absichtlich unvorsichtiges Werkzeug, das von jeder Datei die ersten Zeilen auf einmal zurückgibt, und lassen ein Skript es aufrufen. Was das Modell im zweiten Schritt als letzte Nachricht bekommt, steht in `model.calls`:
+        `read_doc` und `grep_docs` halten ihre Ergebnisse selbst klein – höchstens 80 Zeilen, höchstens 20 Treffer (Notebook 3). Die Kürzung in der Schleife ist der Rückhalt für Werkzeuge ohne solche Grenzen. Um sie zu sehen, bauen wir ein absichtlich unvorsichtiges Werkzeug, das von jeder Datei die ersten Zeilen auf einmal zurückgibt, und lassen ein Skript es aufrufen. Was das Modell im zweiten Schritt als letzte Nachricht bekommt, steht in `model.calls`:
         """, en="""
         ## The cut as a backstop *(optional)*
 
-        `read_doc` keeps itself below 3,000 characters (notebook 3). The cut in the loop is the backstop for tools that do not. To see it, we build a deliberately careless tool that returns the first lines of every file at once, and let a script call it. What the model is given as the last message in step 2 is in `model.calls`:
+        `read_doc` and `grep_docs` keep their results small themselves – at most 80 lines, at most 20 hits (notebook 3). The cut in the loop is the backstop for tools without such limits. To see it, we build a deliberately careless tool that returns the first lines of every file at once, and let a script call it. What the model is given as the last message in step 2 is in `model.calls`:
         """, tags=["optional"]),
     code("cut", """
-        from agentlib import MAX_OBSERVATION, ScriptedModel, list_docs
+        from agentlib import MAX_OBSERVATION, list_docs
         from agentlib.course import number
 
         @tool("Return the first lines of every documentation file at once.")

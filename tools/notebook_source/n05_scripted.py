@@ -1,4 +1,5 @@
-"""Notebook 5: the student writes ScriptedModel; the trace viewer; exercise 1; optional: tokens, exercise 2, the step limit."""
+"""Notebook 5: the lesson's ScriptedModel, read, run and changed; the lesson's script and its three deliberate mishaps;
+optional: the shapes of the messages, the trace viewer, exercise 1."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -8,28 +9,28 @@ CELLS = [
     md("title", de="""
         # 5 · Das Skriptmodell: die Schleife testen, ohne zu bezahlen
 
-        **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du schreibst es selbst.
+        **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du liest es, führst es aus und änderst es an einer Stelle.
 
-        **Danach kannst du** einen Lauf im Trace Schritt für Schritt lesen und seine Tokens ablesen.
+        **Danach kannst du** eine Schleife testen, ohne zu bezahlen, und nachsehen, was das Modell bei jedem Schritt bekam.
 
-        ⏱ etwa 10 Minuten, dazu optional 6 Minuten
+        ⏱ etwa 6 Minuten, dazu optional 6 Minuten
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
-        **What this is about:** a model that calls no API but plays back a prepared script. You write it yourself.
+        **What this is about:** a model that calls no API but plays back a prepared script. You read it, run it and change it in one place.
 
-        **Afterwards you can** read a run step by step in the trace, and its tokens.
+        **Afterwards you can** test a loop without paying, and look up what the model was given at every step.
 
-        ⏱ about 10 minutes, plus 6 optional minutes
+        ⏱ about 6 minutes, plus 6 optional minutes
         """),
     md("why", de="""
         ## Warum erst ein Skript?
 
-        Ein echtes Modell entscheidet bei jedem Lauf anders: Geht etwas schief, weißt du nicht, ob die Schleife schuld ist oder das Modell, und jeder Versuch kostet. Ein Skript ist kostenlos und bei jedem Lauf gleich – nach jeder Änderung an der Schleife spielst du es zuerst ab.
+        Ein echtes Modell entscheidet bei jedem Lauf anders: Geht etwas schief, weißt du nicht, ob Schleife oder Modell schuld ist, und jeder Versuch kostet. Ein Skript ist kostenlos und immer gleich – nach jeder Änderung an der Schleife spielst du es zuerst ab.
         """, en="""
         ## Why a script first?
 
-        A real model decides differently on every run: when something goes wrong, you cannot tell whether the loop or the model is to blame, and every try costs money. A script is free and the same on every run – after any change to the loop, replay it first.
+        A real model decides differently on every run: when something goes wrong, you cannot tell whether loop or model is to blame, and every try costs money. A script is free and always the same – after any change to the loop, replay it first.
         """),
     code("setup", """
         import sys
@@ -60,120 +61,72 @@ CELLS = [
         print(Message(tool_calls=[call]).model_dump(exclude_none=True))
         """, tags=["optional"]),
     md("build-scripted-model", de="""
-        ## Du bist dran: schreib `ScriptedModel`
+        ## Das Skriptmodell der Lektion – und deine Änderung
 
-        `ScriptedModel(script)` bekommt eine Liste von Nachrichten. Das brauchst du:
-        - `list(script)` ist eine eigene Kopie: Ändert der Aufrufer seine Liste danach, spielt das Modell trotzdem ab, was es bekommen hat. Die Kopie bleibt ganz; `self.step` zählt mit.
-        - Ist das Skript aufgebraucht (`self.step == len(self.script)`), löst der Aufruf einen Fehler aus, bevor er hinter das Listenende greift; die Meldung nennt die Zahl der Schritte.
-        - Jeder Aufruf gibt `(message, None)` zurück: Ein Skript verbraucht keine Tokens.
+        `ScriptedModel(script)` gibt bei jedem Aufruf die nächste Nachricht seiner eigenen Kopie des Skripts zurück, mit `None` als usage: Ein Skript verbraucht keine Tokens. Ist es aufgebraucht, bricht der Aufruf mit einem Fehler ab. Lies die Zelle und führ sie aus.
+
+        **Deine Änderung:** Ein Test will oft wissen, was das Modell bei einem Schritt bekam. Lass `ScriptedModel` bei jedem Aufruf in `self.calls` festhalten, was es bekam: die Nachrichtenliste, wie sie in diesem Moment ist – die Schleife hängt danach weiter an dieselbe Liste an. Führ die Zelle aus, dann die Prüfzelle.
         """, en="""
-        ## Your turn: write `ScriptedModel`
+        ## The lesson's scripted model – and your change
 
-        `ScriptedModel(script)` is given a list of messages. This is what you need:
-        - `list(script)` is a copy of its own: if the caller changes its list later, the model still replays what it got. The copy stays whole; `self.step` counts along.
-        - When the script is spent (`self.step == len(self.script)`), the call raises an error before reading past the end of the list; its message gives the number of steps.
-        - Every call returns `(message, None)`: a script uses no tokens.
+        `ScriptedModel(script)` returns, at every call, the next message of its own copy of the script, with `None` as its usage: a script uses no tokens. Once the script is spent, the call fails with an error. Read the cell and run it.
+
+        **Your change:** a test often wants to know what the model was given at a step. Make `ScriptedModel` keep in `self.calls`, at every call, what it was given: the message list as it is at that moment – the loop goes on appending to that same list afterwards. Run the cell, then the check cell.
         """, tags=["exercise"]),
     code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
     check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True),
     md("script-intro", de="""
-        ## Das Skript der Lektion
+        ## Das Skript der Lektion: drei Pannen mit Absicht
 
-        Der Lauf aus Notebook 1, jetzt mit deiner Schleife und deinem Skriptmodell, wenn beide bestanden haben:
+        Drei der vier Schritte gehen absichtlich schief: **1.** `grep_docs("pool timeout")` findet nichts, die Doku schreibt die Wörter nie nebeneinander; **2.** `read_doc("advanced/timeout.md")` hat einen Tippfehler im Dateinamen; **3.** `read_doc(..., 1, 200)` verlangt mehr als 80 Zeilen und bekommt 80; **4.** ist die Antwort. Nichts stürzt ab, jede Panne wird Text für das Modell:
         """, en="""
-        ## The lesson's script
+        ## The lesson's script: three mishaps on purpose
 
-        The run from notebook 1, now with your loop and your scripted model, if both passed:
+        Three of the four steps go wrong on purpose: **1.** `grep_docs("pool timeout")` finds nothing, the docs never put the words side by side; **2.** `read_doc("advanced/timeout.md")` has a typo in the file name; **3.** `read_doc(..., 1, 200)` asks for more than 80 lines and gets 80; **4.** is the answer. Nothing crashes; every mishap becomes text for the model:
         """),
     code("scripted-run", """
         model = ScriptedModel(lesson_script(LANGUAGE))
         answer, stats = run_agent(model, QUESTION[LANGUAGE])
         """),
-    md("viewer-intro", de="""
-        ## Der Trace: die beste Diagnose
-
-        Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Verhält sich ein Agent seltsam, zeigt sie dir, wo: falsches Stichwort, falsche Datei, zu lange gesucht? Blättere mit **weiter** durch die Schritte.
+    md("what-the-model-saw-intro", de="""
+        Was das Modell bei jedem Schritt bekam, steht jetzt in `model.calls`:
         """, en="""
-        ## The trace: your best diagnosis
-
-        The record of a run – which tool, which arguments, what came back – is the *trace*. When an agent misbehaves, it shows you where: the wrong keyword, the wrong file, searching too long? Step through with **next**.
+        What the model was given at every step is now in `model.calls`:
         """),
+    code("what-the-model-saw", """
+        # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle model = ScriptedModel(...) aus|needs `model` from the run above: run the cell model = ScriptedModel(...) first⟩
+        for n, seen in enumerate(model.calls, 1):
+            print(f"⟨Schritt|Step⟩ {n}: {len(seen)} ⟨Nachrichten|messages⟩, {sum(len(m.get('content') or '') for m in seen)} ⟨Zeichen|characters⟩")
+        """, needs="scripted-run"),
+    md("what-the-model-saw-after", de="""
+        Jeder Schritt schickt die ganze Liste noch einmal, samt allen Ergebnissen davor: Deshalb kostet ein Agent mehr als ein Chat (Notebook 6 zeigt es in Tokens). Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
+        """, en="""
+        Every step sends the whole list again, with every result before it: that is why an agent costs more than a chat (notebook 6 shows it in tokens). A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)**.
+        """),
+    md("viewer-intro", de="""
+        ## Der Skriptlauf im Trace-Viewer *(optional)*
+
+        Den Trace eines Laufs liest du in Notebook 6 am echten Lauf. Hier kannst du schon vorher mit **weiter** durch die vier Schritte des Skripts blättern und die drei Pannen so sehen, wie das Modell sie sah.
+        """, en="""
+        ## The scripted run in the trace viewer *(optional)*
+
+        You read a run's trace in notebook 6, on the real run. Here you can already step through the script's four steps with **next** and see the three mishaps as the model saw them.
+        """, tags=["optional"]),
     code("trace-viewer", """
         # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
         from agentlib.course import TraceViewer
 
         TraceViewer(stats, language=LANGUAGE)
-        """, tags=["widget"], needs="scripted-run"),
+        """, tags=["widget", "optional"], needs="scripted-run"),
     md("exercise-1", de="""
-        ## Übung 1: Fehler ins Skript einbauen
+        ## Übung 1: Fehler ins Skript einbauen *(optional)*
 
         Schreib ein Skript mit zwei neuen Pannen: einem Aufruf des Werkzeugs `search_web`, das es nicht gibt, und einem `read_doc`-Aufruf mit falsch getyptem Argument, `start="abc"`. Ein Schritt ist eine `Message`, ein Aufruf `Call(id, name, arguments)`. Die Prüfzelle spielt das Skript gegen die Schleife ab (deine, sobald sie in Notebook 4 bestanden hat) und sagt dir, was das Modell aus jeder Fehlermeldung erfährt.
         """, en="""
-        ## Exercise 1: put failures into the script
+        ## Exercise 1: put failures into the script *(optional)*
 
         Write a script with two new mishaps: a call to the tool `search_web`, which does not exist, and a `read_doc` call with a wrongly typed argument, `start="abc"`. A step is a `Message`, a call `Call(id, name, arguments)`. The check cell plays the script against the loop (yours, once it has passed in notebook 4) and tells you what the model learns from each error message.
-        """, tags=["exercise"]),
-    code("exercise-1-code", skeleton(1), tags=["exercise"]),
-    check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1"),
-    md("limits-of-scripts", de="""
-        Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
-        """, en="""
-        A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)**.
-        """),
-    md("tokens-intro", de="""
-        ## Tokens pro Schritt *(optional)*
-
-        Das Skriptmodell aus `agentlib` kann Tokens schätzen. Die Prompt-Tokens wachsen mit jeder Zeile, weil jeder Schritt die ganze Liste noch einmal schickt:
-        """, en="""
-        ## Tokens per step *(optional)*
-
-        The scripted model from `agentlib` can estimate tokens. The prompt tokens grow row by row, because every step re-sends the whole list:
-        """, tags=["optional"]),
-    code("token-table", """
-        import agentlib
-        from agentlib.course import token_table
-
-        _, stats = run_agent(agentlib.ScriptedModel(lesson_script(LANGUAGE), estimate_usage=True), QUESTION[LANGUAGE],
-                             verbose=False)
-        token_table(stats.trace, language=LANGUAGE)
-        """, tags=["widget", "optional"]),
-    md("exercise-2", de="""
-        ## Übung 2: `max_steps=2` *(optional)*
-
-        Stell die Frage der Lektion mit `max_steps=2` und pack das Ergebnis in zwei Namen aus: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` aus der Zelle darunter gibt dir das Skriptmodell der Lektion (oder das echte Modell, wenn du schon einen Schlüssel gesetzt hast). Überleg vorher: Das Skript braucht vier Schritte. Was gibt `run_agent` zurück?
-        """, en="""
-        ## Exercise 2: `max_steps=2` *(optional)*
-
-        Ask the lesson's question with `max_steps=2` and unpack the result into two names: `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` from the cell below gives you the lesson's scripted model (or the real model if you have already set a key). Think first: the script needs four steps. What will `run_agent` return?
         """, tags=["exercise", "optional"]),
-    code("make-model", """
-        import agentlib
-        from agentlib import RealModel
-        from agentlib.course import has_key
-
-        def make_model(script):
-            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist (Notebook 6), sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set (notebook 6), otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
-            if has_key():
-                return RealModel(language=LANGUAGE)
-            return agentlib.ScriptedModel(script, estimate_usage=True)
-        """, tags=["optional"]),
-    code("exercise-2-code", skeleton(2), tags=["exercise", "optional"]),
-    check_cell("exercise-2-check", 2, "answer2, stats2", name="q2", optional=True),
-    md("limit-intro", de="""
-        ## Das Schrittlimit zum Ausprobieren *(optional)*
-
-        Trag bei `max_steps` ein Limit ein und drück auf **Agent starten**. Was passiert bei 3, was bei 4? Unter dem Ergebnis siehst du den Trace des Laufs und seine Tokens. Jeder Start bekommt ein frisches Modell, damit das Skript wieder von vorn beginnt.
-        """, en="""
-        ## The step limit, hands on *(optional)*
-
-        Enter a limit at `max_steps` and press **Run agent**. What happens at 3, what at 4? Below the result you see the run's trace and its tokens. Every run gets a fresh model, so that the script starts from the beginning again.
-        """, tags=["optional"]),
-    code("max-steps-control", """
-        # ⟨braucht make_model: führe zuerst die Zelle def make_model(...) in Übung 2 aus|needs make_model: run the cell def make_model(...) in exercise 2 first⟩
-        from agentlib.course import MaxStepsControl
-
-        control = MaxStepsControl(lambda: make_model(lesson_script(LANGUAGE)), QUESTION[LANGUAGE], language=LANGUAGE,
-                                  agent=run_agent)
-        control
-        """, tags=["widget", "optional"], needs="make-model"),
+    code("exercise-1-code", skeleton(1), tags=["exercise", "optional"]),
+    check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1", optional=True),
 ]

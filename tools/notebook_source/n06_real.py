@@ -1,4 +1,5 @@
-"""Notebook 6: the student writes RealModel; a real model behind the same loop; the offline fallback; tokens and cost."""
+"""Notebook 6: the lesson's real run, reconstructed, through the student's loop: its trace, its tokens, the step limit;
+RealModel read, run and changed; optional: a key, a run of one's own, exercise 2 in code."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -8,28 +9,19 @@ CELLS = [
     md("title", de="""
         # 6 · Ein echtes Modell anschließen
 
-        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel siehst du den echten Lauf aus der Lektion, abgespielt durch die Schleife aus Notebook 4; mit Schlüssel kommt dein eigener Lauf dazu.
+        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft der Lauf aus der Lektion nachgestellt durch die Schleife aus Notebook 4 (deine, wenn sie bestanden hat); mit Schlüssel kommt ein eigener Lauf dazu.
 
-        **Danach kannst du** mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen und seine Entscheidungen im Trace lesen.
+        **Danach kannst du** einen Lauf im Trace lesen, seine Tokens erklären und mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen.
 
-        ⏱ etwa 8 Minuten, dazu optional 6 Minuten
+        ⏱ etwa 13 Minuten, dazu optional 9 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
-        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key you see the lesson's real run, played through the loop from notebook 4; with a key, a run of your own follows.
+        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key, the lesson's run is reconstructed through the loop from notebook 4 (yours, if it passed); with a key, a run of your own follows.
 
-        **Afterwards you can** connect a model through an OpenAI-compatible API with `RealModel` and read its decisions in the trace.
+        **Afterwards you can** read a run in its trace, explain its tokens, and connect a model through an OpenAI-compatible API with `RealModel`.
 
-        ⏱ about 8 minutes, plus 6 optional minutes
-        """),
-    md("real-model-intro", de="""
-        ## `RealModel`: dieselbe Form, echte Entscheidungen
-
-        `RealModel` verpackt den offiziellen `openai`-Client und gibt wie das Skriptmodell `(message, usage)` zurück; die Schleife merkt keinen Unterschied. Die nächste Zelle zeigt die Einstellungen:
-        """, en="""
-        ## `RealModel`: the same shape, real decisions
-
-        `RealModel` wraps the official `openai` client and, like the scripted model, returns `(message, usage)`; the loop cannot tell the difference. The next cell shows the settings:
+        ⏱ about 13 minutes, plus 9 optional minutes
         """),
     code("setup", """
         import sys
@@ -39,13 +31,9 @@ CELLS = [
         LANGUAGE = "⟨de|en⟩"
         from agentlib.course import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in ~/.env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in ~/.env)⟩
 
-        from pathlib import Path
-
-        import agentlib
-        from agentlib import QUESTION, ModelError
-        from agentlib.course import build, describe, exercise, has_key, key_field, load, use_dotenv
-        from agentlib.course.replay import ReplayModel, compare, lesson_run
-
+        from agentlib import QUESTION
+        from agentlib.course import describe, exercise, lesson_run, load, use_dotenv
+        
         agent = load(LANGUAGE, before=7)  # ⟨deine bestandenen Teile bis hier, auch nach einem Neustart des Kernels, sonst agentlibs|your passed pieces up to here, after a kernel restart too, else agentlib's⟩
         tool, TOOLS, run_agent, ScriptedModel = agent.tool, agent.TOOLS, agent.run_agent, agent.ScriptedModel
         RealModel = agent.RealModel  # ⟨agentlibs, bis deins die Prüfung besteht|agentlib's until yours passes the check⟩
@@ -58,33 +46,25 @@ CELLS = [
         print(describe(LANGUAGE))
         """),
     md("lesson-run-intro", de="""
-        ## Ein echtes Modell entscheidet: der Lauf aus der Lektion
+        ## Ein echtes Modell entscheidet: der Lauf aus der Lektion, nachgestellt
 
-        Für die Lektion wurde die Frage an `deepseek-flash` gestellt. Seine Entscheidungen liegen dem Kurs als Aufnahme bei (`data/recordings/lesson-run-de.json`): **Schritt 1** `grep_docs("timeout")` **und** `list_docs()`, zwei unabhängige Aufrufe in einer Antwort; **Schritt 2** `read_doc("advanced/timeouts.md", 1, 80)`; **Schritt 3** die Antwort mit den Zeilen, die sie belegen.
-
-        Die nächste Zelle spielt sie durch die Schleife ab, die die Zelle oben nennt: Nur die Entscheidungen kommen aus der Aufnahme, die Werkzeuge laufen wirklich. Kein Schlüssel, keine Kosten.
+        Die Lektion druckt ab, wie `deepseek-flash` die Frage anging: **Schritt 1** `grep_docs("timeout")` **und** `list_docs()`, zwei unabhängige Aufrufe in einer Antwort; **Schritt 2** `read_doc("advanced/timeouts.md", 1, 80)`; **Schritt 3** die Antwort mit Zeilenangaben. Aus diesen Entscheidungen ist der Lauf unten nachgestellt, ohne Schlüssel und Kosten: Die Werkzeuge laufen wirklich, auf unserer Doku; den Wortlaut der Antwort haben wir geschrieben; die Tokens pro Schritt sind geschätzt, denn die Lektion nennt nur die Summen.
         """, en="""
-        ## A real model decides: the lesson's run
+        ## A real model decides: the lesson's run, reconstructed
 
-        For the lesson, the question was put to `deepseek-flash`. Its decisions ship with the course as a recording (`data/recordings/lesson-run-en.json`): **step 1** `grep_docs("timeout")` **and** `list_docs()`, two independent calls in one reply; **step 2** `read_doc("advanced/timeouts.md", 1, 80)`; **step 3** the answer, with the lines that back it up.
-
-        The next cell plays them through the loop the cell above names: only the decisions come from the recording, the tools really run. No key, no cost.
+        The lesson prints how `deepseek-flash` went about the question: **step 1** `grep_docs("timeout")` **and** `list_docs()`, two independent calls in one reply; **step 2** `read_doc("advanced/timeouts.md", 1, 80)`; **step 3** the answer, citing lines. The run below is reconstructed from these decisions, with no key and no cost: the tools really run, on our docs; the answer's wording is ours; the tokens per step are estimated, since the lesson gives only the totals.
         """),
     code("lesson-run", """
-        lesson_model = lesson_run(LANGUAGE)
-        print(lesson_model.label)
-        print()
-
-        lesson_answer, lesson_stats = run_agent(lesson_model, QUESTION[LANGUAGE])
+        lesson_answer, lesson_stats = run_agent(lesson_run(LANGUAGE), QUESTION[LANGUAGE], verbose=False)
         """),
     md("lesson-viewer-intro", de="""
-        ## Der Lauf im Trace
+        ## Der Trace: die beste Diagnose
 
-        Blättere durch die drei Modellaufrufe. Im ersten stehen zwei Werkzeugaufrufe; die Schleife führt beide aus, bevor sie das Modell wieder fragt. Welche Zeilen liest das Modell, und welche zitiert es in seiner Antwort?
+        Die Aufzeichnung eines Laufs – welches Werkzeug, welche Argumente, was zurückkam – heißt *Trace*. Verhält sich ein Agent seltsam, zeigt sie dir, wo: falsches Stichwort, falsche Datei, zu lange gesucht? Blättere mit **weiter** durch die drei Modellaufrufe: Welche Zeilen liest das Modell, welche zitiert die Antwort?
         """, en="""
-        ## The run in the trace
+        ## The trace: your best diagnosis
 
-        Step through the three model calls. The first holds two tool calls; the loop runs both before it asks the model again. Which lines does the model read, and which does it cite in its answer?
+        The record of a run – which tool, which arguments, what came back – is the *trace*. When an agent misbehaves, it shows you where: the wrong keyword, the wrong file, searching too long? Step through the three model calls with **next**: which lines does the model read, which does the answer cite?
         """),
     code("lesson-viewer", """
         # ⟨braucht `lesson_stats`: führe zuerst die Zelle lesson_answer, lesson_stats = run_agent(...) aus|needs `lesson_stats`: run the cell lesson_answer, lesson_stats = run_agent(...) first⟩
@@ -93,39 +73,76 @@ CELLS = [
         TraceViewer(lesson_stats, language=LANGUAGE)
         """, tags=["widget"], needs="lesson-run"),
     md("lesson-tokens-intro", de="""
-        ## Tokens: was der Anbieter meldet *(optional)*
+        ## Tokens: warum ein Agent mehr kostet als ein Chat
 
-        Bei einem echten Modell stammen die Zahlen vom Anbieter – das ist, was er dir berechnet. Für diesen Lauf meldete er zusammen 3.742 Prompt- und 666 Completion-Tokens; die Lektion nennt nur diese Summen, die Aufteilung auf die drei Schritte ist geschätzt. Die Prompt-Tokens wachsen von Schritt zu Schritt, weil jeder Schritt die ganze Liste noch einmal schickt.
+        Jeder Schritt schickt die ganze Liste noch einmal, samt allen Ergebnissen davor: Die Prompt-Tokens wachsen von Zeile zu Zeile. Zusammen kostete der Lauf 3.742 Prompt- und 666 Completion-Tokens; das RAG aus Modul 04 braucht für eine Frage einen Aufruf mit etwa 1.000 Prompt-Tokens. Der Agent ist beweglicher – und teurer.
         """, en="""
-        ## Tokens: what the provider reports *(optional)*
+        ## Tokens: why an agent costs more than a chat
 
-        With a real model the numbers come from the provider – this is what you are billed for. For this run it reported 3,742 prompt and 666 completion tokens in total; the lesson gives only these totals, so their split across the three steps is an estimate. The prompt tokens grow step by step, because every step re-sends the whole list.
-        """, tags=["optional"]),
+        Every step sends the whole list again, with every result before it: the prompt tokens grow row by row. In total the run cost 3,742 prompt and 666 completion tokens; module 04's RAG needs one call of about 1,000 prompt tokens per question. The agent is more flexible – and more expensive.
+        """),
     code("lesson-tokens", """
         # ⟨braucht `lesson_stats`: führe zuerst die Zelle lesson_answer, lesson_stats = run_agent(...) aus|needs `lesson_stats`: run the cell lesson_answer, lesson_stats = run_agent(...) first⟩
         from agentlib.course import token_table
 
-        token_table(lesson_stats.trace, language=LANGUAGE)
-        """, tags=["widget", "optional"], needs="lesson-run"),
-    md("build-real-model", de="""
-        ## Du bist dran: schreib `RealModel`
+        token_table(lesson_stats, language=LANGUAGE)
+        """, tags=["widget"], needs="lesson-run"),
+    md("limit-intro", de="""
+        ## Übung 2: das Schrittlimit
 
-        Die Einstellungen aus `LLM_API_KEY`, `LLM_BASE_URL` und `LLM_MODEL` liest das Gerüst schon. Du schreibst den Aufruf:
-        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` schickt einen Schritt. Das Modell heißt `self.name`; `self.extra` schaltet als `extra_body` DeepSeeks langsamen „Denkmodus“ ab.
-        - `reply.choices[0].message` ist die Nachricht, `reply.usage` sind die Tokens; zurück geht das Paar.
-
-        Eine Nachricht nur mit Aufrufen bekommt den Text `""` statt `None`, sonst lehnen Server wie der des lokalen Modells sie ab. Die Prüfzelle spielt die API auf deinem Rechner nach.
+        Das Modell brauchte drei Schritte. Was passiert bei `max_steps` = 2? Überleg erst, dann drück auf **Agent starten**; danach probier 3.
         """, en="""
-        ## Your turn: write `RealModel`
+        ## Exercise 2: the step limit
 
-        The skeleton already reads the settings from `LLM_API_KEY`, `LLM_BASE_URL` and `LLM_MODEL`. You write the call:
-        - `self.client.chat.completions.create(model=..., messages=..., tools=..., tool_choice="auto", extra_body=...)` sends one step. The model is `self.name`; `self.extra`, as `extra_body`, switches off DeepSeek's slow "thinking mode".
-        - `reply.choices[0].message` is the message, `reply.usage` the tokens; the pair goes back.
+        The model needed three steps. What happens at `max_steps` = 2? Think first, then press **Run agent**; try 3 after that.
+        """),
+    code("max-steps-control", """
+        from agentlib.course import MaxStepsControl
 
-        A message with calls only gets the text `""` instead of `None`, or servers such as the local model's refuse it. The check cell plays the API on your own machine.
+        MaxStepsControl(lambda: lesson_run(LANGUAGE), QUESTION[LANGUAGE], language=LANGUAGE, agent=run_agent)
+        """, tags=["widget"]),
+    md("limit-after", de="""
+        Bei 2 endet der Lauf ohne Antwort. Das Limit greift immer: Ein Modell, das sich festbeißt, kostet höchstens `max_steps` Schritte. Greift es oft, brauchen Systemprompt oder Werkzeuge Arbeit.
+        """, en="""
+        At 2 the run ends without an answer. The limit always holds: a model that gets stuck costs at most `max_steps` steps. When it fires often, the system prompt or the tools need work.
+        """),
+    md("build-real-model", de="""
+        ## `RealModel` – und deine Änderung
+
+        `RealModel` verpackt den offiziellen `openai`-Client und gibt wie das Skriptmodell `(message, usage)` zurück: Die Schleife merkt keinen Unterschied. Adresse und Schlüssel liest es aus `LLM_BASE_URL` und `LLM_API_KEY`; jeder Aufruf ist eine Anfrage an `chat.completions.create`. Lies die Zelle und führ sie aus.
+
+        **Deine Änderung:** Der Modellname steht fest im Code. Lass ihn aus der Umgebungsvariablen `LLM_MODEL` kommen, `deepseek-flash` nur, wenn sie fehlt – dann läuft dieselbe Klasse mit Ollama, OpenAI oder DeepSeek. Die Prüfzelle spielt die API auf deinem Rechner nach.
+        """, en="""
+        ## `RealModel` – and your change
+
+        `RealModel` wraps the official `openai` client and, like the scripted model, returns `(message, usage)`: the loop cannot tell the difference. It reads address and key from `LLM_BASE_URL` and `LLM_API_KEY`; every call is one request to `chat.completions.create`. Read the cell and run it.
+
+        **Your change:** the model name is written into the code. Make it come from the environment variable `LLM_MODEL`, `deepseek-flash` only when that is missing – then the same class runs with Ollama, OpenAI or DeepSeek. The check cell plays the API on your own machine.
         """, tags=["exercise"]),
     code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
     check_cell("build-real-model-check", "real_model", "RealModel", pick=True),
+    md("exercise-2-code-intro", de="""
+        ## Übung 2 im Code *(optional)*
+
+        Dasselbe ohne Knopf: Stell die Frage der Lektion mit `max_steps=2` und pack das Ergebnis in zwei Namen aus, `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` aus der Zelle darunter gibt dir das Skriptmodell der Lektion, mit Schlüssel das echte Modell. Was gibt `run_agent` zurück?
+        """, en="""
+        ## Exercise 2 in code *(optional)*
+
+        The same without a button: ask the lesson's question with `max_steps=2` and unpack the result into two names, `answer2, stats2 = run_agent(...)`. `make_model(lesson_script(LANGUAGE))` from the cell below gives you the lesson's scripted model, or the real model if you have a key. What does `run_agent` return?
+        """, tags=["exercise", "optional"]),
+    code("make-model", """
+        import agentlib
+        from agentlib import RealModel as ReferenceModel, lesson_script
+        from agentlib.course import has_key
+
+        def make_model(script):
+            \"\"\"⟨Das echte Modell, wenn ein Schlüssel gesetzt ist, sonst agentlibs Skriptmodell mit geschätzten Tokens.|The real model when a key is set, otherwise agentlib's scripted model with estimated tokens.⟩\"\"\"
+            if has_key():
+                return ReferenceModel(language=LANGUAGE)
+            return agentlib.ScriptedModel(script, estimate_usage=True)
+        """, tags=["optional"]),
+    code("exercise-2-code", skeleton(2), tags=["exercise", "optional"]),
+    check_cell("exercise-2-check", 2, "answer2, stats2", name="q2", optional=True),
     md("key-intro", de="""
         ## Der Schlüssel – nur für diese Sitzung *(optional)*
 
@@ -136,18 +153,24 @@ CELLS = [
         If you have a key, paste it here. It only goes into the running kernel: not saved, not shown, and the field empties itself at once. (To keep it, put a line `LLM_API_KEY=...` into the file `.env`, which never goes into Git.)
         """, tags=["optional"]),
     code("key-field", """
+        from agentlib.course import key_field
+
         key_field(LANGUAGE)
         """, tags=["widget", "optional"]),
     md("choose-intro", de="""
         ## Dein eigener Lauf, mit Schlüssel *(optional)*
 
-        Mit Schlüssel stellt `RealModel` dieselbe Frage jetzt dem echten Modell, und dieselbe Schleife führt die Werkzeuge aus. Ohne Schlüssel spielt hier noch einmal die Aufnahme aus der Lektion. Geht etwas schief, bekommst du einen klaren Satz.
+        Mit Schlüssel stellt `RealModel` dieselbe Frage jetzt dem echten Modell, und dieselbe Schleife führt die Werkzeuge aus. Ohne Schlüssel läuft hier noch einmal der nachgestellte Lauf der Lektion. Geht etwas schief, bekommst du einen klaren Satz.
         """, en="""
         ## A run of your own, with a key *(optional)*
 
-        With a key, `RealModel` now puts the same question to the real model, and the same loop runs the tools. Without a key, the lesson's recording plays here once more. If something goes wrong, you get one plain sentence.
+        With a key, `RealModel` now puts the same question to the real model, and the same loop runs the tools. Without a key, the lesson's reconstructed run plays here once more. If something goes wrong, you get one plain sentence.
         """, tags=["optional"]),
     code("choose-model", """
+        import agentlib
+        from agentlib import ModelError
+        from agentlib.course import ReplayModel, build, has_key
+
         def choose_model():
             if has_key():
                 try:  # ⟨deine Fassung oder agentlibs; was beim Start scheitert, wird ein Satz|your version or agentlib's; whatever fails at the start becomes one sentence⟩
@@ -158,12 +181,14 @@ CELLS = [
 
         model = choose_model()
         if isinstance(model, ReplayModel):
-            print("⟨Kein Schlüssel: Es antwortet noch einmal die Aufnahme aus der Lektion.|No key: the lesson's recording answers once more.⟩")
+            print("⟨Kein Schlüssel: Noch einmal läuft der nachgestellte Lauf der Lektion.|No key: the lesson's reconstructed run plays once more.⟩")
         else:
             print(f"⟨Es antwortet|Answering⟩: {type(model).__name__} ({'agentlib' if RealModel is agentlib.RealModel else '⟨deine Fassung|your version⟩'})")
         """, tags=["optional"]),
     code("real-run", """
         # ⟨braucht `model`: führe zuerst die Zelle model = choose_model() aus|needs `model`: run the cell model = choose_model() first⟩
+        from pathlib import Path
+
         RECORDING = Path(f"real-run-{LANGUAGE}.json")
 
         answer, stats = run_agent(model, QUESTION[LANGUAGE])
@@ -186,6 +211,8 @@ CELLS = [
         if isinstance(model, ReplayModel):
             print("⟨Ohne Schlüssel gibt es noch keinen eigenen Lauf zum Vergleichen: Setz oben einen Schlüssel und führ die Zellen ab model = choose_model() noch einmal aus.|Without a key there is no run of your own to compare yet: set a key above and run the cells from model = choose_model() again.⟩")
         else:
+            from agentlib.course import compare
+
             _, lesson_stats = run_agent(lesson_run(LANGUAGE), QUESTION[LANGUAGE], verbose=False)
             display(compare(lesson_stats, stats, LANGUAGE))
         """, tags=["optional"], needs="real-run"),
@@ -203,8 +230,8 @@ CELLS = [
         - **The context keeps growing:** capping what the tools return is the strongest lever.
         """, tags=["optional"]),
     md("next", de="""
-        Weiter mit **[7 · Dein Agent](07_uebungen_und_selbsttest.ipynb)**.
+        Weiter mit **[7 · Alle Teile zusammen](07_uebungen_und_selbsttest.ipynb)**.
         """, en="""
-        Next: **[7 · Your agent](07_exercises_and_self_test.ipynb)**.
+        Next: **[7 · All pieces together](07_exercises_and_self_test.ipynb)**.
         """),
 ]

@@ -1,4 +1,4 @@
-"""Notebook 7: the student's own agent with a real model; exercise 4; the self-test; exercise 3 (optional)."""
+"""Notebook 7: all pieces together as one agent with a real model; exercise 4; the self-test; exercise 3 (optional)."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -6,17 +6,17 @@ FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
 CELLS = [
     md("title", de="""
-        # 7 · Dein Agent, Übungen und Selbsttest
+        # 7 · Alle Teile zusammen, Übungen und Selbsttest
 
-        **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Er bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
+        **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`; die erste Zelle unten sagt, welche. Der Agent bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 8 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 9 Minuten, dazu optional 10 Minuten
         """, en="""
-        # 7 · Your agent, exercises and self-test
+        # 7 · All pieces together, exercises and self-test
 
-        **What this is about:** your five pieces run together as one agent – yours. It gets a question the docs do not answer, and the self-test checks what stuck.
+        **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s; the first cell below says which. The agent gets a question the docs do not answer, and the self-test checks what stuck.
 
-        ⏱ about 8 minutes, plus 8 optional minutes
+        ⏱ about 9 minutes, plus 10 optional minutes
         """),
     code("setup", """
         import sys
@@ -32,17 +32,17 @@ CELLS = [
         tool, run_agent, ScriptedModel, RealModel = agent.tool, agent.run_agent, agent.ScriptedModel, agent.RealModel
         """),
     md("own-agent-intro", de="""
-        ## Dein Agent mit einem echten Modell
+        ## Der ganze Agent mit einem echten Modell
 
-        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle nennt am Ende den Befehl, mit dem er im Terminal läuft: mit dem Python des Kurses, denn ein bloßes `python` kennt `agentlib` nicht.
+        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Wie die Datei im Terminal läuft, sagt die nächste Zelle am Ende.
 
-        Die nächste Zelle stellt ihm die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
+        Die nächste Zelle stellt dem Agenten die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
         """, en="""
-        ## Your agent with a real model
+        ## The whole agent with a real model
 
-        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell ends with the command that runs it in a terminal: with the course's Python, since a bare `python` does not know `agentlib`.
+        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. How to run the file in a terminal, the next cell says at its end.
 
-        The next cell puts the lesson's question to it: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
+        The next cell puts the lesson's question to the agent: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
         """),
     code("own-agent-run", """
         from IPython.display import display
@@ -60,13 +60,13 @@ CELLS = [
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt die Frage dem Agenten – mit Schlüssel dem echten Modell, sonst spielt ein Skriptmodell einen Lauf ab, der sucht und nichts findet. Lies den Lauf im Trace-Viewer und notiere:
         - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
         - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
         """, en="""
         ## Exercise 4: a question the docs do not answer
 
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the real model if you have a key, otherwise a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise a scripted model plays a run that searches and finds nothing. Read the run in the trace viewer and note:
         - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
         """, tags=["exercise"]),
@@ -159,16 +159,16 @@ CELLS = [
         - it counts as many lines as `read_doc` numbers,
         - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.course import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
 
-        After that the check cell plays a run in which the scripted model uses your tool. Replace the whole line `count_lines = ...` with your function, decorator on top.
+        After that the check cell plays a run in which the scripted model calls the tool you wrote. Replace the whole line `count_lines = ...` with your function, decorator on top.
         """, tags=["exercise", "optional"]),
     code("exercise-3-code", """
         count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
         """, tags=["exercise", "optional"]),
     check_cell("exercise-3-check", 3, "count_lines", name="q3", optional=True),
     md("exercise-3-run", de="""
-        Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es dein neues Werkzeug von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
+        Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es das neue Werkzeug `count_lines` von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
         """, en="""
-        And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use your new tool on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
+        And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use the new tool `count_lines` on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
         """, tags=["optional"]),
     code("exercise-3-agent", """
         import agentlib
@@ -191,17 +191,17 @@ CELLS = [
         Every check wrote a line to your progress file. On a JupyterHub your instructor reads it directly; in the browser (JupyterLite) or on your laptop, the next cell puts a copy beside this notebook. Fill in your name, run the cell, download the file and send it to your instructor.
         """, tags=["optional"]),
     code("hand-in", """
-        from agentlib.course.progress import hand_in
+        from agentlib.course import hand_in
 
         hand_in("", LANGUAGE)  # ⟨dein Name zwischen die Anführungszeichen, z. B. "ada-lovelace"|your name between the quotes, e.g. "ada-lovelace"⟩
         """, tags=["optional"]),
     md("next", de="""
         ## Wie es weitergeht
 
-        Optional: **[8 · Vertiefung](08_vertiefung.ipynb)** (Kosten, RAG, Testfragen) und **[9 · Frameworks](09_frameworks.ipynb)**: der Agent im OpenAI Agents SDK und in pydantic-ai, daneben deine Schleife, wenn sie bestanden hat (nur in JupyterLab, nicht im Browser). Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
+        Optional: **[8 · Vertiefung](08_vertiefung.ipynb)** (Kosten, RAG, Testfragen) und **[9 · Frameworks](09_frameworks.ipynb)** (derselbe Agent in zwei Frameworks). Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
         """, en="""
         ## Where to go from here
 
-        Optional: **[8 · Extras](08_extras.ipynb)** (cost, RAG, test questions) and **[9 · Frameworks](09_frameworks.ipynb)**: the agent in the OpenAI Agents SDK and in pydantic-ai, your loop beside them if it passed (JupyterLab only, not the browser). After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
+        Optional: **[8 · Extras](08_extras.ipynb)** (cost, RAG, test questions) and **[9 · Frameworks](09_frameworks.ipynb)** (the same agent in two frameworks). After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
         """),
 ]

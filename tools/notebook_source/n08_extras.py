@@ -17,7 +17,7 @@ CELLS = [
         4. Agent oder RAG?
         5. Eine Sammlung von Testfragen: entscheidet ein Modell gut?
 
-        ⏱ etwa 11 Minuten, alles optional
+        ⏱ etwa 12 Minuten, alles optional
         """, en="""
         # 8 · Extras *(optional)*
 
@@ -29,7 +29,7 @@ CELLS = [
         4. Agent or RAG?
         5. A set of test questions: does a model decide well?
 
-        ⏱ about 12 minutes, all optional
+        ⏱ about 13 minutes, all optional
         """),
     code("setup", """
         import sys
@@ -53,7 +53,7 @@ CELLS = [
         """),
     code("model-fails", """
         import agentlib
-        from agentlib.provider.errors import explain
+        from agentlib.course import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = agentlib.run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE],
@@ -186,8 +186,7 @@ CELLS = [
         Two scripted models show the two ends of the scale, offline and for free: `NaiveModel` searches for the longest word of the question and cites the top of the first file it finds; `OracleModel` looks things up the way the question set intends. With a key you can do the same with `RealModel` – then it costs money, and you learn where your model stands between the two.
         """),
     code("evaluate", """
-        from agentlib.course.evaluate import evaluate
-        from agentlib.course import NaiveModel, OracleModel
+        from agentlib.course import NaiveModel, OracleModel, evaluate
 
         for model in (NaiveModel(), OracleModel()):
             table = evaluate(model, language=LANGUAGE, progress=False)

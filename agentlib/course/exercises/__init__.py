@@ -16,13 +16,14 @@ from .decorator import Decorator
 from .errors_in_script import ErrorsInScript
 from .list_schema import ListSchema
 from .loop import OwnLoop
+from .one_step import OneStep
 from .read_doc import ReadDoc
 from .real_model import OwnRealModel
 from .scripted_model import OwnScriptedModel
 from .step_limit import StepLimit
 from .unanswerable import HTTP3_QUESTION, Unanswerable, http3_script
 
-EXERCISES = {"decorator": Decorator, "lists": ListSchema, "read_doc": ReadDoc, "loop": OwnLoop,
+EXERCISES = {"decorator": Decorator, "lists": ListSchema, "read_doc": ReadDoc, "one_step": OneStep, "loop": OwnLoop,
              "scripted_model": OwnScriptedModel, 1: ErrorsInScript, 2: StepLimit, "real_model": OwnRealModel,
              3: CountLines, 4: Unanswerable}  # in the order the course meets them
 

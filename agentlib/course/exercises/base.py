@@ -40,7 +40,7 @@ TEXT = {
     "untouched": {"de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die Zelle aus und prüfe dann noch einmal.",
                   "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the cell, then check again."},
     "one_gap": {"de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und prüfe dann noch einmal.",
-                "en": "Your code still has one open gap (...). Fill in it, run the cell, then check again."},
+                "en": "Your code still has one open gap (...). Fill it in, run the cell, then check again."},
     "gaps": {"de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus und prüfe dann noch einmal.",
              "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again."},
     "pick_own": {"de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
@@ -140,7 +140,7 @@ class Exercise:
             return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
         REPLACED.pop((type(self), self.language), None)
         if any(same_code(work[0], defined) for defined in skeleton_objects(self.SKELETON.get(self.language))):
-            return NOT_ATTEMPTED, self.framework("untouched")
+            return NOT_ATTEMPTED, self.say("untouched") if "untouched" in self.TEXT else self.framework("untouched")
         gaps = code_gaps(work[0]) if self.SKELETON else 0  # a build-along cell, half filled
         if gaps:
             return INCORRECT, self.framework("one_gap" if gaps == 1 else "gaps", gaps=gaps)

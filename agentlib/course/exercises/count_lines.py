@@ -18,7 +18,7 @@ from ...messages import Call, Message
 from ...models import ScriptedModel
 from ...tools import call_tool
 from ..text import LANGUAGES, number, say
-from .base import Exercise, short
+from .base import Exercise, described, short, student_frame
 from .escapes import SECRET, SECRET_LINES, docs_folder, escape_folder, escapes
 from .probe import registry
 
@@ -49,6 +49,8 @@ TEXT = {
                    "en": " text.splitlines() counts right; text.split('\\n') counts one too many when the file ends with a line break."},
     "wrong_count": {"de": "{said}die Datei hat aber {expected} Zeilen (so viele, wie read_doc nummeriert).{off_by_one}",
                     "en": "{said}but the file has {expected} lines (as many as read_doc numbers).{off_by_one}"},
+    "raises": {"de": "count_lines({path!r}) bricht ab mit {error}{at}. Die Regel: Für eine Datei, die list_docs nennt, gibt das Werkzeug ihre Zeilenzahl zurück, ohne Fehler – sonst bekommt das Modell statt der Zahl nur diese Fehlermeldung.",
+               "en": "count_lines({path!r}) fails with {error}{at}. The rule: for a file list_docs names, the tool returns its line count, without an error – otherwise the model gets this error message instead of the number."},
     "leak": {"de": "count_lines({path!r}) zählt eine Datei außerhalb der Doku und ergibt {got}. Lass den Pfad zuerst von agentlib.docs.refusal prüfen, wie read_doc es tut.",
              "en": "count_lines({path!r}) counts a file outside the docs and returns {got}. Have agentlib.docs.refusal check the path first, as read_doc does."},
     "error_in_run": {"de": "Im Skriptlauf meldete count_lines einen Fehler an das Modell: {observation}",
@@ -83,7 +85,12 @@ def count_lines(path: str) -> str:
             raise self.wrong("one_parameter", properties=json.dumps(parameters["properties"]))
         for path in sample_files():
             expected = len(path.read_text(encoding="utf-8").splitlines())
-            got = run_tool(relative(path), tools)
+            try:  # a doc file list_docs lists must be counted: an error here is the tool's own
+                got = str(call_tool("count_lines", json.dumps({"path": relative(path)}), tools))
+            except Exception as error:
+                where = student_frame(error)
+                at = self.framework("raised_at", function=where.name, line=where.lineno) if where else ""
+                raise self.wrong("raises", path=relative(path), error=described(error)[:200], at=at)
             found = numbers(got, relative(path))
             if found == [str(expected)]:
                 continue

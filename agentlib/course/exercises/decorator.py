@@ -14,8 +14,8 @@ from .base import Exercise, short
 from .skeleton import cells
 
 TEXT = {
-    "hint": {"de": 'inspect.signature(fn).parameters liefert Name → Parameter. param.annotation is int sagt dir, ob ein Parameter "integer" wird; param.default is inspect.Parameter.empty heißt: kein Standardwert, also Pflicht. Die Beschreibung eines Parameters steht in params[name]. Das Schema: {{"type": "function", "function": {{"name": ..., "description": ..., "parameters": {{"type": "object", "properties": ..., "required": ...}}}}}}.',
-             "en": 'inspect.signature(fn).parameters gives name → Parameter. param.annotation is int tells you whether a parameter becomes "integer"; param.default is inspect.Parameter.empty means: no default, so required. A parameter\'s description is in params[name]. The schema: {{"type": "function", "function": {{"name": ..., "description": ..., "parameters": {{"type": "object", "properties": ..., "required": ...}}}}}}.'},
+    "hint": {"de": 'Die Form: for name, param in inspect.signature(fn).parameters.items(): – darin json_type = "integer" if param.annotation is int else "string", dann properties[name] = {{"type": json_type, "description": params[name]}}, und if param.default is inspect.Parameter.empty: required.append(name).',
+             "en": 'The shape: for name, param in inspect.signature(fn).parameters.items(): – inside it json_type = "integer" if param.annotation is int else "string", then properties[name] = {{"type": json_type, "description": params[name]}}, and if param.default is inspect.Parameter.empty: required.append(name).'},
     "a_kind": {"de": "ein {kind}", "en": "a {kind}"},
     "returns_not_fn": {"de": "Der Dekorator gibt {what} zurück statt der Funktion selbst. Gib fn unverändert zurück (return fn), damit {fn_name} von Hand aufrufbar bleibt.",
                        "en": "The decorator returns {what} instead of the function itself. Return fn unchanged (return fn) so that {fn_name} stays callable by hand."},
@@ -28,10 +28,9 @@ TEXT = {
     "required_missing": {"de": "; {names} hat keinen und fehlt", "en": "; {names} has none and is missing"},
     "note.registry": {"de": 'Name -> {{"fn": die Funktion, "schema": was das Modell sieht}}',
                       "en": 'name -> {{"fn": the function, "schema": what the model sees}}'},
-    "note.parameters": {"de": 'für jeden Parameter von fn (inspect.signature): sein JSON-Typ ("integer" für int, sonst "string") und seine Beschreibung in properties; hat er keinen Standardwert, steht sein Name auch in required',
-                        "en": 'for each parameter of fn (inspect.signature): its JSON type ("integer" for int, otherwise "string") and its description into properties; without a default value into required too'},
-    "gap.schema": {"de": "was das Modell sieht, in der Form des Beispiels oben: aus fn.__name__, description, properties und required",
-                   "en": "what the model sees, in the shape of the example above: from fn.__name__, description, properties and required"},
+    "note.parameters": {"de": "die Regel des Schemas: jeder Parameter von fn ein Eintrag in properties; ohne Standardwert auch in required",
+                        "en": "the schema's rule: each parameter of fn an entry in properties; without a default, in required too"},
+    "note.schema": {"de": "was das Modell sieht, in der Form der OpenAI-API", "en": "what the model sees, in the OpenAI API's shape"},
     "note.returned": {"de": "unverändert, damit sie von Hand aufrufbar bleibt",
                       "en": "unchanged, so it stays callable by hand"},
     "not_a_function": {"de": "tool sollte eine Funktion sein, ist aber {type}.",
@@ -94,16 +93,16 @@ def tool(description, **params):
         properties, required = {}, []
         # <parameters>
 '''
-# The loop over the parameters and the schema's shape are the student's: gaps in the skeleton, code in the solution.
+# The schema's rule (the loop over the parameters) is the student's; the API's shape around it is given.
 PARAMETERS = '''        for name, param in inspect.signature(fn).parameters.items():
             json_type = "integer" if param.annotation is int else "string"
             properties[name] = {"type": json_type, "description": params[name]}
             if param.default is inspect.Parameter.empty:
                 required.append(name)
 '''
-SCHEMA = '''{"type": "function", "function": {"name": fn.__name__, "description": description,
-                  "parameters": {"type": "object", "properties": properties, "required": required}}}'''
-TAIL = '''        schema = <<schema>>
+TAIL = '''        # <schema>
+        schema = {"type": "function", "function": {"name": fn.__name__, "description": description,
+                  "parameters": {"type": "object", "properties": properties, "required": required}}}
         TOOLS[fn.__name__] = {"fn": fn, "schema": schema}
         return fn  # <returned>
     return register
@@ -116,7 +115,7 @@ class Decorator(Exercise):
     AREA, TEXT, REFERENCE, CALLABLE = "decorator", TEXT, (tool, TOOLS), "not_a_function"
     SECONDS = 3  # a correct decorator needs milliseconds; a hung one is named within seconds
     SKELETON = cells(TEXT, HEAD + "        ...\n" + TAIL)
-    SOLUTION = cells(TEXT, HEAD + PARAMETERS + TAIL, {"schema": SCHEMA}, solved=True)
+    SOLUTION = cells(TEXT, HEAD + PARAMETERS + TAIL, solved=True)
 
     def evaluate(self, tool, TOOLS):
         if not isinstance(TOOLS, dict):

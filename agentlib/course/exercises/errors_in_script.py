@@ -36,6 +36,8 @@ TEXT = {
                      "en": 'The script lacks a read_doc call with a wrongly typed start, e.g. start="abc".'},
     "no_answer": {"de": 'Der Lauf endete ohne Antwort: {why_stopped} Lass das Skript mit einer Antwort enden: Message(content="...").',
                   "en": 'The run ended without an answer: {why_stopped} End the script with an answer: Message(content="...").'},
+    "not_json": {"de": "Der read_doc-Aufruf hat als Argumente {arguments!r}, und das ist kein JSON-Text. Die Regel: Die Argumente eines Aufrufs sind ein JSON-Objekt als Text (oder ein dict), z. B. '{{\"path\": \"advanced/timeouts.md\", \"start\": \"abc\"}}' – so kommt start wirklich mit dem falschen Typ an.",
+                 "en": "The read_doc call has {arguments!r} as its arguments, and that is no JSON text. The rule: a call's arguments are a JSON object as text (or a dict), e.g. '{{\"path\": \"advanced/timeouts.md\", \"start\": \"abc\"}}' – that way start really arrives with the wrong type."},
     "no_error": {"de": "{name}({arguments}) hat keinen Fehler gemeldet, sondern {observation}. Ein gescheiterter Aufruf muss als Fehlertext zum Modell zurückgehen, sonst hält es das Ergebnis für echt.",
                  "en": "{name}({arguments}) reported no error but {observation}. A failed call must go back to the model as an error text, or it takes the result for real."},
     "correct": {"de": "Die Schleife ist nicht abgestürzt: Beide Fehler kamen als Text zum Modell zurück.\n- {unknown}\n  {unknown_tells}\n- {typed}\n  {typed_tells}",
@@ -97,6 +99,9 @@ class ErrorsInScript(Exercise):
         if not unknown:
             raise self.wrong("no_unknown_tool")
         if not typed:
+            broken = [c for c in calls if c.name == "read_doc" and not json_object(c.arguments)]
+            if broken:
+                raise self.wrong("not_json", arguments=broken[0].arguments)
             raise self.wrong("no_bad_start")
         if stats.trace.stop_reason != "answer":
             raise self.wrong("no_answer", why_stopped=self.why_stopped(stats, len(script)))
@@ -137,6 +142,14 @@ def failure(call):
     """True when a call's observation reports a failure, in any loop's words. Example: "Error: no tool ..." -> True"""
     said = (call.observation or "").lower()
     return call.error or any(word in said for word in ("error", "fehler", "no tool", "kein werkzeug"))
+
+
+def json_object(arguments):
+    """True when `arguments` is JSON text of an object. Example: 'start="abc"' -> False; '{"start": "abc"}' -> True"""
+    try:
+        return isinstance(json.loads(arguments), dict)
+    except (json.JSONDecodeError, TypeError):
+        return False
 
 
 def bad_start(arguments):

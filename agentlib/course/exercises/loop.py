@@ -11,6 +11,7 @@ prompt, error text or cut note; the final answer appended or not). Left out: wha
 """
 
 import contextlib
+import inspect
 import io
 import json
 import os
@@ -20,7 +21,7 @@ from ...lesson import QUESTION, lesson_script
 from ...loop import MAX_OBSERVATION, run_agent
 from ...messages import Call, Message, Usage
 from ...trace import CUT_MARK
-from ..text import number
+from ..text import number, say
 from .base import Exercise, short
 from .probe import Probe, TooManyCalls, registry
 from .skeleton import cells
@@ -28,8 +29,8 @@ from .time_limit import SECONDS, OverTime, time_limit
 from .tripwire import unwatched
 
 TEXT = {
-    "hint": {"de": 'Halte dich an das Bild aus Notebook 1: Modell fragen (model(messages, schemas)), seine Nachricht als message.model_dump(exclude_none=True) anhängen, Tokens addieren, keine tool_calls → Antwort zurückgeben. Sonst für jeden Aufruf: Argumente mit json.loads lesen, TOOLS[name]["fn"](**args) in try/except ausführen, zu lange Ergebnisse kürzen (mit Hinweis) und {{"role": "tool", "tool_call_id": call.id, "content": result}} anhängen.',
-             "en": 'Follow the picture from notebook 1: ask the model (model(messages, schemas)), append its message as message.model_dump(exclude_none=True), add up the tokens, no tool_calls → return the answer. Otherwise, for every call: read the arguments with json.loads, run TOOLS[name]["fn"](**args) inside try/except, cut results that are too long (with a note), and append {{"role": "tool", "tool_call_id": call.id, "content": result}}.'},
+    "hint": {"de": 'Die Form – halte dich an das Bild aus Notebook 1: Modell fragen (model(messages, schemas)), seine Nachricht als message.model_dump(exclude_none=True) anhängen, Tokens addieren, keine tool_calls → Antwort zurückgeben. Sonst für jeden Aufruf: TOOLS[name]["fn"](**json.loads(arguments or "{{}}")) in try/except ausführen (ein unbekannter Name: raise ValueError(f"no tool called {{name}}"); der Fehlertext: f"Error: {{type(error).__name__}}: {{error}}"), zu lange Ergebnisse kürzen (mit Hinweis) und {{"role": "tool", "tool_call_id": call.id, "content": result}} anhängen.',
+             "en": 'The shape – follow the picture from notebook 1: ask the model (model(messages, schemas)), append its message as message.model_dump(exclude_none=True), add up the tokens, no tool_calls → return the answer. Otherwise, for every call: run TOOLS[name]["fn"](**json.loads(arguments or "{{}}")) inside try/except (an unknown name: raise ValueError(f"no tool called {{name}}"); the error text: f"Error: {{type(error).__name__}}: {{error}}"), cut results that are too long (with a note), and append {{"role": "tool", "tool_call_id": call.id, "content": result}}.'},
     "raised": {"de": "{where} bricht deine Schleife ab mit {error}{at}.",
                "en": "{where}, your loop fails with {error}{at}."},
     "raised_by_tool": {"de": "{where} bricht deine Schleife ab mit {error}{at}. Die Regel: Jeder Fehler eines Werkzeugs wird zur Beobachtung – abgefangen und als Text an das Modell zurück (Schritt 5).",
@@ -100,6 +101,9 @@ TEXT = {
                       "en": '{where}, stats["prompt_tokens"] is {got}, but {expected} were reported in total. Add up usage.prompt_tokens of every step.'},
     "completion_tokens": {"de": '{where} ist stats["completion_tokens"] {got}, gemeldet wurden zusammen {expected}. Addiere auch usage.completion_tokens jedes Schritts.',
                           "en": '{where}, stats["completion_tokens"] is {got}, but {expected} were reported in total. Add up usage.completion_tokens of every step too.'},
+    "whose.own": {"de": "Hier läuft deine Schleife.", "en": "Your loop runs here."},
+    "whose.agentlib": {"de": "Hier läuft agentlibs Schleife, denn deine hat die Prüfung noch nicht bestanden.",
+                       "en": "agentlib's loop runs here, because yours has not passed the check yet."},
     "scene.lesson": {"de": "Mit dem Skript der Lektion", "en": "With the lesson's script"},
     "scene.both": {"de": "Bei einer Antwort mit Text und zwei Werkzeugaufrufen",
                    "en": "With a reply that holds text and two tool calls"},
@@ -122,14 +126,14 @@ TEXT = {
                    "en": "add up the tokens, if the model reported any (usage)"},
     "note.step4": {"de": "keine Werkzeugaufrufe: Das ist die Antwort – mit say drucken, mit stats zurückgeben",
                    "en": "no tool calls: this is the answer – say it, return it with stats"},
-    "note.step2": {"de": "die Nachricht des Modells an die Liste hängen – jede, auch die Antwort, und vor allen ihren Ergebnissen",
-                   "en": "append the model's message to the list – every one, the answer too, and before any of its results"},
-    "note.step5": {"de": "jeden Aufruf ausführen: sein Werkzeug mit seinen JSON-Argumenten; jeder Fehler wird Text für das Modell",
-                   "en": "run each call: its tool with its JSON arguments; any failure becomes text for the model"},
+    "note.step2": {"de": "die Nachricht des Modells an die Liste hängen – jede, auch die Antwort",
+                   "en": "append the model's message to the list – every one, the answer too"},
+    "note.step5": {"de": "jeden Aufruf ausführen wie von Hand; jeder Fehler, auch ein unbekannter Name, wird Text für das Modell",
+                   "en": "run each call as you did by hand; any failure, an unknown name too, becomes text for the model"},
     "note.step6": {"de": "ein zu langes Ergebnis kürzen und dazuschreiben, dass gekürzt wurde",
                    "en": "cut a result that is too long, and say that it was cut"},
-    "note.step7": {"de": "den Aufruf zählen, mit say eine Vorschauzeile zeigen, genau eine tool-Nachricht mit der id des Aufrufs anhängen",
-                   "en": "count the call, say a preview line, append exactly one tool message with the call's id"},
+    "note.step7": {"de": "den Aufruf zählen, mit say eine Vorschauzeile zeigen, das Ergebnis an die Liste hängen",
+                   "en": "count the call, say a preview line, append the result to the list"},
     # What the student's loop prints for the student, in the notebook's language; the model never sees it.
     "note.answered": {"de": "Antwort:", "en": "Answer:"},
     "note.stopped": {"de": "Abgebrochen: Das Schrittlimit ({{max_steps}}) ist erreicht.",
@@ -339,6 +343,11 @@ class OwnLoop(Exercise):
             return ""
         text = (frames[-1].line or "").strip()  # a notebook cell's text is known to linecache, an exec'd string's is not
         return self.say("at_line", line=f"{frames[-1].lineno}: {text}" if text else frames[-1].lineno)
+
+
+def whose_loop(loop, language):
+    """Whose loop `loop` is, in one line. Example: whose_loop(agentlib.run_agent, "en") -> "agentlib's loop runs here, ..." """
+    return say(TEXT, "whose.agentlib" if inspect.unwrap(loop) is run_agent else "whose.own", language)
 
 
 def glimpse(answer):

@@ -22,8 +22,8 @@ from .escapes import SECRET, docs_folder, escape_folder, escapes
 from .skeleton import cells
 
 TEXT = {
-    "hint": {"de": 'Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), ob es sie gibt. Die Absage ist ein f-String: return f"Error: ... {{path!r}} ...; call list_docs ...".',
-             "en": 'Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists. The refusal is an f-string: return f"Error: ... {{path!r}} ...; call list_docs ...".'},
+    "hint": {"de": 'Die Form: base = docs.DOCS.resolve() und file = (base / path).resolve() – Path.resolve() löst .., absolute Pfade und symbolische Links auf; danach sagt file.is_relative_to(base), ob die Datei noch im Doku-Ordner liegt, und file.is_file(), ob es sie gibt. Die Absage ist ein f-String: return f"Error: ... {{path!r}} ...; call list_docs ...".',
+             "en": 'The shape: base = docs.DOCS.resolve() and file = (base / path).resolve() – Path.resolve() resolves .., absolute paths and symbolic links; after it, file.is_relative_to(base) tells whether the file still lies inside the docs folder, and file.is_file() whether it exists. The refusal is an f-string: return f"Error: ... {{path!r}} ...; call list_docs ...".'},
     "wrong_lines": {"de": "{call} liefert {span}, erwartet sind {first} bis {last}. {rule}",
                     "en": "{call} returns {span}; expected {first} to {last}. {rule}"},
     "lines_span": {"de": "die Zeilen {first}-{last}", "en": "the lines {first}-{last}"},
@@ -64,21 +64,16 @@ TEXT = {
                              "en": "as an absolute path that starts at the docs folder and leads out with ../"},
     "way_absolute_sibling": {"de": "als absoluter Pfad, der beim Doku-Ordner beginnt und mit ../ in einen Nachbarordner führt",
                              "en": "as an absolute path that starts at the docs folder and leads with ../ into a sibling folder"},
-    "leak": {"de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren Inhalt preis. Die Regel: Erst den ganzen Pfad auflösen, dann prüfen, ob das Ergebnis noch im Ordner liegt; ein Vergleich der Zeichenketten oder ein Blick nur auf '..' reicht nicht. Die Stelle: deine Zeilen mit file und inside.",
-             "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your lines with file and inside."},
+    "leak": {"de": "read_doc({path!r}) liest eine Datei außerhalb des Doku-Ordners ({way}) und gibt ihren Inhalt preis. Die Regel: Erst den ganzen Pfad auflösen, dann prüfen, ob das Ergebnis noch im Ordner liegt; ein Vergleich der Zeichenketten oder ein Blick nur auf '..' reicht nicht. Die Stelle: deine Pfadprüfung.",
+             "en": "read_doc({path!r}) reads a file outside the docs folder ({way}) and gives away its content. The rule: first resolve the whole path, then check that the result still lies inside the folder; comparing strings or looking only for '..' is not enough. The place: your path check."},
     "fails": {"de": "{call} bricht ab mit {error_type}: {error}{past_end}",
               "en": "{call} fails with {error_type}: {error}{past_end}"},
     "past_end": {"de": ". Die Datei hat nur {lines} Zeilen: Hinter der letzten ist Schluss, auch wenn end größer ist.",
                  "en": ". The file has only {lines} lines: reading stops after the last one, even when end is larger."},
     "note.folder": {"de": "docs.DOCS ist der Ordner mit der httpx-Doku; lies ihn bei jedem Aufruf",
                     "en": "docs.DOCS is the folder with the httpx docs; read it on every call"},
-    "gap.file": {"de": "die Datei, die path in base meint – mit .., Links und absoluten Pfaden aufgelöst",
-                 "en": "the file path names inside base – with .., links and absolute paths resolved"},
-    "gap.inside": {"de": "liegt file dann noch in base?", "en": "does file then still lie inside base?"},
-    "solved.inside": {"de": "resolve() hat .., absolute Pfade und Links schon aufgelöst",
-                      "en": "resolve() has already resolved .., absolute paths and links"},
-    "gap.refusal": {"de": "deine Absage an das Modell: welcher Pfad, was schiefging, was es als Nächstes tun soll",
-                    "en": "your refusal for the model: which path, what went wrong, what it should do next"},
+    "note.check": {"de": "die Pfadprüfung: file ist die Datei, die path meint; liegt sie draußen oder fehlt sie: eine Absage",
+                   "en": "the path check: file is the file that path names; outside the folder or missing: a refusal"},
     "note.cap": {"de": "höchstens 80 Zeilen ab start", "en": "at most 80 lines from start"},
     "not_a_function": {"de": "read_doc sollte eine Funktion sein, ist aber {type}.",
                        "en": "read_doc should be a function, but it is a {type}."},
@@ -98,17 +93,20 @@ TEXT = {
              "en": "The rules: first resolve the path completely – .., symbolic links, absolute paths –, then check that the result still lies inside the docs folder; not the other way round, and not by comparing text. A refusal is written for the model: it names the path as the model asked for it, says what went wrong and what it can do next: call list_docs. Lines count from 1, at most 80 per call, each with its number in front."},
 }
 
-TEMPLATE = '''
+HEAD = '''
 from agentlib import docs  # <folder>
 
 
 def read_doc(path: str, start: int = 1, end: int = 80) -> str:
-    base = docs.DOCS.resolve()
-    file = <<file>>
-    inside = <<inside>>
-    if not inside or not file.is_file():
-        return <<refusal>>
-    if start < 1:
+    # <check>
+'''
+# The path check and the refusal are the student's: the pitfall the lesson warns about is never in the skeleton.
+CHECK = '''    base = docs.DOCS.resolve()
+    file = (base / path).resolve()
+    if not file.is_relative_to(base) or not file.is_file():
+        return f"Error: no such file {path!r}; call list_docs to see which files exist."
+'''
+TAIL = '''    if start < 1:
         return f"Error: start={start}, but lines count from 1; ask for start=1 or more."
     lines = file.read_text(encoding="utf-8").splitlines()
     last = min(end, start + 79, len(lines))  # <cap>
@@ -127,10 +125,8 @@ class ReadDoc(Exercise):
     SECONDS = 3  # a correct read_doc needs a few milliseconds for all its probes
     SCHEMA = TOOLS["read_doc"]["schema"]  # agentlib's read_doc as the model is told of it: its cap and read-on note
     OWN_SCHEMA = OWN_READ_DOC  # the student's, described by what it does: no character cap, no read-on note
-    SKELETON = cells(TEXT, TEMPLATE)
-    SOLUTION = cells(TEXT, TEMPLATE, {"file": "(base / path).resolve()", "inside": "file.is_relative_to(base)",
-                                      "refusal": 'f"Error: no such file {path!r}; call list_docs to see which files exist."'},
-                     solved=True)
+    SKELETON = cells(TEXT, HEAD + "    ...\n" + TAIL)
+    SOLUTION = cells(TEXT, HEAD + CHECK + TAIL, solved=True)
 
     def evaluate(self, read_doc):
         raised = []  # the exceptions read_doc raised where a refusal was due: fine, the loop makes them observations
