@@ -117,9 +117,9 @@ CELLS = [
         | 4 · Die Schleife | `run_agent` | 16 |
         | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 10 |
         | 6 · Echtes Modell | `RealModel` | 8 |
-        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 8 |
+        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
 
-        Der Kern dauert etwa 59 Minuten – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 60 Minuten – Text und Code lesen, Code schreiben, Zellen ausführen und ihre Ausgaben lesen, gezählt von `tools/minutes.py`. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -131,7 +131,7 @@ CELLS = [
         | 4 · The loop | `run_agent` | 16 |
         | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 10 |
         | 6 · Real model | `RealModel` | 8 |
-        | 7 · Your agent, exercises and self-test | what you read off the trace | 8 |
+        | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
 
         The core takes about 60 minutes – reading text and code, writing code, running cells and reading what they show, as `tools/minutes.py` counts it. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),

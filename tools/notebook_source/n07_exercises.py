@@ -10,13 +10,13 @@ CELLS = [
 
         **Worum es geht:** Deine fünf Teile laufen zusammen als ein Agent – deiner. Er bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 8 Minuten, dazu optional 8 Minuten
+        ⏱ etwa 9 Minuten, dazu optional 8 Minuten
         """, en="""
         # 7 · Your agent, exercises and self-test
 
         **What this is about:** your five pieces run together as one agent – yours. It gets a question the docs do not answer, and the self-test checks what stuck.
 
-        ⏱ about 8 minutes, plus 8 optional minutes
+        ⏱ about 9 minutes, plus 8 optional minutes
         """),
     code("setup", """
         import sys
@@ -36,21 +36,26 @@ CELLS = [
 
         Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle nennt am Ende den Befehl, mit dem er im Terminal läuft: mit dem Python des Kurses, denn ein bloßes `python` kennt `agentlib` nicht.
 
-        Die nächste Zelle stellt ihm die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
+        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Drei Schritte dauern etwa eine halbe Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
         """, en="""
         ## Your agent with a real model
 
         Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell ends with the command that runs it in a terminal: with the course's Python, since a bare `python` does not know `agentlib`.
 
-        The next cell puts the lesson's question to it: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
+        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Three steps take about half a minute. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
         """),
     code("own-agent-run", """
         from IPython.display import display
 
         from agentlib import QUESTION
+        from agentlib.course.replay import lesson_run
         from agentlib.extras.local import local_server
 
-        model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
+        if sys.platform == "emscripten" and not has_key():
+            print("⟨Im Browser läuft kein lokales Modell: Dein Agent spielt den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|No local model runs in the browser: your agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
+            model = lesson_run(LANGUAGE)
+        else:
+            model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
             answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
             display(TraceViewer(stats, language=LANGUAGE))
@@ -60,23 +65,27 @@ CELLS = [
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – mit Schlüssel dem echten Modell, sonst spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt deinem Agenten die Frage – demselben Modell wie eben (höchstens fünf Schritte); im Browser spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
         - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
         - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
         """, en="""
         ## Exercise 4: a question the docs do not answer
 
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the real model if you have a key, otherwise a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks your agent – the same model as above (five steps at most); in the browser a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
         - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
         """, tags=["exercise"]),
     code("exercise-4-run", """
-        from agentlib.course import HTTP3_QUESTION, http3_script
+        import sys
 
-        model4 = real_model(RealModel, LANGUAGE) if has_key() else None  # ⟨mit deinem Schlüssel das echte Modell|with your key, the real model⟩
-        if model4 is None:  # ⟨sonst ein Skript, das sucht, nichts findet und das sagt|else a script that searches, finds nothing and says so⟩
+        from agentlib.course import HTTP3_QUESTION, http3_script
+        from agentlib.extras.local import local_server
+
+        live = sys.platform != "emscripten" or has_key()
+        model4 = real_model(RealModel, LANGUAGE, local_server) if live else None  # ⟨dasselbe Modell wie oben|the same model as above⟩
+        if model4 is None:  # ⟨im Browser: ein Skript, das sucht, nichts findet und das sagt|in the browser: a script that searches, finds nothing and says so⟩
             model4 = ScriptedModel(http3_script(LANGUAGE))
-        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE])
+        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE], max_steps=5)
         TraceViewer(stats4, language=LANGUAGE)
         """, tags=["widget", "needs-key"]),
     code("exercise-4-code", skeleton(4), tags=["exercise"]),
