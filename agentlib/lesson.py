@@ -1,13 +1,10 @@
 """The lesson's question and the four-step script that rehearses it offline.
 
-Three of its four steps go wrong on purpose, and the script corrects itself
-the way a model does: a search without hits, a misspelt file name answered
-with "did you mean ...", the right file read past the line cap. One replay
-shows the loop surviving each failure, and an answer whose cited lines hold
-what it says.
+Three of its four steps go wrong on purpose, and the script corrects itself the way a
+model does: a search without hits, a misspelt file name, the right file read past the line cap.
 """
 
-from .models import Call, Message
+from .messages import Call, Message
 
 QUESTION = {
     "en": "Which kinds of timeout does httpx have, and what is each one for? Cite the docs.",

@@ -105,7 +105,7 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
 
 def local_model():
     """The local model's name, as a trace records it; a skip (a failure in CI) where it is not installed."""
-    from agentlib.errors import ModelError
+    from agentlib.provider.errors import ModelError
     from agentlib.extras import local
 
     try:
@@ -127,7 +127,7 @@ def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
 
 def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
     from agentlib.extras import local
-    from agentlib.errors import ModelError
+    from agentlib.provider.errors import ModelError
 
     try:
         local.model_file("en")

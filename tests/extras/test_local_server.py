@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.errors import ModelError
+from agentlib.provider.errors import ModelError
 from agentlib.extras import local
 
 REPO = Path(__file__).resolve().parents[2]

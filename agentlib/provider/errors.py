@@ -4,11 +4,9 @@
      └── ModelError      raised by RealModel for anything a person must fix
           .kind          "missing_key", "rejected_key", "unknown_model", "rate_limit", ... (the keys of TEXT)
 
-`explained(ask, ...)` makes one API call and turns whatever the openai client raises into a
-ModelError. The provider's own text is passed on only for a refused request (400, 422) and for
-a failing server on this machine (5xx), and only after every word that could be part of the key
-is removed (keys.py). The client has already retried rate limits, server errors and time-outs
-(`max_retries`) before anything reaches this module.
+`explained(ask, ...)` makes one API call and turns whatever the openai client raises (after its
+retries) into a ModelError. The provider's own text is passed on only for a refused request (400,
+422) and a failing server on this machine (5xx), with every word that could hold the key hidden.
 
 Deliberately left out: logging, and the error codes of single providers beyond the few that
 change what a student should do.
@@ -26,21 +24,14 @@ class ModelError(RuntimeError):
         self.kind = kind
 
 
-def say(texts, key, language, /, **facts):
-    """The sentence `texts[key]` in `language` (English when there is none), placeholders filled from `facts`.
-
-    Example: say({"hi": {"de": "Hallo {name}", "en": "Hello {name}"}}, "hi", "de", name="Ada") -> "Hallo Ada"
-    """
-    sentences = texts[key]
-    return sentences.get(language, sentences["en"]).format(**facts)
-
-
 def explain(kind, language="en", texts=None, /, **facts):
-    """The ModelError for `kind`, worded by `texts` (this module's TEXT, at its end, unless given).
+    """The ModelError for `kind` in `language` (English when there is none), worded by `texts` (this module's TEXT
+    unless given), its placeholders filled from `facts`.
 
     Example: explain("bad_url", url="ftp://x").kind -> "bad_url"
     """
-    return ModelError(say(texts or TEXT, kind, language, **facts), kind)
+    sentences = (texts or TEXT)[kind]
+    return ModelError(sentences.get(language, sentences["en"]).format(**facts), kind)
 
 
 def explained(ask, settings, language, retries, timeout):

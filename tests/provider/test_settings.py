@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from agentlib import settings as config
-from agentlib.settings import has_key, key_in_model, settings
+from agentlib.provider import settings as config
+from agentlib.provider.settings import has_key, key_in_model, settings
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
 KEY = "sk-proj-4f9aZq81LmX02bYc77TtQw"
@@ -113,3 +113,15 @@ def test_a_key_in_the_models_name_is_recognised(model, key, verdict):
 def test_no_representation_of_the_settings_shows_the_key(monkeypatch):
     monkeypatch.setenv("LLM_API_KEY", KEY)
     assert KEY not in repr(settings()) and KEY not in str(settings())
+
+
+@pytest.mark.parametrize("setting, value", [
+    ("LLM_MODEL", KEY), ("LLM_MODEL", f"gpt-{KEY}"), ("LLM_BASE_URL", f"https://user:{KEY}@api.example.com/v1"),
+    ("LLM_BASE_URL", f"https://api.example.com/v1?key={KEY}"), ("LLM_EXTRA_BODY", f'{{"api_key": "{KEY}"}}')],
+    ids=["model", "model-with-the-key-inside", "url-user-part", "url-query", "extra-body"])
+def test_no_representation_of_the_settings_shows_a_key_whichever_setting_it_sits_in(monkeypatch, setting, value):
+    monkeypatch.setenv("LLM_API_KEY", KEY)
+    monkeypatch.setenv(setting, value)
+    shown = repr(settings()) + str(settings())
+    assert not any(KEY[i:i + 6] in shown for i in range(len(KEY) - 5)), shown
+    assert "key_source='environment'" in shown
