@@ -77,6 +77,23 @@ def test_without_the_packages_the_sentence_names_the_set_up(monkeypatch):
     assert "--no-deps -r requirements-local.txt" in str(raised.value)
 
 
+def test_the_docs_and_notebook_08_state_the_local_models_figures_as_measured():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("measure", REPO / "tools" / "hub" / "measure_local_model.py")
+    measure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(measure)
+    figures = json.loads(measure.RESULTS.read_text(encoding="utf-8"))
+    assert figures["model"] == local.NAME and figures["questions"]["of"] == len(
+        json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8")))
+    docs = (REPO / "docs" / "real-model.md").read_text(encoding="utf-8")
+    assert measure.statement(figures, "en") in docs
+    for language in ("de", "en"):
+        notebook = json.loads(next((REPO / "notebooks" / language).glob("08_*.ipynb")).read_text(encoding="utf-8"))
+        text = "".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+        assert measure.statement(figures, language) in text, language
+
+
 # ---- the real server --------------------------------------------------------------------------
 
 def installed():

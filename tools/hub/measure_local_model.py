@@ -125,3 +125,28 @@ if __name__ == "__main__":
         print(json.dumps(measure(int(sys.argv[2]) if len(sys.argv) > 2 else 8), indent=2))
     else:
         hub(int(sys.argv[2]) if len(sys.argv) > 2 else 2)
+
+
+# How docs/real-model.md (en) and notebook 08 (de, en) state the figures; tests/extras/test_local_model.py
+# checks that each states them as RESULTS holds them.
+STATEMENT = {
+    "en": "Measured on {cores} cores shared with other work (load {load}): the lesson's question over {seeds} seeds, "
+          "sampled, {lesson_steps} steps at most, was answered {lesson_answered} times; of {asked} of the {of} "
+          "questions of the evaluation set ({max_steps} steps at most), it answered {answered}, {correct} of them "
+          "correctly with file and lines cited, in {steps} steps of a median {seconds} s.",
+    "de": "Gemessen auf {cores} Kernen, die sich andere Arbeit teilten (Last {load}): Die Frage der Lektion mit "
+          "{seeds} Startwerten, gesampelt, höchstens {lesson_steps} Schritte, beantwortete es {lesson_answered}-mal; "
+          "von {asked} der {of} Testfragen (höchstens {max_steps} Schritte) beantwortete es {answered}, davon "
+          "{correct} richtig mit Datei und Zeilen, in {steps} Schritten von im Median {seconds} s.",
+}
+
+
+def statement(figures, language):
+    """The sentence that states `figures` (RESULTS's content) in `language`."""
+    lesson, questions = figures["lesson_question"], figures["questions"]
+    number = (lambda x: str(x).replace(".", ",")) if language == "de" else str
+    return STATEMENT[language].format(
+        cores=figures["machine"]["cores"], load=number(figures["machine"]["load"]), seeds=lesson["seeds"],
+        lesson_steps=lesson["max_steps"], lesson_answered=lesson["answered"], asked=questions["asked"],
+        of=questions["of"], max_steps=questions["max_steps"], answered=questions["answered"],
+        correct=questions["correct"], steps=questions["steps"], seconds=number(questions["seconds_per_step"]))

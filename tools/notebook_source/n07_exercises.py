@@ -36,13 +36,13 @@ CELLS = [
 
         Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Die nächste Zelle nennt am Ende den Befehl, mit dem er im Terminal läuft: mit dem Python des Kurses, denn ein bloßes `python` kennt `agentlib` nicht.
 
-        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Drei Schritte dauern etwa eine halbe Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
+        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
         """, en="""
         ## Your agent with a real model
 
         Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. The next cell ends with the command that runs it in a terminal: with the course's Python, since a bare `python` does not know `agentlib`.
 
-        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Three steps take about half a minute. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
+        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
         """),
     code("own-agent-run", """
         from IPython.display import display
