@@ -156,7 +156,8 @@ def test_the_lessons_question_gets_a_tool_call_that_fits_the_tools_schema(server
     message, _ = RealModel(**server)(messages, tools)
     assert message.tool_calls, message.content
     call = message.tool_calls[0]
-    jsonschema.validate(json.loads(call.function.arguments), TOOLS[call.function.name]["schema"]["function"]["parameters"])
+    parameters = TOOLS[call.function.name]["schema"]["function"]["parameters"]
+    jsonschema.validate(json.loads(call.function.arguments), parameters)
 
 
 def test_a_tool_call_turn_without_text_is_accepted(server, no_llm_settings):
