@@ -1,9 +1,9 @@
 """Notebook 08 (the extras) in a real browser, with the tiny local model answering: a student steps through its trace.
 
 JupyterLab and Chromium as in test_browser.py (through browser_support.py). The notebook's
-local cells start llama-cpp-python's server inside the kernel; the run is
+local cells start the local model's server from the kernel; the run is
 real, so the test checks what any run of it must show, not which tools the
-model picked. Without `make local-model` the test skips, except in CI (CI
+model picked. Without the local model (make setup) the test skips, except in CI (CI
 set), where it fails.
 """
 
