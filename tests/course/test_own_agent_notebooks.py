@@ -139,7 +139,8 @@ def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
     done = subprocess.run([sys.executable, "agent_loop.py", "--local", "--max-steps", "3"], cwd=here,
                           capture_output=True, text=True, timeout=600, env={**environment(), "PYTHONPATH": str(ROOT)})
     assert "Error" not in done.stderr and "500" not in done.stderr, done.stderr[-2000:]
-    assert MARKER in done.stdout and "[step 1]" in done.stdout, done.stdout[-2000:]  # a tool call happened
+    # The student's loop ran on the local model: it called a tool, or answered in words (it can do both now).
+    assert MARKER in done.stdout and ("[step 1]" in done.stdout or "Answer" in done.stdout), done.stdout[-2000:]
 
 
 def test_with_no_piece_passed_notebook_07_runs_on_agentlibs_pieces():
