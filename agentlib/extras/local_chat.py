@@ -81,6 +81,8 @@ def reply(completion, number=1):
         said = json.loads(choice["message"].get("content") or "")
     except ValueError:
         return completion
+    if not isinstance(said, dict):
+        return completion
     if "tool" in said:
         call = {"id": f"call_{number}", "type": "function",
                 "function": {"name": said["tool"], "arguments": json.dumps(said.get("arguments") or {})}}

@@ -77,6 +77,33 @@ def test_without_the_packages_the_sentence_names_the_set_up(monkeypatch):
     assert "--no-deps -r requirements-local.txt" in str(raised.value)
 
 
+def test_the_tools_become_a_json_choice_and_the_reply_a_tool_call_or_an_answer():
+    from agentlib.extras import local_chat
+
+    tools = [t["schema"] for t in TOOLS.values()]
+    turn = {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "grep_docs",
+                                                                         "arguments": '{"keyword": "pool"}'}}]}
+    sent = local_chat.request({"messages": [*ASK, turn, {"role": "tool", "tool_call_id": "c1", "content": "none"}],
+                               "tools": tools, "tool_choice": "auto", "temperature": 0})
+    assert "tools" not in sent and "tool_choice" not in sent and sent["temperature"] == 0
+    assert "grep_docs" in sent["messages"][0]["content"] and sent["messages"][0]["content"].startswith("Be brief.")
+    assert json.loads(sent["messages"][2]["content"]) == {"tool": "grep_docs", "arguments": {"keyword": "pool"}}
+    assert sent["messages"][3] == {"role": "user", "content": "Tool result:\nnone"}
+    names = [option["properties"].get("tool", {}).get("const") for option in
+             sent["response_format"]["json_schema"]["schema"]["oneOf"]]
+    assert names == [None, "list_docs", "grep_docs", "read_doc"]  # an answer, or one of the tools
+
+    def said(content):
+        completion = {"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}
+        return local_chat.reply(completion, 7)["choices"][0]
+    call = said('{"tool": "read_doc", "arguments": {"path": "api.md", "start": 3}}')
+    assert call["finish_reason"] == "tool_calls" and call["message"]["tool_calls"][0]["id"] == "call_7"
+    assert json.loads(call["message"]["tool_calls"][0]["function"]["arguments"]) == {"path": "api.md", "start": 3}
+    assert said('{"answer": "Hello!"}')["message"] == {"role": "assistant", "content": "Hello!"}
+    assert said('{"answer": "cut off mid-')["message"]["content"] == '{"answer": "cut off mid-'  # shown as it is
+
+
 def test_the_docs_and_notebook_08_state_the_local_models_figures_as_measured():
     import importlib.util
 
