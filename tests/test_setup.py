@@ -54,8 +54,8 @@ def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_p
 @pytest.fixture
 def project(tmp_path):
     """A copy of what the Makefile needs, without a .venv."""
-    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements.lock", "pyproject.toml",
-                 "tools/lab-settings/overrides.json"):
+    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements-local.txt", "requirements.lock",
+                 "pyproject.toml", "tools/lab-settings/overrides.json"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, tmp_path / name)
     return tmp_path
