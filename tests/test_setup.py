@@ -54,8 +54,8 @@ def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_p
 @pytest.fixture
 def project(tmp_path):
     """A copy of what the Makefile needs, without a .venv."""
-    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements.lock", "pyproject.toml",
-                 "tools/lab-settings/overrides.json"):
+    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements-local.txt", "requirements.lock",
+                 "pyproject.toml", "tools/lab-settings/overrides.json"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, tmp_path / name)
     return tmp_path
@@ -159,7 +159,7 @@ def test_every_option_the_pages_give_the_cli_exists():
         return set(re.findall(r"--[a-z-]+", text))
     known = {"agentlib": options("agentlib"), "agentlib.course eval": options("agentlib.course", "eval"),
              "agentlib.course progress": options("agentlib.course", "progress")}
-    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(.*)",
+    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(?![.\w])(.*)",
                        "\n".join(commands_in_pages()))
     assert {command for command, _ in found} == set(known)
     for command, rest in found:

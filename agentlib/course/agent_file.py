@@ -35,10 +35,10 @@ TEXT = {
             "en": "In a terminal, in this folder, with the course's Python (a bare python does not know agentlib):"},
     "modes": {"de": "Ohne Schalter spielt das Skriptmodell die Lektion ab (kostenlos, immer gleich); --real fragt das "
                     "echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env), --local das winzige auf "
-                    "diesem Rechner (make local-model).",
+                    "diesem Rechner (mit dem Kurs installiert).",
               "en": "Without a switch the scripted model replays the lesson (free, the same every time); --real asks "
                     "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env), --local the tiny one on "
-                    "this machine (make local-model)."},
+                    "this machine (installed with the course)."},
     "rewrite": {"de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil besteht. Was in einem Abschnitt "
                       "steht, bleibt; was du außerhalb änderst, sichert er vorher in agent_loop.py.bak-… daneben.",
                "en": "The course rewrites this file whenever another piece passes. What is inside a section stays; "

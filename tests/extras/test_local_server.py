@@ -1,41 +1,38 @@
 """The local model's server: one owner, one server, gone with its owner.
 
 Run against a stand-in (STAND_IN: the one loopback server in a process of its own) that speaks
-local.py's protocol, so these tests need no llama-cpp-python: it serves on the socket that --fd
-hands over, exits when the pipe on its stdin closes, and answers GET /v1/models with its process
+local.py's protocol, so these tests need no model: it prints its base URL (secret included) as its
+first line, exits when the pipe on its stdin closes, and answers GET /v1/models with its process
 id, so a test can tell which process answered.
 """
 
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from agentlib.provider.errors import ModelError
 from agentlib.extras import local
 
 REPO = Path(__file__).resolve().parents[2]
 STAND_IN = textwrap.dedent("""
-    import os, socket, sys, time
+    import os, threading
     from agentlib.course.loopback import Loopback
     from agentlib.extras.local import NAME, watch_owner
 
-    watch_owner()
-    server = Loopback(lambda request: {"data": [{"id": NAME}], "pid": os.getpid()}, lifetime=600,
-                      secret="")  # it plays llama.cpp's server, which has no secret in its address
-    server.httpd.socket.close()  # serve on the socket local.start bound and handed over
-    server.httpd.socket = socket.socket(fileno=int(sys.argv[sys.argv.index("--fd") + 1]))
-    server.httpd.server_activate()  # bound by local.start, listening from here on
-    with server:
-        time.sleep(600)
+    with Loopback(lambda request: {"data": [{"id": NAME}], "pid": os.getpid()}, lifetime=600) as server:
+        print(server.base_url, flush=True)
+        watch_owner()
+        threading.Event().wait(600)
 """)
 
 
@@ -73,27 +70,25 @@ def test_two_threads_starting_at_once_share_one_server(stand_in, monkeypatch):
     assert answering_pid(results[0]) == local.running[0].pid
 
 
-def test_a_program_that_wants_the_port_before_the_server_binds_it_cannot_have_it(stand_in, monkeypatch):
-    intruders = []
-    popen = subprocess.Popen
+@pytest.mark.parametrize("server, kind", [
+    ("import sys; print('no model here', file=sys.stderr); sys.exit(3)", "exited"),
+    ("import time; time.sleep(30)", "silent"),
+])
+def test_a_server_that_fails_or_stays_silent_at_start_is_named_in_one_sentence(stand_in, monkeypatch, server, kind):
+    monkeypatch.setattr(local, "SERVER", ["-c", server])
+    with pytest.raises(ModelError) as raised:
+        local.local_server(timeout=3)
+    assert raised.value.kind == kind and local.running is None
+    assert "no model here" in str(raised.value) if kind == "exited" else "3 seconds" in str(raised.value)
 
-    def take_the_port_first(command, **options):  # another program, right between choosing the port and the bind
-        intruder = socket.socket()
-        try:
-            intruder.bind(("127.0.0.1", int(command[command.index("--port") + 1])))
-            intruder.listen()
-            intruders.append(intruder)
-        except OSError:
-            intruder.close()  # the port is already bound: by us
-        return popen(command, **options)
 
-    monkeypatch.setattr(local.subprocess, "Popen", take_the_port_first)
-    try:
-        base_url = local.local_server(timeout=15)["base_url"]
-        assert intruders == [] and answering_pid(base_url) == local.running[0].pid
-    finally:
-        for intruder in intruders:
-            intruder.close()
+def test_the_address_carries_a_secret_and_a_client_without_it_gets_403(stand_in):
+    base_url = local.local_server(timeout=30)["base_url"]
+    root, secret = base_url.removesuffix("/v1").rsplit("/", 1)
+    assert root.startswith("http://127.0.0.1:") and len(secret) == 32
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.build_opener(urllib.request.ProxyHandler({})).open(f"{root}/v1/models", timeout=5)
+    assert refused.value.code == 403
 
 
 OWNER = textwrap.dedent("""

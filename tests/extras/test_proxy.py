@@ -11,7 +11,6 @@ from hypothesis import given, settings, strategies as st
 
 from agentlib.course.loopback import Loopback
 from agentlib.provider.errors import ModelError, on_this_machine
-from agentlib.extras import local
 from agentlib.models import RealModel
 from agentlib.provider.settings import is_local
 from provider_rules import completion, serve
@@ -56,17 +55,6 @@ def test_a_users_proxy_still_carries_requests_to_a_real_endpoint(proxy):
     with pytest.raises(ModelError):  # the proxy refuses to forward (502); what counts is that it was asked
         model([{"role": "user", "content": "hi"}], [])
     assert proxy.elsewhere == ["http://api.provider.invalid/v1/chat/completions"]
-
-
-def test_the_local_server_start_polls_127_0_0_1_without_the_proxy(proxy):
-    class Alive:  # stands in for the server's process: running
-        def poll(self):
-            return None
-
-    with Loopback(lambda request: {"data": []}) as server:  # in the role of the local model's server
-        local.wait_until_answering(Alive(), None, server.base_url, 5, "en")  # returns: the server answered
-    assert [r["path"] for r in server.requests] == ["/v1/models"]
-    assert proxy.elsewhere == [] and proxy.requests == []
 
 
 @settings(max_examples=200, deadline=None)

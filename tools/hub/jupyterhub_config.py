@@ -50,14 +50,14 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 
 # The tiny local model, shared: one server as a hub service, every student's server pointed at it.
-# agentlib.extras.local runs llama-cpp-python's server with a cap on every reply, so one runaway
-# reply cannot hold the shared server for minutes.
-# A loopback address needs no key, so RealModel() in any notebook uses it as it is.
+# agentlib.extras.local runs llama.cpp's server (xllamacpp) with a cap on every reply, so one runaway
+# reply cannot hold the shared server for minutes. Shared by the class, its address carries no secret
+# (--secret ""), and a loopback address needs no key, so RealModel() in any notebook uses it as it is.
 if os.environ.get("HUB_LOCAL_MODEL_PORT"):
-    from agentlib.extras.local import NAME, OPTIONS, model_file
+    from agentlib.extras.local import NAME, model_file
 
-    address = f"127.0.0.1:{os.environ['HUB_LOCAL_MODEL_PORT']}"
+    port = os.environ["HUB_LOCAL_MODEL_PORT"]
     c.JupyterHub.services = [{"name": "local-model", "command": [
-        sys.executable, "-m", "agentlib.extras.local", "--model", str(model_file("en")), *OPTIONS,
-        "--host", address.split(":")[0], "--port", address.split(":")[1]]}]
-    c.Spawner.environment = {"LLM_BASE_URL": f"http://{address}/v1", "LLM_MODEL": NAME}
+        sys.executable, "-m", "agentlib.extras.local", "--model", str(model_file("en")), "--port", port,
+        "--secret", ""]}]
+    c.Spawner.environment = {"LLM_BASE_URL": f"http://127.0.0.1:{port}/v1", "LLM_MODEL": NAME}

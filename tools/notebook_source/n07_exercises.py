@@ -36,21 +36,26 @@ CELLS = [
 
         Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Wie die Datei im Terminal läuft, sagt die nächste Zelle am Ende.
 
-        Die nächste Zelle stellt dem Agenten die Frage der Lektion: mit deinem Schlüssel, sonst mit dem winzigen Modell auf deinem Rechner (nach `make local-model`). Dieses Modell (SmolLM2, 135 Millionen Parameter) braucht etwa 40 Sekunden und scheitert meist: falsche Stichwörter, falsche Dateien, dann das Schrittlimit. Das ist die Lehre des Laufs: Die Schleife hält, die Entscheidungen sind Sache des Modells.
+        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
         """, en="""
         ## The whole agent with a real model
 
         Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. How to run the file in a terminal, the next cell says at its end.
 
-        The next cell puts the lesson's question to the agent: with your key, otherwise with the tiny model on your machine (after `make local-model`). That model (SmolLM2, 135 million parameters) takes about 40 seconds and usually fails: wrong keywords, wrong files, then the step limit. That is the lesson of the run: the loop holds; the decisions are the model's.
+        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
         """),
     code("own-agent-run", """
         from IPython.display import display
 
         from agentlib import QUESTION
+        from agentlib.course.replay import lesson_run
         from agentlib.extras.local import local_server
 
-        model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
+        if sys.platform == "emscripten" and not has_key():
+            print("⟨Im Browser läuft kein lokales Modell: Dein Agent spielt den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|No local model runs in the browser: your agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
+            model = lesson_run(LANGUAGE)
+        else:
+            model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
             answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
             display(TraceViewer(stats, language=LANGUAGE))
@@ -60,23 +65,27 @@ CELLS = [
     md("exercise-4", de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet
 
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt die Frage dem Agenten – mit Schlüssel dem echten Modell, sonst spielt ein Skriptmodell einen Lauf ab, der sucht und nichts findet. Lies den Lauf im Trace-Viewer und notiere:
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – demselben Modell wie eben (höchstens fünf Schritte); im Browser spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
         - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
         - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
         """, en="""
         ## Exercise 4: a question the docs do not answer
 
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the real model if you have a key, otherwise a scripted model plays a run that searches and finds nothing. Read the run in the trace viewer and note:
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the same model as above (five steps at most); in the browser a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
         - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
         """, tags=["exercise"]),
     code("exercise-4-run", """
-        from agentlib.course import HTTP3_QUESTION, http3_script
+        import sys
 
-        model4 = real_model(RealModel, LANGUAGE) if has_key() else None  # ⟨mit deinem Schlüssel das echte Modell|with your key, the real model⟩
-        if model4 is None:  # ⟨sonst ein Skript, das sucht, nichts findet und das sagt|else a script that searches, finds nothing and says so⟩
+        from agentlib.course import HTTP3_QUESTION, http3_script
+        from agentlib.extras.local import local_server
+
+        live = sys.platform != "emscripten" or has_key()
+        model4 = real_model(RealModel, LANGUAGE, local_server) if live else None  # ⟨dasselbe Modell wie oben|the same model as above⟩
+        if model4 is None:  # ⟨im Browser: ein Skript, das sucht, nichts findet und das sagt|in the browser: a script that searches, finds nothing and says so⟩
             model4 = ScriptedModel(http3_script(LANGUAGE))
-        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE])
+        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE], max_steps=5)
         TraceViewer(stats4, language=LANGUAGE)
         """, tags=["widget", "needs-key"]),
     code("exercise-4-code", skeleton(4), tags=["exercise"]),
