@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from datetime import datetime
 from importlib.util import find_spec
 from pathlib import Path
@@ -46,6 +46,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",  # 
                  "--no-first-run", "--no-default-browser-check",
                  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]  # reach nothing but this machine
 WAITS = ("link_to_idle", "run_all")
+LABELS = {"JupyterLab": "JupyterLab (ipykernel)", "site": "site (JupyterLite, Pyodide)"}
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -58,9 +59,10 @@ def missing():
 
 
 @contextmanager
-def site_link():
-    """The built site served on a free port of 127.0.0.1, as `make lite-serve` does; yields the notebook's link."""
-    httpd = runpy.run_path(str(ROOT / "tools" / "lite" / "serve.py"))["server"](SITE)
+def site_link(folder=None):
+    """The built site (or the one in `folder`) served on a free port of 127.0.0.1, as `make lite-serve` does;
+    yields the notebook's link."""
+    httpd = runpy.run_path(str(ROOT / "tools" / "lite" / "serve.py"))["server"](folder or SITE)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}/lab/index.html?path=notebooks/{NOTEBOOK}"
@@ -131,19 +133,22 @@ def visit(browser, link):
         context.close()
 
 
-def measure(rounds=3):
-    """Median seconds of both waits per front end over `rounds` turns, and the site's ratio to JupyterLab's."""
+def measure(rounds=3, sites=None):
+    """Median seconds of both waits per front end over `rounds` turns, and each site's ratio to JupyterLab's.
+    `sites` maps a name to a built site's folder, to set builds side by side (default: {"site": SITE})."""
     if reason := missing():
         return {"skipped": reason}
     from playwright.sync_api import sync_playwright
 
-    seconds = {front_end: {wait: [] for wait in WAITS} for front_end in ("JupyterLab", "site")}
+    sites = sites or {"site": SITE}
+    seconds = {front_end: {wait: [] for wait in WAITS} for front_end in ("JupyterLab", *sites)}
     date, load = datetime.now().astimezone().isoformat(timespec="seconds"), [os.getloadavg()[0]]
-    with site_link() as site, sync_playwright() as playwright:
+    with ExitStack() as servers, sync_playwright() as playwright:
+        links = {name: servers.enter_context(site_link(folder)) for name, folder in sites.items()}
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(rounds):
             for front_end, waits in seconds.items():
-                with lab_link() if front_end == "JupyterLab" else nullcontext(site) as link:
+                with lab_link() if front_end == "JupyterLab" else nullcontext(links[front_end]) as link:
                     for wait, value in visit(browser, link).items():
                         waits[wait].append(value)
         version = browser.version
@@ -153,7 +158,8 @@ def measure(rounds=3):
                for front_end, waits in seconds.items()}
     return {"date": date, "notebook": f"notebooks/{NOTEBOOK}", "rounds": rounds, "chromium": version,
             "load_average": [round(value, 1) for value in load], "seconds": seconds, "median_seconds": medians,
-            "site_ratio": {wait: medians["site"][wait] / medians["JupyterLab"][wait] for wait in WAITS}}
+            "site_ratio": {name: {wait: medians[name][wait] / medians["JupyterLab"][wait] for wait in WAITS}
+                           for name in sites}}
 
 
 def table(results):
@@ -164,12 +170,14 @@ def table(results):
     out = [f"Front ends, {results['date']}: {results['notebook']} in Chromium {results['chromium']}, median of "
            f"{results['rounds']} rounds taking turns, a first visit each; load {start} at the start, {end} at the end",
            f"  {'':30} {'link to idle kernel s':>22} {'run-all s':>10}"]
-    for front_end, label in (("JupyterLab", "JupyterLab (ipykernel)"), ("site", "site (JupyterLite, Pyodide)")):
-        median = results["median_seconds"][front_end]
+    for front_end, median in results["median_seconds"].items():
+        label = LABELS.get(front_end, front_end)
         out.append(f"  {label:30} {median['link_to_idle']:22.1f} {median['run_all']:10.1f}")
-    ratio = results["site_ratio"]
-    return "\n".join(out + [f"  {'site / JupyterLab':30} {ratio['link_to_idle']:22.2f} {ratio['run_all']:10.2f}"])
+    for name, ratio in results["site_ratio"].items():
+        out.append(f"  {name + ' / JupyterLab':30} {ratio['link_to_idle']:22.2f} {ratio['run_all']:10.2f}")
+    return "\n".join(out)
 
 
-if __name__ == "__main__":  # python -m bench.front_ends [rounds]
-    print(table(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3)))
+if __name__ == "__main__":  # python -m bench.front_ends [rounds] [NAME=SITE_FOLDER ...]: builds side by side
+    sites = {name: Path(folder) for name, folder in (argument.split("=", 1) for argument in sys.argv[2:])}
+    print(table(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3, sites or None)))
