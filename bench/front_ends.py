@@ -178,6 +178,64 @@ def table(results):
     return "\n".join(out)
 
 
+# Where the site's wait goes (timeline): console marks put into the site's code as it is served, so never in a
+# timed visit. The kernel worker's steps, and inside Pyodide's start the packages it loads beside booting
+# Python. The names are those of jupyterlite-pyodide-kernel 0.8.6's and Pyodide 314's minified code.
+MARKS = {"comlink.worker": [(r"await this\.(init\w+)\(e\)",
+                             r'(console.log("mark:worker \1:"+Date.now()),await this.\1(e))'),
+                            (r"null==\(t=this\._initializer\)", 'console.log("mark:kernel ready:"+Date.now()),$&')],
+         "pyodide.asm.mjs": [(r"await pe\(n,\{messageCallback\(\)\{\}\}\)",
+                              '(console.log("mark:preload start:"+Date.now()),$&,'
+                              'console.log("mark:preload end:"+Date.now()))')]}
+FETCHED = re.compile(r"[^/?]+\.(wasm|zip|whl)$|comlink\.worker[^/]*\.js$")  # what the timeline lists, by name
+
+
+def timeline(folder=None):
+    """A first visit of the site (or the one in `folder`) until its kernel is idle, as [(seconds, event)]: the
+    page's requests of Pyodide, the standard library and the wheels, the marks, the first cell, Idle; last, the
+    bytes the visit fetched."""
+    from playwright.sync_api import sync_playwright
+
+    events, fetched = [], []
+
+    def marked(route):
+        body = route.fetch().text()
+        for pattern, replacement in next(marks for name, marks in MARKS.items() if name in route.request.url):
+            body, found = re.subn(pattern, replacement.replace("$&", r"\g<0>"), body)
+            events.append((time.time(), f"(mark {replacement[:30]}... {'set' if found else 'NOT FOUND'})"))
+        route.fulfill(body=body, content_type="text/javascript")
+
+    def finished(request):
+        fetched.append(request.sizes()["responseBodySize"])
+        if fetched[-1] < 0:  # the page's copy of what JupyterLite's service worker fetched: counted there
+            return
+        if name := FETCHED.search(request.url.split("?")[0]):
+            events.append((time.time(), f"got {name.group(0)} ({fetched[-1] / 2**20:.1f} MiB)"))
+
+    with site_link(folder) as link, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context()
+        context.route(re.compile(r"(comlink\.worker[^/]*\.js|pyodide\.asm\.mjs)$"), marked)
+        context.on("console", lambda message: events.append((int(message.text.rsplit(":", 1)[1]) / 1000,
+                                                             message.text.split(":")[1]))
+                   if message.text.startswith("mark:") else None)
+        context.on("requestfinished", finished)
+        page = context.new_page()
+        started = time.time()
+        page.goto(link, timeout=TIMEOUT_MS)
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=TIMEOUT_MS)
+        events.append((time.time(), "first cell drawn"))
+        page.locator(".jp-StatusBar-TextItem", has_text=IDLE).wait_for(timeout=TIMEOUT_MS)
+        events.append((time.time(), "kernel idle"))
+        browser.close()
+    total = sum(size for size in fetched if size > 0)
+    return [(t - started, event) for t, event in sorted(events)] + [(None, f"fetched {total / 2**20:.1f} MiB")]
+
+
 if __name__ == "__main__":  # python -m bench.front_ends [rounds] [NAME=SITE_FOLDER ...]: builds side by side
+    if sys.argv[1:2] == ["--timeline"]:  # python -m bench.front_ends --timeline [SITE_FOLDER]
+        for seconds, event in timeline(Path(sys.argv[2]) if len(sys.argv) > 2 else None):
+            print(f"{seconds:7.2f} s  {event}" if seconds is not None else event)
+        sys.exit()
     sites = {name: Path(folder) for name, folder in (argument.split("=", 1) for argument in sys.argv[2:])}
     print(table(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3, sites or None)))
