@@ -4,8 +4,12 @@
 //
 // PYODIDE_FOLDER is npm's pyodide package unpacked. build.py compiles the site's Python to bytecode
 // with it: bytecode is read only by the Python that wrote it, so it must be this Pyodide's.
-const [pyodideFolder, folder, code] = process.argv.slice(2);
-const { loadPyodide } = await import(`${pyodideFolder}/pyodide.mjs`);
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideFolder, folder] = process.argv.slice(2, 4).map((path) => resolve(path));
+const code = process.argv[4];
+const { loadPyodide } = await import(pathToFileURL(`${pyodideFolder}/pyodide.mjs`).href);
 const pyodide = await loadPyodide({ indexURL: `${pyodideFolder}/` });
 pyodide.FS.mkdir("/work");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/work");
