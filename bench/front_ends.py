@@ -151,6 +151,9 @@ def measure(rounds=3, sites=None):
                 with lab_link() if front_end == "JupyterLab" else nullcontext(links[front_end]) as link:
                     for wait, value in visit(browser, link).items():
                         waits[wait].append(value)
+                # Each visit as it ends: on a machine so busy that a visit times out, the others are not lost.
+                print(f"{front_end}: " + ", ".join(f"{wait} {waits[wait][-1]:.1f} s" for wait in WAITS),
+                      f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
         version = browser.version
         browser.close()
     load.append(os.getloadavg()[0])
