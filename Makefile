@@ -154,12 +154,13 @@ $(VENV)/.frameworks: requirements-frameworks.txt $(VENV)/.course
 
 # The course as a JupyterLite site: one folder, site/, that any static web server can publish; it
 # runs in the student's browser (Pyodide), with nothing installed. Built in a venv of its own from
-# requirements-lite.txt, with the Pyodide core from npm; rebuilt in full every time (under a minute).
+# requirements-lite.txt, with the Pyodide core from npm, which Node runs to compile the site's Python to
+# bytecode; rebuilt in full every time (under a minute once .lite/cache holds the compiled archives).
 LITE_VENV := .lite/venv
 
 lite: $(LITE_VENV)/.installed
-	@command -v npm >/dev/null || { echo "make lite needs npm to fetch the Pyodide core:" \
-	    "install it (Debian/Ubuntu: apt-get install nodejs npm)."; exit 1; }
+	@command -v npm >/dev/null && command -v node >/dev/null || { echo "make lite needs npm to fetch the" \
+	    "Pyodide core and Node to run it: install them (Debian/Ubuntu: apt-get install nodejs npm)."; exit 1; }
 	$(LITE_VENV)/bin/python tools/lite/build.py
 
 lite-serve:

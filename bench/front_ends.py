@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from datetime import datetime
 from importlib.util import find_spec
 from pathlib import Path
@@ -46,6 +46,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",  # 
                  "--no-first-run", "--no-default-browser-check",
                  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]  # reach nothing but this machine
 WAITS = ("link_to_idle", "run_all")
+LABELS = {"JupyterLab": "JupyterLab (ipykernel)", "site": "site (JupyterLite, Pyodide)"}
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -58,9 +59,10 @@ def missing():
 
 
 @contextmanager
-def site_link():
-    """The built site served on a free port of 127.0.0.1, as `make lite-serve` does; yields the notebook's link."""
-    httpd = runpy.run_path(str(ROOT / "tools" / "lite" / "serve.py"))["server"](SITE)
+def site_link(folder=None):
+    """The built site (or the one in `folder`) served on a free port of 127.0.0.1, as `make lite-serve` does;
+    yields the notebook's link."""
+    httpd = runpy.run_path(str(ROOT / "tools" / "lite" / "serve.py"))["server"](folder or SITE)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}/lab/index.html?path=notebooks/{NOTEBOOK}"
@@ -131,21 +133,27 @@ def visit(browser, link):
         context.close()
 
 
-def measure(rounds=3):
-    """Median seconds of both waits per front end over `rounds` turns, and the site's ratio to JupyterLab's."""
+def measure(rounds=3, sites=None):
+    """Median seconds of both waits per front end over `rounds` turns, and each site's ratio to JupyterLab's.
+    `sites` maps a name to a built site's folder, to set builds side by side (default: {"site": SITE})."""
     if reason := missing():
         return {"skipped": reason}
     from playwright.sync_api import sync_playwright
 
-    seconds = {front_end: {wait: [] for wait in WAITS} for front_end in ("JupyterLab", "site")}
+    sites = sites or {"site": SITE}
+    seconds = {front_end: {wait: [] for wait in WAITS} for front_end in ("JupyterLab", *sites)}
     date, load = datetime.now().astimezone().isoformat(timespec="seconds"), [os.getloadavg()[0]]
-    with site_link() as site, sync_playwright() as playwright:
+    with ExitStack() as servers, sync_playwright() as playwright:
+        links = {name: servers.enter_context(site_link(folder)) for name, folder in sites.items()}
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(rounds):
             for front_end, waits in seconds.items():
-                with lab_link() if front_end == "JupyterLab" else nullcontext(site) as link:
+                with lab_link() if front_end == "JupyterLab" else nullcontext(links[front_end]) as link:
                     for wait, value in visit(browser, link).items():
                         waits[wait].append(value)
+                # Each visit as it ends: on a machine so busy that a visit times out, the others are not lost.
+                print(f"{front_end}: " + ", ".join(f"{wait} {waits[wait][-1]:.1f} s" for wait in WAITS),
+                      f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
         version = browser.version
         browser.close()
     load.append(os.getloadavg()[0])
@@ -153,7 +161,8 @@ def measure(rounds=3):
                for front_end, waits in seconds.items()}
     return {"date": date, "notebook": f"notebooks/{NOTEBOOK}", "rounds": rounds, "chromium": version,
             "load_average": [round(value, 1) for value in load], "seconds": seconds, "median_seconds": medians,
-            "site_ratio": {wait: medians["site"][wait] / medians["JupyterLab"][wait] for wait in WAITS}}
+            "site_ratio": {name: {wait: medians[name][wait] / medians["JupyterLab"][wait] for wait in WAITS}
+                           for name in sites}}
 
 
 def table(results):
@@ -164,12 +173,72 @@ def table(results):
     out = [f"Front ends, {results['date']}: {results['notebook']} in Chromium {results['chromium']}, median of "
            f"{results['rounds']} rounds taking turns, a first visit each; load {start} at the start, {end} at the end",
            f"  {'':30} {'link to idle kernel s':>22} {'run-all s':>10}"]
-    for front_end, label in (("JupyterLab", "JupyterLab (ipykernel)"), ("site", "site (JupyterLite, Pyodide)")):
-        median = results["median_seconds"][front_end]
+    for front_end, median in results["median_seconds"].items():
+        label = LABELS.get(front_end, front_end)
         out.append(f"  {label:30} {median['link_to_idle']:22.1f} {median['run_all']:10.1f}")
-    ratio = results["site_ratio"]
-    return "\n".join(out + [f"  {'site / JupyterLab':30} {ratio['link_to_idle']:22.2f} {ratio['run_all']:10.2f}"])
+    for name, ratio in results["site_ratio"].items():
+        out.append(f"  {name + ' / JupyterLab':30} {ratio['link_to_idle']:22.2f} {ratio['run_all']:10.2f}")
+    return "\n".join(out)
 
 
-if __name__ == "__main__":  # python -m bench.front_ends [rounds]
-    print(table(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3)))
+# Where the site's wait goes (timeline): console marks put into the site's code as it is served, so never in a
+# timed visit. The kernel worker's steps, and inside Pyodide's start the packages it loads beside booting
+# Python. The names are those of jupyterlite-pyodide-kernel 0.8.6's and Pyodide 314's minified code.
+MARKS = {"comlink.worker": [(r"await this\.(init\w+)\(e\)",
+                             r'(console.log("mark:worker \1:"+Date.now()),await this.\1(e))'),
+                            (r"null==\(t=this\._initializer\)", 'console.log("mark:kernel ready:"+Date.now()),$&')],
+         "pyodide.asm.mjs": [(r"await pe\(n,\{messageCallback\(\)\{\}\}\)",
+                              '(console.log("mark:preload start:"+Date.now()),$&,'
+                              'console.log("mark:preload end:"+Date.now()))')]}
+FETCHED = re.compile(r"[^/?]+\.(wasm|zip|whl)$|comlink\.worker[^/]*\.js$")  # what the timeline lists, by name
+
+
+def timeline(folder=None):
+    """A first visit of the site (or the one in `folder`) until its kernel is idle, as [(seconds, event)]: the
+    page's requests of Pyodide, the standard library and the wheels, the marks, the first cell, Idle; last, the
+    bytes the visit fetched."""
+    from playwright.sync_api import sync_playwright
+
+    events, fetched = [], []
+
+    def marked(route):
+        body = route.fetch().text()
+        for pattern, replacement in next(marks for name, marks in MARKS.items() if name in route.request.url):
+            body, found = re.subn(pattern, replacement.replace("$&", r"\g<0>"), body)
+            events.append((time.time(), f"(mark {replacement[:30]}... {'set' if found else 'NOT FOUND'})"))
+        route.fulfill(body=body, content_type="text/javascript")
+
+    def finished(request):
+        fetched.append(request.sizes()["responseBodySize"])
+        if fetched[-1] < 0:  # the page's copy of what JupyterLite's service worker fetched: counted there
+            return
+        if name := FETCHED.search(request.url.split("?")[0]):
+            events.append((time.time(), f"got {name.group(0)} ({fetched[-1] / 2**20:.1f} MiB)"))
+
+    with site_link(folder) as link, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context()
+        context.route(re.compile(r"(comlink\.worker[^/]*\.js|pyodide\.asm\.mjs)$"), marked)
+        context.on("console", lambda message: events.append((int(message.text.rsplit(":", 1)[1]) / 1000,
+                                                             message.text.split(":")[1]))
+                   if message.text.startswith("mark:") else None)
+        context.on("requestfinished", finished)
+        page = context.new_page()
+        started = time.time()
+        page.goto(link, timeout=TIMEOUT_MS)
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=TIMEOUT_MS)
+        events.append((time.time(), "first cell drawn"))
+        page.locator(".jp-StatusBar-TextItem", has_text=IDLE).wait_for(timeout=TIMEOUT_MS)
+        events.append((time.time(), "kernel idle"))
+        browser.close()
+    total = sum(size for size in fetched if size > 0)
+    return [(t - started, event) for t, event in sorted(events)] + [(None, f"fetched {total / 2**20:.1f} MiB")]
+
+
+if __name__ == "__main__":  # python -m bench.front_ends [rounds] [NAME=SITE_FOLDER ...]: builds side by side
+    if sys.argv[1:2] == ["--timeline"]:  # python -m bench.front_ends --timeline [SITE_FOLDER]
+        for seconds, event in timeline(Path(sys.argv[2]) if len(sys.argv) > 2 else None):
+            print(f"{seconds:7.2f} s  {event}" if seconds is not None else event)
+        sys.exit()
+    sites = {name: Path(folder) for name, folder in (argument.split("=", 1) for argument in sys.argv[2:])}
+    print(table(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 3, sites or None)))

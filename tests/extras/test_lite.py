@@ -22,6 +22,7 @@ import os
 import re
 import threading
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -178,11 +179,13 @@ class Student:
             ".jp-OutputArea").inner_html()
 
     def kernel(self, code):
-        """Run `code` in the open notebook's kernel, as a cell of the student's own would; its printed text."""
+        """Run `code` in the open notebook's kernel, as a cell of the student's own would; its printed text
+        and the traceback it shows, if any (with the terminal's colour codes)."""
         return self.page.evaluate("""async code => {
             const future = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute({code});
             const out = [];
-            future.onIOPub = msg => out.push(msg.content.text || msg.content.evalue || '');
+            future.onIOPub = msg => out.push(msg.content.text || (msg.content.traceback || []).join('\\n')
+                                             || msg.content.evalue || '');
             await future.done;
             return out.join(''); }""", code)
 
@@ -360,3 +363,21 @@ def test_progress_outlives_the_page_and_is_handed_in_beside_the_notebook(student
     records = progress.read(tmp_path / "ada.jsonl")
     assert [(r["event"], r["notebook"], r.get("outcome")) for r in records] == [
         ("start", "04", None), ("check", "04", "not attempted")]
+
+
+RAISES_IN_AGENTLIB = "from agentlib import ScriptedModel\nScriptedModel([])([], [])"  # a script with no step left
+
+
+def test_a_traceback_into_agentlib_shows_agentlibs_source_line(student):
+    """The site ships bytecode for the standard library and the other packages, but agentlib as source: an error
+    raised inside agentlib shows the line that raised it, as in JupyterLab."""
+    try:
+        exec(RAISES_IN_AGENTLIB, {})
+    except IndexError as error:
+        raising = traceback.extract_tb(error.__traceback__)[-1]  # the same code in this checkout's agentlib
+    assert "agentlib" in raising.filename and "raise IndexError" in raising.line
+    student.open(f"notebooks/en/{NOTEBOOKS['en']['04']}.ipynb")
+    student.run("setup")
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", student.kernel(RAISES_IN_AGENTLIB))
+    assert "IndexError: the script has only 0 steps" in shown, shown
+    assert raising.line in shown, shown

@@ -6,8 +6,10 @@ run and saved with its outputs). None of those may reach the site, in its file b
 agentlib's wheel. The lock test gives site_lock wheels whose requirements carry Pyodide's markers.
 """
 
+import hashlib
 import importlib.util
 import json
+import py_compile
 import socket
 import subprocess
 import sys
@@ -155,3 +157,33 @@ def test_lite_serve_on_a_port_that_cannot_exist_says_which_ports_do(tmp_path, po
     (tmp_path / "index.html").write_text("<html></html>")
     with pytest.raises(SystemExit, match="from 1 to 65535"):
         serve.main(["--port", port, "--dir", str(tmp_path)])
+
+
+def test_bytecode_joins_the_source_in_the_archive_and_its_record_and_compiles_to_the_same_bytes(tmp_path):
+    archive = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(archive, "w") as new:
+        new.writestr("pkg/__init__.py", "ANSWER = 42\n")
+        new.writestr("pkg-1.0.dist-info/RECORD", "pkg/__init__.py,,\n")
+    compiled = tmp_path / "compiled"  # what the site's Pyodide leaves; this Python stands in for it
+    with zipfile.ZipFile(archive) as unpack:
+        unpack.extractall(compiled)
+    py_compile.compile(compiled / "pkg/__init__.py", invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    (pyc,) = [p.relative_to(compiled).as_posix() for p in compiled.rglob("*.pyc")]
+    build.with_bytecode(archive, compiled, tmp_path / "once.whl")
+    build.with_bytecode(archive, compiled, tmp_path / "again.whl")
+    assert (tmp_path / "once.whl").read_bytes() == (tmp_path / "again.whl").read_bytes()
+    with zipfile.ZipFile(tmp_path / "once.whl") as shipped:
+        assert shipped.namelist() == ["pkg/__init__.py", "pkg-1.0.dist-info/RECORD", pyc]
+        assert shipped.read("pkg/__init__.py") == b"ANSWER = 42\n"  # the source stays, for tracebacks
+        record = shipped.read("pkg-1.0.dist-info/RECORD").decode().splitlines()
+        assert record[-1] == build.record_line(pyc, shipped.read(pyc)).strip()
+
+
+def test_piplites_index_gets_the_digest_of_the_wheel_as_shipped(tmp_path):
+    (tmp_path / "pkg-1.0-py3-none-any.whl").write_bytes(b"compiled")
+    entry = {"filename": "pkg-1.0-py3-none-any.whl", "size": 6, "md5_digest": "0",
+             "digests": {"md5": "0", "sha256": "0"}}  # the wheel's before to_bytecode
+    (tmp_path / "all.json").write_text(json.dumps({"pkg": {"releases": {"1.0": [entry]}}}))
+    build.redigest(tmp_path / "all.json")
+    (shipped,) = json.loads((tmp_path / "all.json").read_text())["pkg"]["releases"]["1.0"]
+    assert shipped["digests"]["sha256"] == hashlib.sha256(b"compiled").hexdigest() and shipped["size"] == 8

@@ -12,6 +12,10 @@ agent_loop.py, .env or scratch files. Its configuration names no other host.
 Start-up: the site's Pyodide lock lists every wheel the site serves, and the kernel loads its own
 packages and the course's (PRELOAD) while Pyodide starts, all at once, instead of installing
 them one after the other with piplite; a set-up cell's piplite.install then finds them there.
+npm's Pyodide and PyPI's wheels hold source only, which the browser's Python would compile at every
+kernel start (about 730 modules, most of the wait for an idle kernel): the build compiles them with
+that Pyodide under Node and ships the bytecode beside the source (to_bytecode), except agentlib's,
+which its tracebacks show as they are.
 
 Deliberately left out: Pyodide's compiled packages (pandas and numpy have no WebAssembly wheels
 on PyPI; the token table does without them), the tiny local model (a laptop feature).
@@ -48,8 +52,23 @@ EXTENSION_WHEELS = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi
 # install, openai too. Measured against installing them all with piplite (three runs of six, two busy
 # cores): the wait for an idle kernel stayed the same within the noise (starting Pyodide and importing
 # IPython are most of it), and notebook 05's set-up cell went from 1.4-2.0 s to 0.5-0.7 s.
+COURSE = "agentloop-course"  # agentlib's wheel: shipped as source, so its tracebacks show their lines
 PRELOAD = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "ipython", "jedi",
-           "agentloop-course", "ipywidgets", "openai"]
+           COURSE, "ipywidgets", "openai"]
+# Run in that Pyodide by to_bytecode, with the unpacked archives in /work: bytecode for each .py file, where the
+# browser's Python looks for it. The standard library is imported from its zip, where zipimport finds x.pyc
+# beside x.py; a wheel is unpacked into site-packages, where x.py's bytecode is __pycache__/x.cpython-314.pyc.
+# Unchecked hashes: nothing changes a file of the kernel's, so its Python need not read and hash the source.
+BYTECODE = """
+import compileall, sys
+from pathlib import Path
+from py_compile import PycInvalidationMode
+stdlib, site_packages = (next(p for p in sys.path if p.endswith(end)) for end in (".zip", "site-packages"))
+for folder in sorted(Path("/work").iterdir()):
+    in_zip = folder.name.endswith(".zip")
+    compileall.compile_dir(folder, ddir=stdlib if in_zip else site_packages, legacy=in_zip, quiet=1,
+                           invalidation_mode=PycInvalidationMode.UNCHECKED_HASH)
+"""
 
 
 def main(argv):
@@ -61,7 +80,7 @@ def main(argv):
     shutil.rmtree(stage, ignore_errors=True)  # a fresh stage and output: doit's cache cannot keep old state
     shutil.rmtree(out, ignore_errors=True)
     pyodide = stage / "static" / "pyodide"
-    lock = pyodide_core(cache, pyodide)
+    lock, pyodide_package = pyodide_core(cache, pyodide)
     kernel = kernel_packages(lock, cache / "pyodide-wheels", pyodide)
     pypi = stage / "pypi"
     download(requirements(HERE / "wheels.txt"), cache / "wheels", lock["info"], pypi)
@@ -72,6 +91,9 @@ def main(argv):
     run(sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", stage, "--output-dir", out,
         "--contents", contents, "--apps", "lab", "--no-sourcemaps",
         cwd=stage)  # doit keeps its task database in the working folder: a fresh one every build
+    to_bytecode(compiled(out), pyodide_package, cache / "bytecode")
+    for index in (out / "pypi" / "all.json", out / EXTENSION_WHEELS / "all.json"):
+        redigest(index)
     shipped = site_lock(out, lock, kernel)
     configure(out / "jupyter-lite.json")
     ask_to_persist(out / "lab" / "index.html")
@@ -85,23 +107,28 @@ def run(*command, **options):
 
 
 def pyodide_core(cache, target):
-    """Unpack npm's `pyodide` package (the core, no package wheels) into `target`; return its lock."""
+    """Copy npm's `pyodide` package (the core, no package wheels) into `target`. Returns its lock, and the
+    folder in `cache` where the whole package stays unpacked, for Node to run (to_bytecode)."""
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION  # only in .lite/venv, as is main()
 
     tgz = cache / f"pyodide-{PYODIDE_VERSION}.tgz"
     if not tgz.exists():
         cache.mkdir(parents=True, exist_ok=True)
         run("npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", cache, "--silent")
+    unpacked = cache / f"pyodide-{PYODIDE_VERSION}"
+    if not (unpacked / "pyodide-lock.json").is_file():
+        with tarfile.open(tgz) as archive:
+            archive.extractall(unpacked, filter=lambda member, path: tarfile.data_filter(
+                member.replace(name=member.name.removeprefix("package/")), path))
     target.mkdir(parents=True)
-    with tarfile.open(tgz) as archive:
-        for name in CORE:
-            (target / name).write_bytes(archive.extractfile(f"package/{name}").read())
-        return json.load(archive.extractfile("package/pyodide-lock.json"))
+    for name in CORE:
+        shutil.copy(unpacked / name, target / name)
+    return json.loads((unpacked / "pyodide-lock.json").read_text()), unpacked
 
 
 def kernel_packages(lock, cache, target):
     """The lock's entries for KERNEL_NEEDS and their dependencies, with PyPI's wheels next to the
-    core. PyPI's wheels are other builds than Pyodide's, so each entry gets the hash of the file shipped.
+    core. PyPI's wheels are other builds than Pyodide's: site_lock puts the hash of the file shipped in each entry.
     """
     packages, todo = {}, list(KERNEL_NEEDS)
     while todo:
@@ -113,7 +140,7 @@ def kernel_packages(lock, cache, target):
     wheels = download(pins, cache, lock["info"], target)
     for entry in packages.values():
         wheel = wheels[normal(entry["name"])]
-        entry.update(file_name=wheel.name, sha256=hashlib.sha256(wheel.read_bytes()).hexdigest())
+        entry["file_name"] = wheel.name
     return packages
 
 
@@ -222,15 +249,81 @@ def with_data(wheel, target, root=ROOT):
         for path in tracked(root, "data"):
             name, content = path.as_posix(), (root / path).read_bytes()
             new.writestr(name, content)
-            digest = base64.urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b"=").decode()
-            record += f"{name},sha256={digest},{len(content)}\n"
+            record += record_line(name, content)
         new.writestr(record_name, record)
+
+
+def record_line(name, content):
+    """The line of a wheel's RECORD for its file `name`, which holds `content`."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(content)}\n"
+
+
+def compiled(out):
+    """What to_bytecode compiles in the site `out`: the standard library's zip and every wheel but the course's."""
+    wheels = [*(out / "static" / "pyodide").glob("*.whl"), *(out / "pypi").glob("*.whl"),
+              *(out / EXTENSION_WHEELS).glob("*.whl")]
+    return [out / "static" / "pyodide" / "python_stdlib.zip", *sorted(w for w in wheels if wheel_name(w) != COURSE)]
+
+
+def to_bytecode(archives, pyodide_package, cache):
+    """Add to each of `archives` (zips: the standard library, wheels) the bytecode of every .py file in it, written
+    by npm's Pyodide in `pyodide_package` under Node, so the browser's Python imports them without compiling.
+    The source stays beside it for tracebacks. Compiled archives are kept in `cache` under the SHA-256 of the
+    archive they came from: a build compiles only what changed."""
+    done = {a: cache / pyodide_package.name / hashlib.sha256(a.read_bytes()).hexdigest() / a.name for a in archives}
+    if todo := [archive for archive in archives if not done[archive].is_file()]:
+        with tempfile.TemporaryDirectory() as scratch:
+            folders = [Path(scratch) / f"{index:03}-{archive.name}" for index, archive in enumerate(todo)]
+            for archive, folder in zip(todo, folders):
+                with zipfile.ZipFile(archive) as unpack:
+                    unpack.extractall(folder)
+            run("node", HERE / "in_pyodide.mjs", pyodide_package, scratch, BYTECODE)
+            for archive, folder in zip(todo, folders):
+                with_bytecode(archive, folder, done[archive])
+    for archive in archives:
+        shutil.copy(done[archive], archive)
+
+
+def with_bytecode(archive, folder, target):
+    """Write `archive` to `target` with the .pyc files that `folder`, its compiled copy, holds besides (in a
+    wheel's RECORD too). Entries keep their order and dates, new ones get the zip format's first date:
+    the same archive compiles to the same bytes."""
+    with zipfile.ZipFile(archive) as old:
+        names = old.namelist()
+        added = sorted({p.relative_to(folder).as_posix() for p in folder.rglob("*.pyc")} - set(names))
+        record = "".join(record_line(name, (folder / name).read_bytes()) for name in added)
+        part = target.with_name(target.name + ".part")
+        part.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as new:
+            for info in old.infolist():
+                content = old.read(info)
+                in_record = info.filename.endswith(".dist-info/RECORD")
+                new.writestr(info, content + record.encode() if in_record else content)
+            for name in added:
+                info = zipfile.ZipInfo(name)
+                info.external_attr = 0o644 << 16
+                new.writestr(info, (folder / name).read_bytes(), zipfile.ZIP_DEFLATED)
+    part.replace(target)
+
+
+def redigest(index):
+    """Put the sizes and digests of the wheels that piplite's `index` (an all.json) lists into it again, after
+    to_bytecode changed the wheels."""
+    packages = json.loads(index.read_text())
+    for package in packages.values():
+        for files in package["releases"].values():
+            for entry in files:
+                content = (index.parent / entry["filename"]).read_bytes()
+                md5, sha256 = hashlib.md5(content).hexdigest(), hashlib.sha256(content).hexdigest()
+                entry.update(size=len(content), md5_digest=md5, digests={"md5": md5, "sha256": sha256})
+    index.write_text(json.dumps(packages, indent=2, sort_keys=True))
 
 
 def site_lock(out, lock, kernel):
     """Write the site's Pyodide lock: `kernel` (entries of Pyodide's own lock) and every wheel the site
     serves to piplite, the course's and the kernel extension's, where they lie (file_name relative to the
-    lock), with their dependencies in Pyodide. Returns its packages."""
+    lock), with their dependencies in Pyodide and the hash of the file as shipped. Returns its packages."""
     pyodide = out / "static" / "pyodide"
     wheels = sorted([*(out / "pypi").glob("*.whl"), *(out / EXTENSION_WHEELS).glob("*.whl")],
                     key=lambda w: Version(w.name.split("-")[1]))  # of two versions of a stub, the newer wins
@@ -240,6 +333,7 @@ def site_lock(out, lock, kernel):
                "python_full_version": lock["info"]["python"],
                "python_version": ".".join(lock["info"]["python"].split(".")[:2]), "extra": ""}
     for entry in packages.values():
+        entry["sha256"] = hashlib.sha256((pyodide / entry["file_name"]).read_bytes()).hexdigest()  # as shipped
         if "requires" in entry:
             needs = [Requirement(r) for r in entry.pop("requires")]
             entry["depends"] = sorted({normal(r.name) for r in needs if not r.marker or r.marker.evaluate(markers)})
@@ -259,8 +353,8 @@ def lock_entry(wheel, lock_folder):
     tops = {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/__init__.py")}
     tops |= {n[:-3] for n in names if "/" not in n and n.endswith(".py")}
     return {"name": metadata["Name"], "version": metadata["Version"], "file_name": os.path.relpath(wheel, lock_folder),
-            "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
-            "package_type": "package", "imports": sorted(tops), "requires": metadata.get_all("Requires-Dist") or []}
+            "install_dir": "site", "package_type": "package", "imports": sorted(tops),
+            "requires": metadata.get_all("Requires-Dist") or []}
 
 
 def configure(path):
@@ -275,6 +369,10 @@ def configure(path):
     data["appName"] = "Agentenschleife · Agent loop"
     kernel = data["litePluginSettings"][PYODIDE_KERNEL_PLUGIN_ID]
     kernel.update(disablePyPIFallback=True, loadPyodideOptions={"packages": PRELOAD})
+    # The indexes' addresses name their SHA-256, so a browser fetches a changed one: redigest changed them.
+    indexes = [url.split("?")[0] for url in kernel["pipliteUrls"]]
+    kernel["pipliteUrls"] = [f"{index}?sha256={hashlib.sha256((path.parent / index).read_bytes()).hexdigest()}"
+                             for index in indexes]
     data["fileTypes"]["svg"]["fileFormat"] = "base64"
     path.write_text(json.dumps(config, indent=2))
 
@@ -299,11 +397,13 @@ def check(out, shipped):
         problems.append(f"pyodideUrl is {kernel.get('pyodideUrl')!r}, not {PYODIDE_URL!r}")
     if kernel.get("disablePyPIFallback") is not True:
         problems.append("disablePyPIFallback is not true")
-    problems += [f"pipliteUrls names another host: {u}" for u in kernel.get("pipliteUrls", []) if not u.startswith("./")]
+    problems += [f"pipliteUrls names another host: {u}" for u in kernel.get("pipliteUrls", [])
+                 if not u.startswith("./")]
     pyodide = out / "static" / "pyodide"
     problems += [f"{p['file_name']} is missing" for p in shipped.values() if not (pyodide / p["file_name"]).is_file()]
     problems += [f"{name} is preloaded but not in the lock" for name in PRELOAD if name not in shipped]
-    problems += [f"{n} has no notebooks" for n in ("de", "en") if not list((out / "files" / "notebooks" / n).glob("*.ipynb"))]
+    problems += [f"{n} has no notebooks" for n in ("de", "en")
+                 if not list((out / "files" / "notebooks" / n).glob("*.ipynb"))]
     if problems:
         raise SystemExit("the site is broken:\n  " + "\n  ".join(problems))
 
