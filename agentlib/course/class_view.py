@@ -96,7 +96,7 @@ def section(students, language="en"):
     """The page's body without its frame: the style, a count, who is stuck, the grid, the chart, notes. Each
     part is a `cv` element, so STYLE, which styles nothing else, can sit beside it in a notebook."""
     found, _ = columns(students)
-    counts = say(TEXT, "counts", language, students=len(students), stuck=len(stuck(students)),
+    counts = say(TEXT, "counts", language, students=len(students), stuck=len({name for name, *_ in stuck(students)}),
                  exercises=sum(kind == "exercise" for kind, _ in found))
     notes = [say(TEXT, "skipped", language, student=escape(name), lines=s.skipped)
              for name, s in students.items() if s.skipped]

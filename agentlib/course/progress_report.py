@@ -12,8 +12,10 @@ out); then who is stuck, and the class's columns and medians. class_table.py lay
 class_view.py as an HTML page.
 
 Every file is a student's, so every byte is untrusted: a line that is not a record is skipped and counted,
-a line longer than LINE bytes is never parsed, no file adds more than WIDEST columns, and names are cut to NAME
-characters with control characters escaped. Time and memory grow with one student's file, not with the class.
+a line longer than LINE bytes is never parsed, no file is read past MOST_BYTES bytes or MOST_RECORDS records (the
+report names a file it cut short), no file adds more than WIDEST columns, and names are cut to NAME characters
+with control characters escaped. Each file is read once, in one pass; time grows with the bytes read, memory
+with one student's records (at most MOST_RECORDS) plus one reduced row per student, a few KiB each.
 Deliberately left out: grades, names beyond the folder's or file's.
 """
 
@@ -29,11 +31,14 @@ from .progress import FILE, FOLDER
 BREAK = 30  # minutes: a longer gap between two lines of one notebook is a pause, not work
 LINE = 4096  # bytes: progress.py writes a few hundred; a longer line is no record and is never parsed
 NAME = 40  # characters of a name: progress.py writes no longer ones, and a row must stay a row
+MOST_BYTES = 32 * 2**20  # read from one file: a course week writes about 2 MB; a sparse 64 GB file costs no disk
+MOST_RECORDS = 100_000  # kept from one file while it is read: a course week writes about 10,000
 WIDEST = 40  # exercises, and notebooks, one student's file may add to the table: the course has about ten of each
 STUCK_TRIES = 3  # different incorrect attempts without a pass: stuck on that exercise
 FAR = 2  # a notebook open more than FAR times the class's median: stuck in that notebook
 OUTCOMES = ("correct", "incorrect", "not attempted")  # what a check writes; a tuple: `in` never hashes a list
 DECODER = json.JSONDecoder()
+MORE = object()  # what file_lines yields when a file goes on past MOST_BYTES
 
 
 class Line(NamedTuple):
@@ -66,6 +71,7 @@ class Student:
     """One row: what a student's file says, reduced; `found` is False when they have no progress file."""
     found: bool = True
     skipped: int = 0  # lines that were no record
+    cut: bool = False  # the file held more than MOST_BYTES bytes or MOST_RECORDS records: the rest was not read
     checks: dict = field(default_factory=dict)  # (notebook, exercise) -> Checks
     first: dict = field(default_factory=dict)  # (notebook, exercise) -> the time of its first check
     minutes: dict = field(default_factory=dict)  # notebook -> active minutes
@@ -96,6 +102,10 @@ def read_class(paths):
             students[name] = read_student(file) if file else Student(found=False)
         except OSError as error:
             problems.append(unreadable(file, error))
+            continue
+        if students[name].cut:
+            problems.append(f"{name}: only the first {MOST_RECORDS:,} records or {MOST_BYTES // 2**20} MB of "
+                            f"{shown(str(file), 200)} were read; the rest of that file is left out of the report")
     return dict(sorted(students.items())), problems
 
 
@@ -128,26 +138,45 @@ def unreadable(path, error):
 def read_student(path):
     """One student's file, streamed line by line, reduced to a Student; lines that are no record are counted
     (blank lines are no harm and no news)."""
+    lines, skipped, cut = records(path)
+    student = summary(lines, skipped)
+    student.cut = cut
+    return student
+
+
+def records(path):
+    """(the Lines of the file at `path`, how many lines were no record, whether it was cut short): the one reader
+    of a progress file, for the report and for hand_in. A blank line is neither a record nor a skipped line."""
     lines, skipped = [], 0
-    for text in file_lines(path):
+    texts = file_lines(path)
+    for text in texts:
+        if text is MORE or (len(lines) == MOST_RECORDS and text != ""):
+            texts.close()
+            return lines, skipped, True
         line = parse(text) if text else None
         if line is not None:
             lines.append(line)
         elif text != "":
             skipped += 1
-    return summary(lines, skipped)
+    return lines, skipped, False
 
 
 def file_lines(path):
-    """Each line of the file at `path` as stripped text; a line over LINE bytes as None, its rest skipped unread."""
+    """Each line of the file at `path` as stripped text; a line over LINE bytes as None, its rest skipped unread;
+    after MOST_BYTES bytes MORE says the file went on, and nothing more is read."""
     with open(path, "rb") as file:
-        while raw := file.readline(LINE + 1):
+        left = MOST_BYTES
+        while left > 0 and (raw := file.readline(min(LINE + 1, left))):
+            left -= len(raw)
             if len(raw) > LINE:
-                while raw and not raw.endswith(b"\n"):  # drain it in LINE-sized pieces: memory stays bounded
-                    raw = file.readline(LINE)
+                while left > 0 and raw and not raw.endswith(b"\n"):  # drain it in pieces: memory stays bounded
+                    raw = file.readline(min(LINE, left))
+                    left -= len(raw)
                 yield None
             else:
                 yield raw.decode("utf-8", errors="replace").strip()
+        if left <= 0 and file.read(1):
+            yield MORE
 
 
 def parse(text):

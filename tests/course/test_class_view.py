@@ -169,3 +169,52 @@ def test_the_instructor_notebook_shows_the_same_figures(tmp_path, language):
     assert shown["minutes"] == [STYLE + minutes_chart(students, language)]
     printed = "".join(output.get("text", "") for output in setup.outputs)
     assert printed.split(":")[-1].strip() == "5"  # students with a progress file
+
+
+WRONG_MODELS = [  # three different wrong ScriptedModels a student may write, each in a cell of its own
+    """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        return self.script[self.step], None  # never counts on
+""", """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        self.step += 1
+        return self.script[self.step - 1]  # no pair
+""", """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        self.step += 1
+        return self.script[self.step - 1], {"prompt_tokens": 1}  # tokens from a script
+"""]
+CHECK = 'q = exercise("scripted_model", "en"); q.check(ScriptedModel); ScriptedModel = q.pick(ScriptedModel)'
+
+
+def test_a_student_with_three_different_wrong_scripted_models_is_stuck_and_re_running_a_check_counts_once(tmp_path):
+    """Records written by real check runs in a kernel: classes defined in cells, where inspect finds no source."""
+    from agentlib.course.progress_report import stuck
+
+    cells = ['from agentlib.course import exercise\nfrom agentlib.course.progress import note_start\n'
+             'note_start("05", "en")']
+    for source in WRONG_MODELS[:2]:
+        cells += [source, CHECK, CHECK]  # the check cell run twice, to read the hint: one attempt
+    cells += [WRONG_MODELS[0], CHECK]  # the first one again, in a fresh cell: still the same attempt
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "AGENTLOOP_"))}
+    env |= {"HOME": str(tmp_path), "LLM_ENV_FILE": str(tmp_path / "none.env")}
+    run = lambda: NotebookClient(notebook, kernel_name="python3", timeout=120,  # noqa: E731
+                                 resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+    run()
+    students, _ = read_class([tmp_path])
+    assert stuck(students) == [], students  # two different wrong versions: not stuck yet
+    notebook.cells.append(nbformat.v4.new_code_cell(WRONG_MODELS[2] + CHECK))
+    run()  # a new kernel: the same two versions again, then the third
+    students, _ = read_class([tmp_path])
+    (name, student), = students.items()
+    assert stuck(students) == [(name, ("exercise", ("05", "scripted_model")), 3)]
