@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-from .errors import ModelError
+from .provider.errors import ModelError
 
 
 def main(argv=None):
@@ -24,7 +24,7 @@ def main(argv=None):
     parser.add_argument("--max-steps", type=int, default=8, metavar="N",
                         help="stop after N model calls if the model has not answered (default: 8)")
     parser.add_argument("--language", choices=["en", "de"], default="en",
-                        help="language of the lesson's question and of the model's errors (default: en)")
+                        help="language of the lesson's question, the run's labels and the model's errors (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON")
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["progress"], ["eval"]):  # the course's commands: the lesson does not import the course
@@ -45,7 +45,8 @@ def main(argv=None):
         print(f"{missing.name} is not installed in this Python: use the course's .venv/bin/python, "
               f"or run make setup", file=sys.stderr)
         return 1
-    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
+    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps,
+                              language=args.language)
     if args.save:
         try:
             stats.trace.save(args.save)

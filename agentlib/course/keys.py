@@ -8,9 +8,9 @@ import json
 import os
 from urllib.parse import urlsplit
 
-from ..errors import explain
-from ..keys import looks_like_key, redact, shown_url
-from ..settings import is_local, key_in_model, settings
+from ..provider.errors import explain
+from ..provider.keys import looks_like_key, redact, shown_url
+from ..provider.settings import is_local, key_in_model, settings
 from .text import say
 
 TEXT = {

@@ -25,8 +25,8 @@ import traceback
 from types import SimpleNamespace
 from unittest import mock
 
-from ..keys import redact
-from ..settings import settings
+from ..provider.keys import redact
+from ..provider.settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
     render, sections, shells, starts, write

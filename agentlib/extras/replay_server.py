@@ -33,9 +33,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..course.keys import hidden, hidden_json
 from ..course.loopback import Loopback, Reply, completion, error
-from ..errors import explain
-from ..keys import on_this_machine, shown_url
-from ..settings import key_in_model
+from ..provider.errors import explain
+from ..provider.keys import on_this_machine, shown_url
+from ..provider.settings import key_in_model
 
 
 def reply_for(message, usage=(100, 20)):

@@ -230,7 +230,7 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
 
 def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
     """Forwarding: every system's requests pass the API's rules (provider_rules) with the key only the server holds."""
-    from agentlib.settings import settings
+    from agentlib.provider.settings import settings
     from provider_rules import completion, serve
 
     script = lesson_script("en")
@@ -362,7 +362,7 @@ def quoting(request):
 
 def placed(where, base_url):
     """Settings with SECRET in one of the places a key can sit (the .env and the environment give api_key)."""
-    from agentlib.settings import settings
+    from agentlib.provider.settings import settings
 
     user = base_url.replace("http://", f"http://student:{SECRET}@")
     return settings(**{"key": dict(api_key=SECRET), "model": dict(api_key="x" * 8, model=SECRET),
@@ -393,7 +393,7 @@ def test_the_stop_button_ends_a_comparison_whose_provider_never_answers(installe
     import threading
 
     from agentlib.course.loopback import Hang, Loopback
-    from agentlib.settings import settings
+    from agentlib.provider.settings import settings
 
     with Loopback(lambda request: Hang(120), secret="", lifetime=130) as provider:
         upstream = settings(api_key="x" * 8, base_url=provider.base_url, model="test-model")

@@ -42,7 +42,7 @@ def test_python_m_agentlib_replays_the_lessons_script_offline_and_exits_0():
 
 def test_the_scripted_run_in_german_answers_in_german(capsys):
     assert main(["--language", "de"]) == 0
-    assert "\nAnswer:\nhttpx kennt vier Timeouts" in capsys.readouterr().out
+    assert "\nAntwort:\nhttpx kennt vier Timeouts" in capsys.readouterr().out
 
 
 def test_the_step_limit_ends_the_run_with_exit_status_1(capsys):

@@ -3,8 +3,9 @@
 import pytest
 
 from agentlib import loop
-from agentlib.loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
-from agentlib.models import Call, Message, ScriptedModel, Usage
+from agentlib.loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent, set_language
+from agentlib.messages import Call, Message, Usage
+from agentlib.models import ScriptedModel
 from agentlib.tools import TOOLS, tool
 
 
@@ -155,34 +156,6 @@ def test_an_error_without_text_is_named_by_its_type(tmp_docs, capsys):
     assert stats.trace.stop_message == "RuntimeError" and "\nStopped:\nRuntimeError.\n" in capsys.readouterr().out
 
 
-class HandWritten:
-    """A RealModel as a student writes it: the openai client keeps the key, provider errors pass on as they came."""
-
-    def __init__(self, key, error):
-        self.client, self.error = type("Client", (), {"api_key": key})(), error
-
-    def __call__(self, messages, tools):
-        raise self.error
-
-
-@pytest.mark.parametrize("quoted", ["The model `{key}` does not exist or you do not have access to it.",
-                                    "401 Unauthorized: header was 'Authorization: Bearer {key}'",
-                                    "Incorrect API key provided: {key}. You can find your API key at ..."])
-def test_a_provider_error_quoting_the_key_never_shows_it(tmp_docs, capsys, monkeypatch, quoted):
-    monkeypatch.delenv("LLM_API_KEY", raising=False)
-    key = "plainkey7Qm2xZ"  # no "sk-": only knowing the key can hide it
-    _, stats = run_agent(HandWritten(key, RuntimeError(quoted.format(key=key))), "Q?")
-    shown = capsys.readouterr().out + stats.trace.stop_message + str(stats.trace.to_dict())
-    assert "Stopped:" in shown and "[hidden]" in stats.trace.stop_message
-    assert "7Qm2xZ" not in shown and "plainkey" not in shown
-
-
-def test_the_configured_key_is_hidden_when_the_model_keeps_none(tmp_docs, capsys, monkeypatch):
-    monkeypatch.setenv("LLM_API_KEY", "envkey5Rt8Wq")
-    _, stats = run_agent(ScriptedModel([ValueError("quota exceeded for envkey5Rt8Wq")]), "Q?")
-    assert "5Rt8Wq" not in capsys.readouterr().out + stats.trace.stop_message
-
-
 def test_running_past_the_script_says_how_to_end_it(tmp_docs):
     _, stats = run_agent(ScriptedModel([grep("a")]), "Q?", verbose=False)
     assert stats.trace.stop_reason == "error"
@@ -298,3 +271,30 @@ def test_the_preview_is_capped_and_printable_whatever_the_call(clean_registry, c
     assert first == f"[step 1] echo({calls[0].function.arguments[:200]}) → {'y' * 90}"
     assert second.startswith(f"[step 1] {'t' * 60}({{}}) → Error: ValueError: no tool called")
     assert third.endswith(" → \\ud800")
+
+
+@pytest.mark.parametrize("language, said", [
+    ("de", ["[Schritt 1] grep_docs", "\nAbgebrochen:\nDas Schrittlimit (1) ist erreicht, ohne dass das Modell "
+            "geantwortet hat.\n", "[Schritte: 1, Werkzeugaufrufe: 1, Tokens: 0 Prompt + 0 Completion]",
+            "\nAntwort:\ndone\n"]),
+    ("en", ["[step 1] grep_docs", "\nStopped:\nthe step limit (1) was reached before the model answered.\n",
+            "[steps: 1, tool calls: 1, tokens: 0 prompt + 0 completion]", "\nAnswer:\ndone\n"])])
+def test_the_run_prints_its_labels_in_the_language_set_and_the_model_still_reads_english(tmp_docs, capsys,
+                                                                                        language, said):
+    other = "en" if language == "de" else "de"
+    set_language(other)
+    try:
+        _, stats = run_agent(ScriptedModel([grep("class")]), "Q?", max_steps=1, language=language)
+        set_language(language)
+        run_agent(ScriptedModel([Message("done")]), "Q?")  # the language set once holds for every later run
+    finally:
+        set_language("en")
+    printed = capsys.readouterr().out
+    assert all(text in printed for text in said), printed
+    assert stats.trace.stop_message == "the step limit (1) was reached before the model answered"
+    assert stats.trace.messages[0]["content"] == SYSTEM_PROMPT
+
+
+def test_a_language_run_agent_cannot_print_in_is_refused_with_the_ones_it_can():
+    with pytest.raises(ValueError, match="run_agent prints in 'en' or 'de', not 'fr'"):
+        set_language("fr")
