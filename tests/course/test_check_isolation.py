@@ -63,14 +63,24 @@ def decorated_read_doc(path, start=1, end=80):
     return agentlib.docs.read_doc(path, start, end)
 
 
+def copied(function, name):
+    """agentlib's function with its code object copied under another name: the cheat the tripwire must see."""
+    import types
+
+    return types.FunctionType(function.__code__.replace(co_name=name, co_filename="<ipython-input-7>"),
+                              function.__globals__, name, function.__defaults__, function.__closure__)
+
+
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("key, work", [
+    ("loop", lambda: (copied(agentlib.loop.run_agent, "my_loop"),)),
+    ("read_doc", lambda: (copied(agentlib.docs.read_doc, "my_read_doc"),)),
     ("read_doc", lambda: (wrapping_read_doc,)),
     ("read_doc", lambda: (decorated_read_doc,)),
     ("loop", lambda: (wrapping_run_agent,)),
     ("scripted_model", lambda: (InheritedScriptedModel,)),
     ("decorator", lambda: (functools.partial(agentlib.tool), agentlib.TOOLS)),
-], ids=["def calling read_doc", "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
+], ids=["copied run_agent", "copied read_doc", "def calling read_doc", "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
 def test_agentlibs_piece_wrapped_is_not_the_students(key, work, language, clean_registry):
     status, message = exercise(key, language).judge(*work())
     assert status == INCORRECT and WRAPPED[language] in message, message
