@@ -17,6 +17,7 @@ import errno
 import os
 import re
 import shlex
+import stat
 import symtable
 import sys
 import tempfile
@@ -76,10 +77,14 @@ def read():
     """agent_loop.py's text, "" when there is none; a byte that is not UTF-8 becomes a lone surrogate, so a
     rewrite puts it back as it was (surrogateescape)."""
     file = path()  # FileNotFoundError when the working directory is gone: that is no missing file
-    try:
-        return file.read_bytes().decode("utf-8", "surrogateescape")
+    try:  # not blocking: a FIFO in its place would wait for a writer that never comes
+        descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return ""
+    with open(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO, a device: an OSError, said in one sentence
+            raise OSError(errno.EINVAL, "not a plain file", str(file))
+        return handle.read().decode("utf-8", "surrogateescape")
 
 
 def sections(text):

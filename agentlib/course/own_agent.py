@@ -30,6 +30,7 @@ from ..provider.settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
     render, sections, shells, starts, write
+from .exercises.isolation import restored
 from .exercises.time_limit import OverTime, time_limit
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
 from .own_run import as_model_error, build, explaining, recorded, use_dotenv  # noqa: F401
@@ -249,7 +250,9 @@ def loaded(pieces, language):
         text = render(left, language)
         try:
             module = module_from(text)
-        except (Exception, SystemExit, Exited, OverTime) as error:  # KeyboardInterrupt goes on: the student's stop
+        except KeyboardInterrupt:  # the student's stop button
+            raise
+        except BaseException as error:  # SystemExit, Exited, OverTime, and a BaseException of the student's own
             name, offset = blame(error, text, left)
             failed[name] = why(error, language), offset
             if name is None:
@@ -294,7 +297,8 @@ def module_from(text):
 
     def refuse(status):
         raise Exited(f"os._exit({status})")
-    with time_limit(SECONDS), mock.patch.object(os, "_exit", refuse), \
+    # restored(): what the file changes as it loads (agentlib's TOOLS, the working folder, sys.path) is put back
+    with restored(), time_limit(SECONDS), mock.patch.object(os, "_exit", refuse), \
             mock.patch.object(sys.modules[os.name], "_exit", refuse):  # posix._exit is the same function
         exec(compile(text, module.__file__, "exec"), module.__dict__)
     return module

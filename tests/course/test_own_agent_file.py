@@ -378,3 +378,22 @@ def test_another_process_holding_the_lock_is_one_sentence_after_a_bounded_wait(f
     said = capsys.readouterr().out
     assert said.startswith("Another kernel has held agent_loop.py locked for 1 seconds") and said.count(".") <= 4
     assert not (folder / "agent_loop.py").exists()
+
+
+def test_a_fifo_in_place_of_the_agent_file_is_a_sentence_not_a_hang(folder, capsys):
+    os.mkfifo(folder / "agent_loop.py")
+    agent = own_agent.load("en")
+    said = capsys.readouterr().out
+    assert "agent_loop.py cannot be read (" in said and "Traceback" not in said and agent.yours == []
+
+
+def test_a_section_raising_a_base_exception_of_its_own_is_a_sentence_and_changes_nothing_in_the_kernel(folder,
+                                                                                                    capsys):
+    hand_made(folder, {"scripted_model": solution("scripted_model").strip() + (
+        "\n\nimport sys\nsys.path.insert(0, '/nowhere')\nagentlib_tools_before = None\n"
+        "class Mine(BaseException):\n    pass\nraise Mine('at import')")})
+    path_before = list(sys.path)
+    agent = own_agent.load("en")
+    said = capsys.readouterr().out
+    assert "Mine: at import" in said and "Traceback" not in said
+    assert agent.yours == [] and sys.path == path_before
