@@ -397,3 +397,15 @@ def test_a_section_raising_a_base_exception_of_its_own_is_a_sentence_and_changes
     said = capsys.readouterr().out
     assert "Mine: at import" in said and "Traceback" not in said
     assert agent.yours == [] and sys.path == path_before
+
+
+def test_a_dot_env_with_an_unbalanced_quote_is_one_sentence_and_the_free_run_still_runs(folder):
+    hand_made(folder, {})
+    (folder / ".env").write_text('LLM_API_KEY="sk-live-4f9a8b7c6d5e\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")} | {"PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, "agent_loop.py", *switch], cwd=folder, capture_output=True, text=True,
+                           timeout=120, env=env) for switch in ([], ["--real"])]
+    assert runs[0].returncode == 0 and "Traceback" not in runs[0].stderr, runs[0].stderr
+    said = runs[1].stdout + runs[1].stderr
+    assert runs[1].returncode == 1 and "Traceback" not in said and said.count(".env") == 1, said
+    assert "4f9a8b7c" not in said
