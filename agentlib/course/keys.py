@@ -88,9 +88,13 @@ def hidden(text, current=None):
     Example: hidden("Incorrect API key provided: sk-ab***yz", settings()) -> "Incorrect API key provided: [hidden]"
     """
     if current is None:
-        try:
-            current = settings()
-        except ValueError:  # a .env that cannot be read: what looks like a key is still hidden
+        for extra_body in (None, {}):  # LLM_EXTRA_BODY that is no JSON holds no key to look for: the rest still counts
+            try:
+                current = settings(extra_body=extra_body)
+                break
+            except ValueError:  # a .env that cannot be read: what looks like a key is still hidden
+                pass
+        else:
             return redact(str(text), "", limit=UNCUT)
     text = str(text)
     for secret in secrets_of(current) or [""]:

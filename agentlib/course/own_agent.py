@@ -25,13 +25,13 @@ import traceback
 from types import SimpleNamespace
 from unittest import mock
 
-from ..provider.keys import redact
 from ..provider.settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
     render, sections, shells, starts, write
 from .exercises.isolation import restored
 from .exercises.time_limit import OverTime, time_limit
+from .keys import hidden
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
 from .own_run import as_model_error, build, explaining, recorded, use_dotenv  # noqa: F401
 from .text import say
@@ -286,7 +286,7 @@ def why(error, language):
         return say(TEXT, "overtime", language, seconds=error.args[0])
     if isinstance(error, (SystemExit, Exited)):
         return say(TEXT, "exits", language, how=error.args[0] if isinstance(error, Exited) else "sys.exit()")
-    return f"{type(error).__name__}: {redact(str(error), settings(extra_body={}).api_key)}"
+    return f"{type(error).__name__}: {hidden(str(error))[:200]}"
 
 
 def module_from(text):

@@ -23,6 +23,7 @@ from ..provider.errors import ModelError, explain, explained
 from ..provider.keys import redact, shown_url
 from ..provider.settings import dotenv, has_key, key_in_model, settings
 from ..trace import Trace
+from .keys import hidden as everywhere
 from .text import say
 
 TEXT = {
@@ -138,8 +139,8 @@ def as_model_error(error, model, language):
         return ModelError(redact(str(problem), "", 10_000), "settings")
     client = getattr(model, "client", None)
 
-    def hidden(text, limit=10_000):
-        return redact(redact(text, current.api_key, limit), str(getattr(client, "api_key", "") or ""), limit)
+    def hidden(text, limit=10_000):  # every place of the settings, and the key the student's client holds
+        return redact(everywhere(text, current), str(getattr(client, "api_key", "") or ""), limit)
     if isinstance(error, ModelError):
         return ModelError(hidden(str(error)), error.kind)
     openai = sys.modules.get("openai")  # not imported: then the error is none of openai's
