@@ -248,7 +248,8 @@ def command(shell, executable=None, folder=None):
     """The command that runs agent_loop.py with this kernel's Python (which has agentlib: `python` in a terminal
     may be another one, or none at all), first changing to `folder` when given, written for `shell`.
 
-    Example: command("cmd", r"C:\Py\python.exe", r"C:\course") -> 'cd /d "C:\course" && "C:\Py\python.exe" agent_loop.py'
+    Example: command("cmd", r"C:\Py\python.exe", r"C:\course")
+             -> 'cd /d "C:\course" && "C:\Py\python.exe" agent_loop.py'
     Windows PowerShell 5 has no &&, and runs a quoted path only after &; cmd.exe knows no single quotes.
     """
     executable = executable or sys.executable

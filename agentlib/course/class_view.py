@@ -119,17 +119,24 @@ TEMPLATE = """
 <section class="cv cv-grid">
 {% if title %}<h2>{{ title }}</h2>
 {% endif -%}
-<ul class="cv-legend">{% for sign, css, meaning in legend %}<li><span class="{{ css }}">{{ sign }}</span> {{ meaning }}</li>{% endfor %}</ul>
+<ul class="cv-legend">
+{%- for sign, css, meaning in legend %}<li><span class="{{ css }}">{{ sign }}</span> {{ meaning }}</li>{% endfor -%}
+</ul>
 <div class="cv-scroll">
 <table>
 <thead><tr>{% for text in head %}<th scope="col">{{ text }}</th>{% endfor %}</tr></thead>
 <tbody>
 {% for name, cells in rows -%}
 <tr data-student="{{ name }}"><th scope="row">{{ name }}</th>
-{%- for cell in cells %}<td{% if cell.css %} class="{{ cell.css }}"{% endif %}{% if cell.state %} data-state="{{ cell.state }}"{% endif %}{% if cell.title %} title="{{ cell.title }}"{% endif %}>{{ cell.text }}</td>{% endfor %}</tr>
+{%- for cell in cells %}<td
+{%- if cell.css %} class="{{ cell.css }}"{% endif %}
+{%- if cell.state %} data-state="{{ cell.state }}"{% endif %}
+{%- if cell.title %} title="{{ cell.title }}"{% endif %}>{{ cell.text }}</td>{% endfor %}</tr>
 {% endfor -%}
 </tbody>
-<tfoot><tr>{% for text in medians %}{% if loop.first %}<th scope="row">{{ text }}</th>{% else %}<td>{{ text }}</td>{% endif %}{% endfor %}</tr></tfoot>
+<tfoot><tr>
+{%- for text in medians %}{% if loop.first %}<th scope="row">{{ text }}</th>{% else %}<td>{{ text }}</td>{% endif %}
+{%- endfor %}</tr></tfoot>
 </table>
 </div>
 </section>
@@ -142,14 +149,22 @@ TEMPLATE = """
 {% if empty %}<p>{{ empty }}</p>
 {% else -%}
 <p>{{ about }}</p>
-<svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}" height="{{ height }}" viewBox="0 0 {{ width }} {{ height }}" role="img" aria-label="{{ title or about }}"><title>{{ title or about }}</title><desc>{{ about }}</desc>
-{% for x, label in ticks %}<line x1="{{ x }}" x2="{{ x }}" y1="0" y2="{{ height - 24 }}" stroke="#eaeef2"/><text x="{{ x }}" y="{{ height - 8 }}" text-anchor="middle">{{ label }}</text>
+<svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}" height="{{ height }}"
+ viewBox="0 0 {{ width }} {{ height }}" role="img" aria-label="{{ title or about }}">
+<title>{{ title or about }}</title><desc>{{ about }}</desc>
+{% for x, label in ticks %}<line x1="{{ x }}" x2="{{ x }}" y1="0" y2="{{ height - 24 }}" stroke="#eaeef2"/>
+<text x="{{ x }}" y="{{ height - 8 }}" text-anchor="middle">{{ label }}</text>
 {% endfor -%}
 {% for row in rows -%}
-<text x="4" y="{{ row.y + 4 }}">{{ row.notebook }}</text><line class="cv-median" x1="{{ row.median_x }}" x2="{{ row.median_x }}" y1="{{ row.y - 12 }}" y2="{{ row.y + 12 }}" stroke="#0550ae" stroke-width="3"><title>{{ row.median_title }}</title></line>
+<text x="4" y="{{ row.y + 4 }}">{{ row.notebook }}</text>
+<line class="cv-median" x1="{{ row.median_x }}" x2="{{ row.median_x }}" y1="{{ row.y - 12 }}" y2="{{ row.y + 12 }}"
+ stroke="#0550ae" stroke-width="3"><title>{{ row.median_title }}</title></line>
 {% for dot in row.dots -%}
-{% if dot.far %}<g class="cv-far" data-student="{{ dot.name }}"><path d="M{{ dot.x }},{{ dot.y - 7 }} l7,12 h-14 z" fill="#a40e26"><title>{{ dot.title }}</title></path><text x="{{ dot.x + 9 }}" y="{{ dot.y + 4 }}">{{ dot.name }}</text></g>
-{% else %}<circle cx="{{ dot.x }}" cy="{{ dot.y }}" r="4" fill="#57606a" fill-opacity="0.7" data-student="{{ dot.name }}"><title>{{ dot.title }}</title></circle>
+{% if dot.far %}<g class="cv-far" data-student="{{ dot.name }}">
+<path d="M{{ dot.x }},{{ dot.y - 7 }} l7,12 h-14 z" fill="#a40e26"><title>{{ dot.title }}</title></path>
+<text x="{{ dot.x + 9 }}" y="{{ dot.y + 4 }}">{{ dot.name }}</text></g>
+{% else %}<circle cx="{{ dot.x }}" cy="{{ dot.y }}" r="4" fill="#57606a" fill-opacity="0.7"
+ data-student="{{ dot.name }}"><title>{{ dot.title }}</title></circle>
 {% endif %}{% endfor %}{% endfor -%}
 </svg>
 {% endif -%}

@@ -67,7 +67,8 @@ def secrets_of(current):
         found.append(str(current.model))
     try:
         parts = urlsplit(current.base_url)
-        found += [part for part in (parts.username, parts.password) if part and (len(part) >= 8 or looks_like_key(part))]
+        found += [part for part in (parts.username, parts.password)
+                  if part and (len(part) >= 8 or looks_like_key(part))]
     except ValueError:  # no URL at all: shown_url shows five characters of it, never more
         pass
     leaves, stack = [], [current.extra_body]

@@ -74,9 +74,9 @@ TEXT = {
                      "Abschnittsmarke der Datei; ändere ihren Anfang und führe die Prüfzelle noch einmal aus.",
               "en": "Your piece stays out of {file}: the line {line!r} of your cell looks like one of the file's "
                      "section markers; change how it starts and run the check cell again."},
-    "busy": {"de": "Ein anderer Kernel hält {file} seit {seconds:g} Sekunden gesperrt (ist dasselbe Notebook zweimal "
-                   "offen?); dein Teil ist deshalb noch nicht darin. Schließ den anderen Kernel oder führ die Prüfzelle "
-                   "gleich noch einmal aus.",
+    "busy": {"de": "Ein anderer Kernel hält {file} seit {seconds:g} Sekunden gesperrt (ist dasselbe Notebook "
+                   "zweimal offen?); dein Teil ist deshalb noch nicht darin. Schließ den anderen Kernel oder führ "
+                   "die Prüfzelle gleich noch einmal aus.",
              "en": "Another kernel has held {file} locked for {seconds:g} seconds (is the same notebook open twice?), "
                    "so your piece is not in it yet. Close the other kernel, or run the check cell again in a moment."},
     "unsaved": {"de": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. Braucht es "

@@ -47,8 +47,8 @@ TEXT = {
               "of {steps} or less.",
     },
     "damaged": {
-        "de": "Die Aufnahme ist beschädigt ({what}): Eine von Hand geänderte oder abgeschnittene Datei lässt sich nicht "
-              "abspielen; nimm den Lauf noch einmal mit einem echten Modell auf (stats.trace.save(path)).",
+        "de": "Die Aufnahme ist beschädigt ({what}): Eine von Hand geänderte oder abgeschnittene Datei lässt sich "
+              "nicht abspielen; nimm den Lauf noch einmal mit einem echten Modell auf (stats.trace.save(path)).",
         "en": "The recording is damaged ({what}): a file changed by hand or cut short cannot be replayed; record the "
               "run again with a real model (stats.trace.save(path)).",
     },

@@ -324,7 +324,7 @@ def shape(value, depth=0):
         if getattr(builtins, value.__name__, None) is value:  # object, Exception: only exec()'s classes say
             return value.__qualname__                          # "builtins" too, so the name is checked
         attributes = {name: shape(attribute, depth + 1) for name, attribute in vars(value).items()
-                      if name not in ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__static_attributes__")}
+                      if name not in UNSHAPED}
         return repr((value.__qualname__, [base.__qualname__ for base in value.__bases__], sorted(attributes.items())))
     if isinstance(value, (staticmethod, classmethod)):
         return shape(value.__func__, depth + 1)
@@ -337,6 +337,9 @@ def shape(value, depth=0):
     if isinstance(value, property):
         return repr([shape(part, depth + 1) for part in (value.fget, value.fset, value.fdel)])
     return re.sub(r" at 0x[0-9a-f]+", "", short(value, limit=2000))  # an address differs on every run of a cell
+
+
+UNSHAPED = ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__static_attributes__")  # where, not what
 
 
 def cell_empty(cell):

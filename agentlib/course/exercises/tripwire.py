@@ -55,6 +55,7 @@ def unwatched():
 
 def body(code):
     """What a function does, without where it was written or what it is called: a copy made with
-    code.replace(co_name=...) or types.FunctionType(code, ...) gives the same. Example: body(f.__code__) == body(g.__code__)"""
+    code.replace(co_name=...) or types.FunctionType(code, ...) gives the same.
+    Example: body(f.__code__) == body(f.__code__.replace(co_name="g")) -> True"""
     return (code.co_code, code.co_names, code.co_varnames, code.co_freevars,
             tuple(body(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(c)) for c in code.co_consts))
