@@ -80,7 +80,8 @@ def copied(function, name):
     ("loop", lambda: (wrapping_run_agent,)),
     ("scripted_model", lambda: (InheritedScriptedModel,)),
     ("decorator", lambda: (functools.partial(agentlib.tool), agentlib.TOOLS)),
-], ids=["copied run_agent", "copied read_doc", "def calling read_doc", "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
+], ids=["copied run_agent", "copied read_doc", "def calling read_doc",
+        "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
 def test_agentlibs_piece_wrapped_is_not_the_students(key, work, language, clean_registry):
     status, message = exercise(key, language).judge(*work())
     assert status == INCORRECT and WRAPPED[language] in message, message
