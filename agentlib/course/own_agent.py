@@ -25,7 +25,6 @@ import traceback
 from types import SimpleNamespace
 from unittest import mock
 
-from ..provider.settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
     render, sections, shells, starts, write

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..provider.settings import dotenv
+from .records import records
 from .text import say
 
 FOLDER, FILE = ".agentloop", "progress.jsonl"
@@ -132,9 +133,7 @@ def switched_off():
 
 
 def read(path):
-    """The records in a progress file, oldest first (progress_report's reader: one parser of the format)."""
-    from .progress_report import records  # here: progress_report imports this module
-
+    """The records in a progress file, in the file's order (records.py: the one parser of the format)."""
     return records(path)[0]
 
 

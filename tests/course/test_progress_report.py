@@ -20,7 +20,8 @@ import pytest
 
 from agentlib.course.__main__ import main
 from agentlib.course.class_table import mark
-from agentlib.course.progress_report import NAME, WIDEST, Checks, active_minutes
+from agentlib.course.progress_report import WIDEST, Checks, active_minutes
+from agentlib.course.records import NAME
 from course.test_progress import NOBODY, as_user
 
 REPO = Path(__file__).resolve().parents[2]
@@ -256,16 +257,15 @@ def test_the_class_is_read_in_one_pass_per_file_and_memory_holds_one_students_re
     what one student's records and the class's rows need, whatever the class's size."""
     import tracemalloc
 
-    from agentlib.course import progress_report
+    from agentlib.course import progress_report, records
 
     text = week(3_000)
     for student in range(40):
         home(tmp_path, f"student{student:03d}").parent.mkdir(parents=True)
         home(tmp_path, f"student{student:03d}").write_text(text, encoding="utf-8")
-    parsed, opened, real_parse, real_open = [0], [], progress_report.parse, open
-    monkeypatch.setattr(progress_report, "parse", lambda line: parsed.__setitem__(0, parsed[0] + 1) or real_parse(line))
-    monkeypatch.setattr(progress_report, "open", lambda path, *a: opened.append(path) or real_open(path, *a),
-                        raising=False)
+    parsed, opened, real_parse, real_open = [0], [], records.parse, open
+    monkeypatch.setattr(records, "parse", lambda line: parsed.__setitem__(0, parsed[0] + 1) or real_parse(line))
+    monkeypatch.setattr(records, "open", lambda path, *a: opened.append(path) or real_open(path, *a), raising=False)
     tracemalloc.start()
     try:
         students, problems = progress_report.read_class([tmp_path])
@@ -279,9 +279,9 @@ def test_the_class_is_read_in_one_pass_per_file_and_memory_holds_one_students_re
 
 
 def test_a_file_past_the_bounds_is_read_only_that_far_and_named(tmp_path, monkeypatch):
-    from agentlib.course import progress_report
+    from agentlib.course import progress_report, records
 
-    monkeypatch.setattr(progress_report, "MOST_RECORDS", 500)
+    monkeypatch.setattr(records, "MOST_RECORDS", 500)
     home(tmp_path, "ada").parent.mkdir(parents=True)
     home(tmp_path, "ada").write_text(week(2_000), encoding="utf-8")
     home(tmp_path, "bo").parent.mkdir(parents=True)
