@@ -6,16 +6,18 @@
 The file lives beside the notebooks, one section per piece between marker lines: what the exercise cell
 defines once the piece passed (`definitions`: its definitions, not a test call below them), else an import
 from agentlib. It is the student's, runnable like the lesson's script (`python agent_loop.py`, `--real`,
-`--local`), so it is written whole or not at all (`write`), one kernel at a time (`locked`).
+`--local`), so it is written whole or not at all (`write`), one kernel at a time (`locked`, filelock).
 Deliberately left out: any piece but the five, which piece goes in and when (own_agent.py keeps and loads
 them), and the command line the file hands its pieces to (own_run.main: which model, a failure in one sentence).
 """
 
 import ast
 import contextlib
+import errno
 import os
 import re
 import shlex
+import stat
 import symtable
 import sys
 import tempfile
@@ -53,6 +55,7 @@ TEXT = {
 
 FILE = "agent_loop.py"
 LOCK = ".agent_loop.py.lock"  # beside the file: the lock two kernels take before they rewrite it
+WAIT = 10.0  # seconds a kernel waits for that lock: a rewrite takes a fraction of one
 FOLDER = None  # where agent_loop.py lives; None: the working directory, which is the notebook's folder
 
 # (exercise, notebook, the names its cell defines, the import that stands in until it passes)
@@ -74,10 +77,14 @@ def read():
     """agent_loop.py's text, "" when there is none; a byte that is not UTF-8 becomes a lone surrogate, so a
     rewrite puts it back as it was (surrogateescape)."""
     file = path()  # FileNotFoundError when the working directory is gone: that is no missing file
-    try:
-        return file.read_bytes().decode("utf-8", "surrogateescape")
+    try:  # not blocking: a FIFO in its place would wait for a writer that never comes
+        descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return ""
+    with open(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO, a device: an OSError, said in one sentence
+            raise OSError(errno.EINVAL, "not a plain file", str(file))
+        return handle.read().decode("utf-8", "surrogateescape")
 
 
 def sections(text):
@@ -179,9 +186,10 @@ def render(pieces, language):
     """The agent file's text for the student's `pieces` ({exercise: cell text}); the rest is agentlib's."""
     text = lambda key, **facts: say(TEXT, key, language, **facts)  # noqa: E731
     wrapped = lambda words: textwrap.fill(words, 115)  # noqa: E731
-    header = (f'"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
-              f'    {python()} {FILE} [--real | --local]\n{wrapped(text("modes"))}\n\n'
-              f'{wrapped(text("rewrite"))}\n"""')
+    runs = "".join(f"    {command(shell)} [--real | --local]{labelled(shell)}\n" for shell in shells())
+    # Raw: a Windows path (C:\Users\...) holds backslashes that a plain string would read as escapes (\U...).
+    header = (f'r"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
+              f'{runs}{wrapped(text("modes"))}\n\n{wrapped(text("rewrite"))}\n"""')
     whose = lambda name, n: text("yours" if name in pieces else "theirs", n=n)  # noqa: E731
     parts = [header, HEAD.format(language=language).strip()]
     parts += [f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n"
@@ -230,9 +238,35 @@ def starts(text):
     return {marker[1]: text.count("\n", 0, marker.start()) + 2 for marker in MARKER.finditer(text)}
 
 
-def python():
-    """This kernel's Python, which has agentlib: `python` in a terminal may be another one, or none at all."""
-    return shlex.quote(sys.executable)
+def shells(platform=None):
+    """The shells a terminal may run on this platform: on Windows, JupyterLab's terminal is PowerShell, and
+    a student may open cmd. Example: shells("win32") -> ("PowerShell", "cmd"); shells("linux") -> ("sh",)"""
+    return ("PowerShell", "cmd") if (platform or sys.platform) == "win32" else ("sh",)
+
+
+def command(shell, executable=None, folder=None):
+    """The command that runs agent_loop.py with this kernel's Python (which has agentlib: `python` in a terminal
+    may be another one, or none at all), first changing to `folder` when given, written for `shell`.
+
+    Example: command("cmd", r"C:\Py\python.exe", r"C:\course")
+             -> 'cd /d "C:\course" && "C:\Py\python.exe" agent_loop.py'
+    Windows PowerShell 5 has no &&, and runs a quoted path only after &; cmd.exe knows no single quotes.
+    """
+    executable = executable or sys.executable
+    if shell == "PowerShell":
+        quoted = lambda text: "'" + str(text).replace("'", "''") + "'"  # noqa: E731
+        run = f"& {quoted(executable)} {FILE}"
+        return f"cd {quoted(folder)}; {run}" if folder else run
+    if shell == "cmd":  # a Windows path holds no double quote
+        run = f'"{executable}" {FILE}'
+        return f'cd /d "{folder}" && {run}' if folder else run
+    run = f"{shlex.quote(str(executable))} {FILE}"
+    return f"cd {shlex.quote(str(folder))} && {run}" if folder else run
+
+
+def labelled(shell):
+    """Example: labelled("cmd") -> "   (cmd)"; nothing where the platform has one shell"""
+    return f"   ({shell})" if len(shells()) > 1 else ""
 
 
 HEAD = '''import inspect
@@ -272,20 +306,19 @@ def registration(pieces=(), language="en"):
 
 
 @contextlib.contextmanager
-def locked():
-    """Hold the lock beside agent_loop.py while the block runs: one kernel at a time reads and rewrites the file."""
-    try:
-        from fcntl import LOCK_EX, flock
-    except ImportError:  # Windows: the writes are still whole, but two picks at one moment could lose one piece.
-        yield            # Pyodide's fcntl has no flock: a browser tab runs one kernel, nothing races it
-        return
-    handle = os.open(path().with_name(LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        with contextlib.suppress(OSError):  # no locks in the browser's file system (and one kernel there)
-            flock(handle, LOCK_EX)
+def locked(wait=WAIT):
+    """Hold the lock beside agent_loop.py while the block runs: one kernel at a time reads and rewrites the file.
+    filelock's lock: the same on Windows as on Linux and macOS; after `wait` seconds it raises filelock.Timeout,
+    a TimeoutError, so a kernel that holds the lock and hangs holds up no other."""
+    if sys.platform == "emscripten":  # a browser tab runs one kernel, nothing races it; its file system has no locks
         yield
-    finally:
-        os.close(handle)  # which releases the lock
+        return
+    from filelock import FileLock
+
+    if not path().parent.is_dir():  # filelock would make the folder; a folder that is gone is the student's to know
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path().parent))
+    with FileLock(path().with_name(LOCK), timeout=wait, mode=0o644):
+        yield
 
 
 def write(target, text):

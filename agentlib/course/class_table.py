@@ -43,9 +43,10 @@ def mark(checks):
     return f"{MARKS[state]} {tries}" if state == "incorrect" else MARKS[state]
 
 
-def minutes(value):
-    """Example: 7.25 -> "7.2"; None -> "" """
-    return "" if value is None else f"{value:.1f}"
+def minutes(value, language="en"):
+    """Example: 7.25 -> "7.2"; minutes(8, "de") -> "8,0"; None -> "" """
+    text = "" if value is None else f"{value:.1f}"
+    return text.replace(".", ",") if language == "de" else text
 
 
 def spreadsheet_safe(cell):

@@ -1,12 +1,15 @@
-"""What a notebook says about the real model's settings (`describe`), and where a student types a key (`key_field`).
+"""What a notebook says about the real model's settings (`describe`), where a student types a key (`key_field`),
+and the one redaction every text the course prints or saves about a real model passes (`hidden`).
 
 Deliberately left out: saving a key anywhere; a key typed into the field is gone when the kernel stops.
 """
 
+import json
 import os
+from urllib.parse import urlsplit
 
 from ..provider.errors import explain
-from ..provider.keys import shown_url
+from ..provider.keys import looks_like_key, redact, shown_url
 from ..provider.settings import is_local, key_in_model, settings
 from .text import say
 
@@ -32,6 +35,7 @@ TEXT = {
     "field_after": {"de": "Schlüssel für diese Sitzung gesetzt. Wenn der Kernel endet, ist er weg.",
                     "en": "Key set for this session. It is gone when the kernel stops."},
 }
+UNCUT = 10**9  # `hidden` cuts nothing: where a text is shown decides its length
 SOURCES = {"argument": "argument", "environment": "environment", ".env": "env_file"}  # key_source -> its text
 
 
@@ -53,6 +57,71 @@ def describe(language="en", **overrides):
            else say(TEXT, "key_missing", language))
     return say(TEXT, "describe", language, model=current.model, url=shown_url(current.base_url, current.api_key),
                key=key)
+
+
+def secrets_of(current):
+    """Every text in `current` (a Settings) that may be a key: the key, and a key pasted into LLM_MODEL, the base
+    URL's user part or LLM_EXTRA_BODY. Example: secrets_of(settings(base_url="https://me:sk-1x@h")) -> ["sk-1x"]"""
+    found = [current.api_key] if current.api_key else []
+    if key_in_model(current):
+        found.append(str(current.model))
+    try:
+        parts = urlsplit(current.base_url)
+        found += [part for part in (parts.username, parts.password)
+                  if part and (len(part) >= 8 or looks_like_key(part))]
+    except ValueError:  # no URL at all: shown_url shows five characters of it, never more
+        pass
+    leaves, stack = [], [current.extra_body]
+    while stack:  # every string inside the JSON object, however deep
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, str) and looks_like_key(value):
+            leaves.append(value)
+    return found + leaves
+
+
+def hidden(text, current=None):
+    """`text` with every word that may hold a key hidden, wherever in `current` (default: settings()) the key sits.
+
+    Example: hidden("Incorrect API key provided: sk-ab***yz", settings()) -> "Incorrect API key provided: [hidden]"
+    """
+    if current is None:
+        for extra_body in (None, {}):  # LLM_EXTRA_BODY that is no JSON holds no key to look for: the rest still counts
+            try:
+                current = settings(extra_body=extra_body)
+                break
+            except ValueError:  # a .env that cannot be read: what looks like a key is still hidden
+                pass
+        else:
+            return redact(str(text), "", limit=UNCUT)
+    text = str(text)
+    for secret in secrets_of(current) or [""]:
+        text = redact(text, secret, limit=UNCUT)
+    return text
+
+
+def hidden_json(raw, current):
+    """A reply body (bytes) with `hidden` applied to every string in it, still JSON when it was JSON.
+
+    Example: hidden_json(b'{"error": {"message": "bad key sk-123456789abcdefghij"}}', s)
+             -> b'{"error": {"message": "bad key [hidden]"}}'
+    """
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return hidden(text, current).encode()
+
+    def clean(value):
+        if isinstance(value, dict):
+            return {hidden(k, current): clean(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return hidden(value, current) if isinstance(value, str) else value
+    return json.dumps(clean(value)).encode()
 
 
 def key_field(language="en"):

@@ -101,7 +101,8 @@ def llama_cpp(request):
 
 MAX_BODY = 64 * 2**20  # a 1000-step run's history is a few megabytes; more is no chat request
 STRANGER_BODY = 2**16  # read from a client without the secret only so it can read its 403
-CLIENT_SECONDS = 30  # a client silent this long mid-request (or idle between requests) is dropped
+CLIENT_SECONDS = 30  # a client that has not sent a whole request this long after it connected (or after its last
+#                     reply) is dropped, however slowly it trickles: so no client keeps a thread until stop()
 
 
 class Loopback:
@@ -116,6 +117,7 @@ class Loopback:
         self.secret = secrets.token_hex(16) if secret is None else secret
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.clients = {}  # handler thread: its socket, so that stop() can wake and end every one
+        self.due = {}  # handler thread: when its client must have sent a whole request (None while it is answered)
         self.httpd = Server(("127.0.0.1", 0), Handler) if listen else None
         if self.httpd:
             self.httpd.loopback = self
@@ -229,6 +231,7 @@ class Server(ThreadingHTTPServer):
                 self.shutdown_request(request)
                 return
             self.loopback.clients[thread] = request
+            self.loopback.due[thread] = time.monotonic() + CLIENT_SECONDS
         thread.start()
 
     def process_request_thread(self, request, client_address):
@@ -237,6 +240,16 @@ class Server(ThreadingHTTPServer):
         finally:
             with self.loopback.lock:
                 self.loopback.clients.pop(threading.current_thread(), None)
+                self.loopback.due.pop(threading.current_thread(), None)
+
+    def service_actions(self):  # serve_forever calls it between polls: the clients past their time are cut off
+        now, loopback = time.monotonic(), self.loopback
+        with loopback.lock:
+            late = [thread for thread, due in loopback.due.items() if due is not None and due < now]
+            for thread in late:
+                loopback.due[thread] = None
+                with suppress(OSError):  # the client left already
+                    loopback.clients[thread].shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request, client_address):
         problem = sys.exc_info()[1]
@@ -261,6 +274,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(error(403, "loopback: this server answers only the program that started it; "
                                         "its base_url carries the secret this request lacks"), close=True)
         started = time.perf_counter()
+        self.expect(None)  # a whole request with the secret: answered however long that takes (forwarding: minutes)
         reply = server.answer(self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw)
         if isinstance(reply, Hang):
             server.stopping.wait(reply.seconds)
@@ -269,6 +283,11 @@ class Handler(BaseHTTPRequestHandler):
             self.trickle(reply, server.stopping)
         else:
             self.send(reply if isinstance(reply, Reply) else Reply(200, reply), started=started)
+        self.expect(time.monotonic() + CLIENT_SECONDS)  # the next request on this connection, if any
+
+    def expect(self, due):
+        with self.server.loopback.lock:
+            self.server.loopback.due[threading.current_thread()] = due
 
     do_GET = do_OPTIONS = do_POST  # every method alike: a reply function tells them apart by `method`
 

@@ -19,19 +19,18 @@ import importlib.util
 import inspect
 import linecache
 import os
-import shlex
 import sys
 import time
 import traceback
 from types import SimpleNamespace
 from unittest import mock
 
-from ..provider.keys import redact
-from ..provider.settings import settings
 from . import agent_file
-from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, definitions, locked, path, python, read, render, sections, \
-    starts, write
+from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
+    render, sections, shells, starts, write
+from .exercises.isolation import restored
 from .exercises.time_limit import OverTime, time_limit
+from .keys import hidden
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
 from .own_run import as_model_error, build, explaining, recorded, use_dotenv  # noqa: F401
 from .text import say
@@ -74,6 +73,11 @@ TEXT = {
                      "Abschnittsmarke der Datei; ändere ihren Anfang und führe die Prüfzelle noch einmal aus.",
               "en": "Your piece stays out of {file}: the line {line!r} of your cell looks like one of the file's "
                      "section markers; change how it starts and run the check cell again."},
+    "busy": {"de": "Ein anderer Kernel hält {file} seit {seconds:g} Sekunden gesperrt (ist dasselbe Notebook "
+                   "zweimal offen?); dein Teil ist deshalb noch nicht darin. Schließ den anderen Kernel oder führ "
+                   "die Prüfzelle gleich noch einmal aus.",
+             "en": "Another kernel has held {file} locked for {seconds:g} seconds (is the same notebook open twice?), "
+                   "so your piece is not in it yet. Close the other kernel, or run the check cell again in a moment."},
     "unsaved": {"de": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. Braucht es "
                       "einen Namen, den nur das Notebook kennt?",
                "en": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a name "
@@ -136,6 +140,8 @@ def keep(area, work, language, source=None):
             if backup:
                 write(backup, before)
             write(path(), render(pieces, language))
+    except TimeoutError:  # filelock's Timeout: another kernel holds the lock and does not let go
+        return tell("busy", seconds=agent_file.WAIT)
     except OSError as error:
         return print(trouble(error, "unwritable", language))
     if backup:
@@ -243,7 +249,9 @@ def loaded(pieces, language):
         text = render(left, language)
         try:
             module = module_from(text)
-        except (Exception, SystemExit, Exited, OverTime) as error:  # KeyboardInterrupt goes on: the student's stop
+        except KeyboardInterrupt:  # the student's stop button
+            raise
+        except BaseException as error:  # SystemExit, Exited, OverTime, and a BaseException of the student's own
             name, offset = blame(error, text, left)
             failed[name] = why(error, language), offset
             if name is None:
@@ -277,7 +285,7 @@ def why(error, language):
         return say(TEXT, "overtime", language, seconds=error.args[0])
     if isinstance(error, (SystemExit, Exited)):
         return say(TEXT, "exits", language, how=error.args[0] if isinstance(error, Exited) else "sys.exit()")
-    return f"{type(error).__name__}: {redact(str(error), settings(extra_body={}).api_key)}"
+    return f"{type(error).__name__}: {hidden(str(error))[:200]}"
 
 
 def module_from(text):
@@ -288,7 +296,8 @@ def module_from(text):
 
     def refuse(status):
         raise Exited(f"os._exit({status})")
-    with time_limit(SECONDS), mock.patch.object(os, "_exit", refuse), \
+    # restored(): what the file changes as it loads (agentlib's TOOLS, the working folder, sys.path) is put back
+    with restored(), time_limit(SECONDS), mock.patch.object(os, "_exit", refuse), \
             mock.patch.object(sys.modules[os.name], "_exit", refuse):  # posix._exit is the same function
         exec(compile(text, module.__file__, "exec"), module.__dict__)
     return module
@@ -313,4 +322,5 @@ def terminal(language):
     """The sentence with the command that runs agent_loop.py in any terminal, as the course's Python sees it."""
     if sys.platform == "emscripten":  # JupyterLite: a page cannot open a terminal
         return say(TEXT, "terminal_browser", language)
-    return say(TEXT, "terminal", language, command=f"cd {shlex.quote(str(path().parent))} && {python()} {FILE}")
+    lines = [command(shell, folder=path().parent) + labelled(shell) for shell in shells()]
+    return say(TEXT, "terminal", language, command="\n    ".join(lines))

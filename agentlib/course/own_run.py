@@ -23,6 +23,7 @@ from ..provider.errors import ModelError, explain, explained
 from ..provider.keys import redact, shown_url
 from ..provider.settings import dotenv, has_key, key_in_model, settings
 from ..trace import Trace
+from .keys import hidden as everywhere
 from .text import say
 
 TEXT = {
@@ -59,8 +60,9 @@ def main(agent, local, argv=None):
         if args.local:  # the student's RealModel reads LLM_*: point them at the local server
             server = local(language)
             os.environ.update(LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"])
-        use_dotenv()  # a key in .env reaches a RealModel that reads os.environ
         real = args.real or args.local
+        if real:  # the free scripted run reads no settings: a broken .env stops only what needs it
+            use_dotenv(say_why=False)  # a key in .env reaches a RealModel that reads os.environ; build() says why not
         model = build(agent["RealModel"], language) if real else agent["ScriptedModel"](lesson_script(language))
         answer, _ = agent["run_agent"](explaining(model, language), QUESTION[language], max_steps=args.max_steps)
     except KeyboardInterrupt:
@@ -81,9 +83,16 @@ def explaining(model, language):
     return ask
 
 
-def use_dotenv():
-    """Copy the LLM_* settings of .env into os.environ where they are not set: for a RealModel that reads os.environ."""
-    for name, value in dotenv().items():
+def use_dotenv(say_why=True):
+    """Copy the LLM_* settings of .env into os.environ where they are not set: for a RealModel that reads os.environ.
+    A .env that cannot be read copies nothing; its one sentence is printed (say_why), no traceback."""
+    try:
+        values = dotenv()
+    except ValueError as problem:
+        if say_why:
+            print(problem)
+        return
+    for name, value in values.items():
         if name.startswith("LLM_") and not os.environ.get(name):
             os.environ[name] = value
 
@@ -126,11 +135,14 @@ def build(model_class, language):
 def as_model_error(error, model, language):
     """`error` as one sentence a person can act on, as agentlib's RealModel would say it, every part of the key
     hidden: the one in force, and the one the model's client holds (a student's RealModel may have its own)."""
-    current = settings(extra_body={})  # what the student's RealModel read: os.environ, .env copied in
+    try:
+        current = settings(extra_body={})  # what the student's RealModel read: os.environ, .env copied in
+    except ValueError as problem:  # a .env that cannot be read: that is the one thing to say (it names no key)
+        return ModelError(redact(str(problem), "", 10_000), "settings")
     client = getattr(model, "client", None)
 
-    def hidden(text, limit=10_000):
-        return redact(redact(text, current.api_key, limit), str(getattr(client, "api_key", "") or ""), limit)
+    def hidden(text, limit=10_000):  # every place of the settings, and the key the student's client holds
+        return redact(everywhere(text, current), str(getattr(client, "api_key", "") or ""), limit)
     if isinstance(error, ModelError):
         return ModelError(hidden(str(error)), error.kind)
     openai = sys.modules.get("openai")  # not imported: then the error is none of openai's

@@ -12,8 +12,8 @@ Each line is one JSON object, e.g. {"event": "check", "notebook": "02", "exercis
 "outcome": "incorrect", "language": "de", "time": "2026-12-01T15:02:11+00:00"}; a check names the
 notebook whose set-up cell this kernel ran last. progress_report.py reads the files. Each line
 goes out in one write with O_APPEND, so kernels writing at once never tear one; the file is
-readable by its owner only. `AGENTLOOP_PROGRESS=off` (in the environment, or in a `.env` from the
-notebook's folder up, e.g. ~/.env) switches recording off.
+readable by its owner only, and a link put where it should be is not followed. `AGENTLOOP_PROGRESS=off` (in the
+environment, or in the `.env` file the course reads its settings from, agentlib/settings.py) switches recording off.
 Deliberately left out: the student's code, a check's message (it may quote that code), keys,
 names, and any error: a file that cannot be written is skipped, silently, and the check goes on.
 """
@@ -25,11 +25,14 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..provider.settings import dotenv
+from .records import records
 from .text import say
 
 FOLDER, FILE = ".agentloop", "progress.jsonl"
 DRIVE = Path("/drive")  # where JupyterLite's kernel sees the files the browser keeps (the notebooks' folders)
 SWITCH = "AGENTLOOP_PROGRESS"  # "off" switches recording off
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # a link where the file should be is refused (Windows has no such links)
 LONGEST = 40  # characters per field: a line stays far below one page, so one write carries it whole
 
 current = {"notebook": None}  # the notebook whose set-up cell this kernel ran last
@@ -61,7 +64,7 @@ def append(record):
         folder = home() / FOLDER
         folder.mkdir(mode=0o700, exist_ok=True)
         line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-        descriptor = os.open(folder / FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        descriptor = os.open(folder / FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
         try:
             return os.write(descriptor, line) == len(line)  # one write: parallel kernels never interleave
         finally:
@@ -110,46 +113,28 @@ def copy_out(name):
     records = read(source) if source.is_file() else []
     if not records:
         return "nothing", {}
-    try:
-        target.write_bytes(source.read_bytes())
+    try:  # readable by its owner only, as the original is; a link in its place is replaced, not followed
+        target.unlink(missing_ok=True)
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
+        with open(descriptor, "wb") as copy:
+            copy.write(source.read_bytes())
     except OSError as error:
         return "unwritable", {"file": target.name, "reason": error.strerror or error}
     return "handed_in", {"file": target.name, "count": len(records)}
 
 
 def switched_off():
-    """True when the environment says AGENTLOOP_PROGRESS=off, or (if it does not set it) a `.env` file does:
-    any from the working directory up, and the one LLM_ENV_FILE names."""
-    if SWITCH in os.environ:
-        return off(os.environ[SWITCH])
-    here, named = Path.cwd(), os.environ.get("LLM_ENV_FILE")
-    files = [folder / ".env" for folder in (here, *here.parents)] + ([Path(named).expanduser()] if named else [])
-    return any(off(line.split("=", 1)[1]) for file in files if file.is_file()
-               for line in file.read_text(encoding="utf-8", errors="replace").splitlines()
-               if "=" in line and line.strip().removeprefix("export ").split("=")[0].strip() == SWITCH)
-
-
-def off(value):
-    """Example: off(" 'OFF'") -> True; off("on") -> False"""
-    return value.strip().strip("'\"").lower() == "off"
+    """True when the environment says AGENTLOOP_PROGRESS=off, or (if it does not set it) the `.env` file the
+    course reads its settings from (agentlib/settings.py: LLM_ENV_FILE, else the nearest from here up)."""
+    value = os.environ.get(SWITCH)
+    if value is None:
+        value = dotenv().get(SWITCH, "")  # python-dotenv: quotes, `export`, and a comment after the value
+    return value.strip().lower() == "off"
 
 
 def read(path):
-    """The records in a progress file, oldest first; lines that are not a record are skipped (a line torn by a
-    full disk may carry the next record on its end: that record is kept)."""
-    records = []
-    with open(path, "rb") as file:
-        for raw in file:
-            line = raw.decode("utf-8", errors="replace").strip()
-            for text in (line, line[line.rfind("{"):]):
-                try:
-                    record = json.loads(text)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and record.get("event") in ("start", "check") and "time" in record:
-                    records.append(record)
-                break
-    return records
+    """The records in a progress file, in the file's order (records.py: the one parser of the format)."""
+    return records(path)[0]
 
 
 def clip(value):

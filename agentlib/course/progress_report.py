@@ -12,38 +12,24 @@ out); then who is stuck, and the class's columns and medians. class_table.py lay
 class_view.py as an HTML page.
 
 Every file is a student's, so every byte is untrusted: a line that is not a record is skipped and counted,
-a line longer than LINE bytes is never parsed, no file adds more than WIDEST columns, and names are cut to NAME
-characters with control characters escaped. Time and memory grow with one student's file, not with the class.
+a line longer than LINE bytes is never parsed, no file is read past MOST_BYTES bytes or MOST_RECORDS records (the
+report names a file it cut short), no file adds more than WIDEST columns, and names are cut to NAME characters
+with control characters escaped. Each file is read once, in one pass; time grows with the bytes read, memory
+with one student's records (at most MOST_RECORDS) plus one reduced row per student, a few KiB each.
 Deliberately left out: grades, names beyond the folder's or file's.
 """
 
-import json
 import statistics
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple
 
 from .progress import FILE, FOLDER
+from .records import MOST_BYTES, MOST_RECORDS, records, shown
 
 BREAK = 30  # minutes: a longer gap between two lines of one notebook is a pause, not work
-LINE = 4096  # bytes: progress.py writes a few hundred; a longer line is no record and is never parsed
-NAME = 40  # characters of a name: progress.py writes no longer ones, and a row must stay a row
 WIDEST = 40  # exercises, and notebooks, one student's file may add to the table: the course has about ten of each
 STUCK_TRIES = 3  # different incorrect attempts without a pass: stuck on that exercise
 FAR = 2  # a notebook open more than FAR times the class's median: stuck in that notebook
-OUTCOMES = ("correct", "incorrect", "not attempted")  # what a check writes; a tuple: `in` never hashes a list
-DECODER = json.JSONDecoder()
-
-
-class Line(NamedTuple):
-    """One record a student's file holds; `work` tells attempts apart when the record carries it."""
-    time: datetime
-    event: str
-    notebook: str | None
-    exercise: str | None = None
-    outcome: str | None = None
-    work: str | None = None
 
 
 @dataclass
@@ -66,6 +52,7 @@ class Student:
     """One row: what a student's file says, reduced; `found` is False when they have no progress file."""
     found: bool = True
     skipped: int = 0  # lines that were no record
+    cut: bool = False  # the file held more than MOST_BYTES bytes or MOST_RECORDS records: the rest was not read
     checks: dict = field(default_factory=dict)  # (notebook, exercise) -> Checks
     first: dict = field(default_factory=dict)  # (notebook, exercise) -> the time of its first check
     minutes: dict = field(default_factory=dict)  # notebook -> active minutes
@@ -96,6 +83,10 @@ def read_class(paths):
             students[name] = read_student(file) if file else Student(found=False)
         except OSError as error:
             problems.append(unreadable(file, error))
+            continue
+        if students[name].cut:
+            problems.append(f"{name}: only the first {MOST_RECORDS:,} records or {MOST_BYTES // 2**20} MB of "
+                            f"{shown(str(file), 200)} were read; the rest of that file is left out of the report")
     return dict(sorted(students.items())), problems
 
 
@@ -128,67 +119,10 @@ def unreadable(path, error):
 def read_student(path):
     """One student's file, streamed line by line, reduced to a Student; lines that are no record are counted
     (blank lines are no harm and no news)."""
-    lines, skipped = [], 0
-    for text in file_lines(path):
-        line = parse(text) if text else None
-        if line is not None:
-            lines.append(line)
-        elif text != "":
-            skipped += 1
-    return summary(lines, skipped)
-
-
-def file_lines(path):
-    """Each line of the file at `path` as stripped text; a line over LINE bytes as None, its rest skipped unread."""
-    with open(path, "rb") as file:
-        while raw := file.readline(LINE + 1):
-            if len(raw) > LINE:
-                while raw and not raw.endswith(b"\n"):  # drain it in LINE-sized pieces: memory stays bounded
-                    raw = file.readline(LINE)
-                yield None
-            else:
-                yield raw.decode("utf-8", errors="replace").strip()
-
-
-def parse(text):
-    """The Line a text holds, or None. A line torn by a full disk may carry the next record on its end: that
-    record is kept. Example: parse('{"event": "start", "notebook": "02", "time": "2026-12-01T09:00"}').notebook
-    -> "02"; parse("[[[") -> None"""
-    for candidate in (text, text[text.rfind("{"):]):
-        try:
-            record, end = DECODER.raw_decode(candidate)  # json.loads without its extra calls: 10,000s of lines
-        except (ValueError, RecursionError):  # RecursionError: deeply nested brackets
-            continue
-        return line_of(record) if end == len(candidate) else None
-    return None
-
-
-def line_of(record):
-    """A decoded JSON value as a Line when it has a record's fields of a record's types, else None."""
-    if type(record) is not dict or (moment := when(record.get("time"))) is None:
-        return None
-    event, notebook, exercise, outcome = record.get("event"), record.get("notebook"), record.get("exercise"), \
-        record.get("outcome")
-    if event == "start" and type(notebook) is str:
-        return Line(moment, event, shown(notebook))
-    if event == "check" and type(exercise) is str and outcome in OUTCOMES and (notebook is None or
-                                                                               type(notebook) is str):
-        work = record.get("work")
-        return Line(moment, event, notebook and shown(notebook), shown(exercise), outcome,
-                    work if type(work) is str else None)
-    return None
-
-
-def when(text):
-    """A record's time as an aware datetime in UTC, or None when it is not one.
-    Example: when("2026-12-01T10:00:00+01:00") -> 2026-12-01 09:00 UTC; when(5) -> None"""
-    try:
-        moment = datetime.fromisoformat(text)
-        if moment.tzinfo is timezone.utc:  # what progress.py writes: nothing to convert
-            return moment
-        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
-    except (TypeError, ValueError, OverflowError):  # OverflowError: year 1 with an offset east of UTC
-        return None
+    lines, skipped, cut = records(path)
+    student = summary(lines, skipped)
+    student.cut = cut
+    return student
 
 
 def summary(lines, skipped=0):
@@ -269,12 +203,3 @@ def stuck(students):
             elif kind == "minutes" and key in s.minutes and medians[key] and s.minutes[key] > FAR * medians[key]:
                 calls.append((name, (kind, key), (s.minutes[key], medians[key])))
     return calls
-
-
-def shown(text, limit=NAME):
-    """A name from a student's file as safe one-line text: control and invisible characters escaped, cut.
-    Example: shown("ada\\x1b[2J\\n") -> "ada\\\\x1b[2J\\\\n"; shown("x" * 50) -> "x" * 39 + "…" """
-    if len(text) <= limit and text.isprintable():  # nearly every name: no need to look at each character
-        return text
-    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 4])  # repr: \x1b, \n, \u202e
-    return safe if len(safe) <= limit else safe[:limit - 1] + "…"

@@ -46,6 +46,12 @@ TEXT = {
         "en": "The recording has only {steps} steps (the recorded run stopped: {why}): replay it with a max_steps "
               "of {steps} or less.",
     },
+    "damaged": {
+        "de": "Die Aufnahme ist beschädigt ({what}): Eine von Hand geänderte oder abgeschnittene Datei lässt sich "
+              "nicht abspielen; nimm den Lauf noch einmal mit einem echten Modell auf (stats.trace.save(path)).",
+        "en": "The recording is damaged ({what}): a file changed by hand or cut short cannot be replayed; record the "
+              "run again with a real model (stats.trace.save(path)).",
+    },
     # How a conversation left the recording (the {what} of diverged).
     "departed_length": {"de": "{got} Nachrichten statt der aufgenommenen {expected}",
                         "en": "{got} messages instead of the recorded {expected}"},
@@ -70,6 +76,30 @@ TEXT = {
 
 
 
+def damage(trace):
+    """What makes `trace` unplayable, in a few words, or None: each record must point at a reply of the model with
+    a usage of numbers, each call of it must have an id, a name and its arguments as text.
+    Example: a call without "function" -> "message 3: a tool call without id, name or arguments" """
+    for record in trace.records:
+        at = record.get("at") if isinstance(record, dict) else None
+        if type(at) is not int or not 0 <= at < len(trace.messages) or not isinstance(trace.messages[at], dict):
+            return "a record points at no reply of the model"
+        usage = record.get("usage")
+        if usage is not None and (not isinstance(usage, dict) or not all(
+                isinstance(v, (int, float)) for k, v in usage.items() if k in Usage.__dataclass_fields__)):
+            return f"record of message {at}: a usage that is no set of numbers"
+        message = trace.messages[at]
+        if not isinstance(message.get("content"), (str, type(None))):
+            return f"message {at}: content that is no text"
+        calls = message.get("tool_calls") or []
+        if not isinstance(calls, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("function"), dict)
+                and isinstance(c["function"].get("name"), str) and isinstance(c["function"].get("arguments"), str)
+                for c in calls):
+            return f"message {at}: a tool call without id, name or arguments"
+    return None
+
+
 class ReplayModel:
     """Answers each step with the recorded reply, after checking the conversation is the recorded one.
 
@@ -83,6 +113,9 @@ class ReplayModel:
         if not self.traces:
             raise ValueError("ReplayModel needs at least one recorded trace")
         self.language, self.decisions_only, self.label = language, decisions_only, label
+        for trace in self.traces:
+            if problem := damage(trace):
+                raise ValueError(say(TEXT, "damaged", language, what=problem))
         self.name = ", ".join(sorted({trace.model or "unknown model" for trace in self.traces}))
 
     @classmethod
@@ -92,19 +125,25 @@ class ReplayModel:
         Example: {"question": "Why?", "replies": [{"content": "Because.", "usage": {...}}]} -> a ReplayModel
         that answers "Because." to any loop that asks "Why?"
         """
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("format") != DECISIONS:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, RecursionError, json.JSONDecodeError) as problem:
+            raise ValueError(say(TEXT, "damaged", language, what=type(problem).__name__)) from None
+        if not isinstance(data, dict) or data.get("format") != DECISIONS:
             raise ValueError(f"{path} is not a recording of decisions ({DECISIONS})")
-        messages, records = [{"role": "system", "content": None}, {"role": "user", "content": data["question"]}], []
-        for reply in data["replies"]:
-            records.append({"at": len(messages), "usage": reply["usage"], "seconds": 0.0,
-                            "finish_reason": "tool_calls" if reply.get("tool_calls") else "stop"})
-            messages.append({"role": "assistant", "content": reply.get("content", "")}
-                            | ({"tool_calls": reply["tool_calls"]} if reply.get("tool_calls") else {}))
-            # Where the loop's own result goes: the recording holds none, the loop fetches it live.
-            messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
-                         for call in reply.get("tool_calls", [])]
-        name = f"{data['model']}, {say(TEXT, 'reconstructed', language)}"
+        try:
+            messages, records = [{"role": "system", "content": None}, {"role": "user", "content": data["question"]}], []
+            for reply in data["replies"]:
+                records.append({"at": len(messages), "usage": reply["usage"], "seconds": 0.0,
+                                "finish_reason": "tool_calls" if reply.get("tool_calls") else "stop"})
+                messages.append({"role": "assistant", "content": reply.get("content", "")}
+                                | ({"tool_calls": reply["tool_calls"]} if reply.get("tool_calls") else {}))
+                # Where the loop's own result goes: the recording holds none, the loop fetches it live.
+                messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
+                             for call in reply.get("tool_calls", [])]
+            name = f"{data['model']}, {say(TEXT, 'reconstructed', language)}"
+        except (KeyError, TypeError, AttributeError) as problem:
+            raise ValueError(say(TEXT, "damaged", language, what=f"{type(problem).__name__}: {problem}"[:80])) from None
         return cls(Trace(messages, records, "answer", "the model answered", name), language, True, data["label"])
 
     @classmethod

@@ -12,7 +12,10 @@ Each Message of the script becomes a completion with the script's own call
 ids (c1, c2, ...). With `upstream=settings()` (agentlib's provider settings)
 instead of a script it records each request, then passes it on to that
 endpoint with that key, model name and extra fields (DeepSeek's thinking
-switch): the key stays in this process, never in a framework's code.
+switch): the key stays in this process, never in a framework's code, and
+the provider's error reaches the framework with anything like a key hidden
+(course/keys.py's `hidden`), as does a name in LLM_MODEL that is a key, which
+is never sent.
 
 Forwarding lends the key, so it lends it narrowly: only a request that
 carries the server's secret (the Loopback's) and is POST /v1/chat/completions
@@ -28,8 +31,11 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
+from ..course.keys import hidden, hidden_json
 from ..course.loopback import Loopback, Reply, completion, error
+from ..provider.errors import explain
 from ..provider.keys import on_this_machine, shown_url
+from ..provider.settings import key_in_model
 
 
 def reply_for(message, usage=(100, 20)):
@@ -78,6 +84,8 @@ def forward(upstream):
     except ValueError as bad:  # answered to every request: notebook 09 shows it as the framework's error
         target, problem = None, (f"loopback: LLM_BASE_URL {shown_url(upstream.base_url, upstream.api_key)} {bad}; "
                                  f"set it to the provider's endpoint, e.g. https://api.deepseek.com")
+    if key_in_model(upstream):  # RealModel's guard: such a name would be sent, and quoted back in "no such model"
+        target, problem = None, f"loopback: {explain('key_in_model')}"
     # A proxy cannot reach this machine's loopback: a local endpoint is asked directly, as RealModel does.
     opener = urllib.request.build_opener(Unredirected, *([urllib.request.ProxyHandler({})]
                                                         if target and on_this_machine(target) else []))
@@ -96,11 +104,13 @@ def forward(upstream):
         try:
             try:
                 reply = opener.open(asked, timeout=180)
-            except urllib.error.HTTPError as refusal:  # the provider's own error reaches the framework unchanged
-                reply = refusal
+            except urllib.error.HTTPError as refusal:  # the provider's own error, with anything like a key hidden:
+                reply = refusal                       # it may quote the key, the model name, the body it got
             with reply:
-                return Reply(reply.status, reply.read(),
+                body = reply.read()
+                return Reply(reply.status, body if reply.status < 300 else hidden_json(body, upstream),
                              {"content-type": reply.headers.get("content-type", "application/json")})
         except (urllib.error.URLError, OSError) as failure:  # no answer, or it broke off
-            return error(502, f"loopback: {shown_url(target)} did not answer: {getattr(failure, 'reason', failure)}")
+            return error(502, hidden(f"loopback: {shown_url(target)} did not answer: "
+                                     f"{getattr(failure, 'reason', failure)}", upstream))
     return answer

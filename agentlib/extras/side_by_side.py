@@ -7,7 +7,7 @@ every request it made is recorded as the JSON it sent. From those records:
 `mapping` runs small probes (an unknown tool, a wrong argument, a tool that
 raises, a long result, the step limit) and reports what each one did.
 
-    runs = await compare(QUESTION["en"], lesson_script(), agent_loop=agent.run_agent, registry=agent.TOOLS)
+    runs = stoppable(compare(QUESTION["en"], lesson_script(), agent_loop=agent.run_agent, registry=agent.TOOLS))
     side_by_side(runs, step=2)
 
 The loop is called as the lesson prints it, run_agent(model, question, max_steps=..., verbose=False),
@@ -18,13 +18,16 @@ the tables say what happened, the notebook says what it means.
 """
 
 import ast
+import asyncio
 import html
 import inspect
 import json
 import textwrap
+import threading
 from dataclasses import dataclass, field
 
 from .. import docs, loop, tools
+from ..course.keys import hidden
 from ..course.text import say
 from ..loop import run_agent
 from ..messages import Call, Message
@@ -34,6 +37,8 @@ from . import frameworks
 from .replay_server import replay
 
 SYSTEMS = ("loop", "openai-agents", "pydantic-ai")
+LONGEST = 600.0  # seconds a notebook cell waits for `stoppable`: far more than a run through a slow provider
+OPEN = set()  # the replay servers of the runs under way, which the stop button stops
 # Inline, so JupyterLab, Notebook and VS Code draw it alike: equal columns, text from the top left, long words wrapped.
 TABLE = 'style="table-layout: fixed; width: 100%"'
 CELL = 'style="text-align: left; vertical-align: top; overflow-wrap: anywhere"'
@@ -99,9 +104,11 @@ def whose(yours, language="en"):
         TEXT, f"whose.{'yours' if yours else 'theirs'}", language)
 
 
-async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent, registry=TOOLS):
+async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent, registry=TOOLS,
+              upstream=None):
     """Let `system` answer `question` against `server`; return its Run (the server keeps the requests).
-    `agent_loop` reads `registry`, which is lent the careless tool for the run when `careless` is set."""
+    `agent_loop` reads `registry`, which is lent the careless tool for the run when `careless` is set; what the
+    system raises is shown with every key of `upstream` (the settings forwarded to, default: settings()) hidden."""
     result = Run()
     try:
         if system == "loop":
@@ -118,8 +125,8 @@ async def run(system, server, question, max_steps=8, careless=False, agent_loop=
                          "pydantic-ai": (frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai)}[system]
             agent = build(server.base_url, MODEL, frameworks.DOC_TOOLS + ([read_whole_file] if careless else []))
             result.answer, result.usage = await go(agent, question, max_steps)
-    except Exception as error:  # what a framework raises is part of what it does: recorded, not hidden
-        result.error = f"{type(error).__name__}: {error}"
+    except Exception as error:  # what a framework raises is part of what it does: recorded, its keys hidden
+        result.error = hidden(f"{type(error).__name__}: {error}", upstream)
     result.requests = [request["body"] for request in server.requests]
     return result
 
@@ -129,8 +136,47 @@ async def compare(question, script=None, upstream=None, systems=SYSTEMS, **optio
     runs = {}
     for system in systems:
         with replay(script or (), upstream=upstream) as server:
-            runs[system] = await run(system, server, question, **options)
+            OPEN.add(server)
+            try:
+                runs[system] = await run(system, server, question, upstream=upstream, **options)
+            finally:
+                OPEN.discard(server)
     return runs
+
+
+def stoppable(coroutine, seconds=LONGEST):
+    """The result of `coroutine`, run on an event loop of its own in another thread, while this one waits.
+
+    A notebook's `await` runs on the kernel's own loop, which the stop button does not reach while a framework
+    waits for its provider; here the wait is this thread's, so the stop button's KeyboardInterrupt arrives.
+    On it, or after `seconds`, the run is cancelled and its servers are stopped, which ends a call the loop
+    is blocked in. Example: runs = stoppable(compare(QUESTION["en"], lesson_script()))
+    """
+    loop, ended = asyncio.new_event_loop(), threading.Event()
+    task = loop.create_task(coroutine)
+
+    def work():
+        try:
+            loop.run_until_complete(task)
+        except BaseException:  # cancelled, or failed: task.result() below says which
+            pass
+        finally:
+            ended.set()
+    threading.Thread(target=work, daemon=True).start()
+    try:
+        ended.wait(seconds)  # an Event, not Thread.join: a join the stop button broke off may misreport is_alive()
+    finally:
+        if not ended.is_set():  # stopped, or out of time
+            loop.call_soon_threadsafe(task.cancel)
+            for _ in range(50):  # a server started meanwhile is stopped too, until the run has given up
+                for server in list(OPEN):
+                    server.stop()
+                if ended.wait(0.2):
+                    break
+    if not task.done():
+        raise TimeoutError(f"no result within {seconds:g} seconds")
+    loop.close()
+    return task.result()
 
 
 def outline(messages):

@@ -8,6 +8,7 @@ import functools
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,8 @@ import agentlib
 from agentlib import QUESTION, TOOLS, ScriptedModel, docs, lesson_script, run_agent
 from agentlib.course import CORRECT, INCORRECT, exercise
 from agentlib.course.exercises import base, isolation
+
+ROOT = Path(__file__).resolve().parents[2]
 
 WAYS = ["child process", "in the kernel"]
 WRAPPED = {"de": "Das ist agentlibs Baustein in neuer Hülle", "en": "That is agentlib's piece, wrapped"}
@@ -60,14 +63,25 @@ def decorated_read_doc(path, start=1, end=80):
     return agentlib.docs.read_doc(path, start, end)
 
 
+def copied(function, name):
+    """agentlib's function with its code object copied under another name: the cheat the tripwire must see."""
+    import types
+
+    return types.FunctionType(function.__code__.replace(co_name=name, co_filename="<ipython-input-7>"),
+                              function.__globals__, name, function.__defaults__, function.__closure__)
+
+
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("key, work", [
+    ("loop", lambda: (copied(agentlib.loop.run_agent, "my_loop"),)),
+    ("read_doc", lambda: (copied(agentlib.docs.read_doc, "my_read_doc"),)),
     ("read_doc", lambda: (wrapping_read_doc,)),
     ("read_doc", lambda: (decorated_read_doc,)),
     ("loop", lambda: (wrapping_run_agent,)),
     ("scripted_model", lambda: (InheritedScriptedModel,)),
     ("decorator", lambda: (functools.partial(agentlib.tool), agentlib.TOOLS)),
-], ids=["def calling read_doc", "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
+], ids=["copied run_agent", "copied read_doc", "def calling read_doc",
+        "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
 def test_agentlibs_piece_wrapped_is_not_the_students(key, work, language, clean_registry):
     status, message = exercise(key, language).judge(*work())
     assert status == INCORRECT and WRAPPED[language] in message, message
@@ -202,3 +216,52 @@ def test_a_check_runs_in_the_kernel_when_no_process_can_be_forked(monkeypatch):
     monkeypatch.setattr(os, "fork", no_fork)
     assert exercise("read_doc", "en").judge(own_read_doc)[0] == CORRECT
     assert exercise("read_doc", "en").judge(wrapping_read_doc)[0] == INCORRECT
+
+
+KERNEL = """
+import os, sys, time
+from agentlib.course.exercises.isolation import forked
+
+def students_code():
+    grandchild = os.fork()
+    if grandchild == 0:
+        time.sleep(300)
+        os._exit(0)
+    with open(sys.argv[1] + ".tmp", "w") as note:
+        note.write(f"{os.getpid()} {grandchild}")
+    os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    time.sleep(300)
+
+forked(students_code, 600)
+"""
+
+
+def alive(pid):
+    """True while `pid` runs; a zombie (reaped by no one in a container without init) has ended."""
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_a_checks_child_and_what_it_started_die_with_a_kernel_that_is_killed(tmp_path):
+    pids = tmp_path / "pids"
+    kernel = subprocess.Popen([sys.executable, "-c", KERNEL, str(pids)], env=os.environ | {"PYTHONPATH": str(ROOT)})
+    try:
+        for _ in range(600):
+            if pids.exists() or kernel.poll() is not None:
+                break
+            time.sleep(0.1)
+        child, grandchild = map(int, pids.read_text().split())
+    finally:
+        kernel.kill()  # kill -9: no clean-up of the kernel's runs
+        kernel.wait()
+    for _ in range(300):  # a bounded wait for what the kernel's end sets off, not a measure of it
+        if not alive(child) and not alive(grandchild):
+            break
+        time.sleep(0.1)
+    survivors = [pid for pid in (child, grandchild) if alive(pid)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []

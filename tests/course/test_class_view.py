@@ -164,8 +164,87 @@ def test_the_instructor_notebook_shows_the_same_figures(tmp_path, language):
     shown = {cell.id: [output["data"]["text/html"] for output in cell.outputs if "text/html" in output.get("data", {})]
              for cell in notebook.cells if cell.cell_type == "code"}
     students, _ = read_class([folder])
-    assert shown["stuck"] == [STYLE + stuck_list(students, language)]
-    assert shown["grid"] == [STYLE + grid(students, language)]
-    assert shown["minutes"] == [STYLE + minutes_chart(students, language)]
+    assert shown["stuck"] == [STYLE + stuck_list(students, language, headed=False)]
+    assert shown["grid"] == [STYLE + grid(students, language, headed=False)]
+    assert shown["minutes"] == [STYLE + minutes_chart(students, language, headed=False)]
     printed = "".join(output.get("text", "") for output in setup.outputs)
     assert printed.split(":")[-1].strip() == "5"  # students with a progress file
+    headings = [line.strip() for cell in notebook.cells for line in cell.source.splitlines()
+                if cell.cell_type == "markdown" and line.startswith("#")]
+    headings += [text for html in sum(shown.values(), []) for _, _, text in Page(html).elements if _ == "h2"]
+    assert len(headings) == len(set(headings)), headings  # each heading once: the markdown's, not the HTML's too
+    if language == "de":  # German numbers, as the course writes them elsewhere (0,00 €)
+        assert "60,0 Minuten" in shown["stuck"][0] and "60.0" not in "".join(shown["grid"] + shown["stuck"])
+
+
+WRONG_MODELS = [  # three different wrong ScriptedModels a student may write, each in a cell of its own
+    """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        return self.script[self.step], None  # never counts on
+""", """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        self.step += 1
+        return self.script[self.step - 1]  # no pair
+""", """
+class ScriptedModel:
+    def __init__(self, script):
+        self.script, self.step = list(script), 0
+    def __call__(self, messages, tools):
+        self.step += 1
+        return self.script[self.step - 1], {"prompt_tokens": 1}  # tokens from a script
+"""]
+CHECK = 'q = exercise("scripted_model", "en"); q.check(ScriptedModel); ScriptedModel = q.pick(ScriptedModel)'
+
+
+def test_a_student_with_three_different_wrong_scripted_models_is_stuck_and_re_running_a_check_counts_once(tmp_path):
+    """Records written by real check runs in a kernel: classes defined in cells, where inspect finds no source."""
+    from agentlib.course.progress_report import stuck
+
+    cells = ['from agentlib.course import exercise\nfrom agentlib.course.progress import note_start\n'
+             'note_start("05", "en")']
+    for source in WRONG_MODELS[:2]:
+        cells += [source, CHECK, CHECK]  # the check cell run twice, to read the hint: one attempt
+    cells += [WRONG_MODELS[0], CHECK]  # the first one again, in a fresh cell: still the same attempt
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "AGENTLOOP_"))}
+    env |= {"HOME": str(tmp_path), "LLM_ENV_FILE": str(tmp_path / "none.env")}
+    run = lambda: NotebookClient(notebook, kernel_name="python3", timeout=120,  # noqa: E731
+                                 resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+    run()
+    students, _ = read_class([tmp_path])
+    assert stuck(students) == [], students  # two different wrong versions: not stuck yet
+    notebook.cells.append(nbformat.v4.new_code_cell(WRONG_MODELS[2] + CHECK))
+    run()  # a new kernel: the same two versions again, then the third
+    students, _ = read_class([tmp_path])
+    (name, student), = students.items()
+    assert stuck(students) == [(name, ("exercise", ("05", "scripted_model")), 3)]
+
+
+def test_the_count_of_stuck_students_counts_students_not_flags(tmp_path):
+    """bo is stuck on two exercises, cy in a notebook: three flags, two students."""
+    from agentlib.course.class_view import section
+    from agentlib.course.progress_report import stuck
+
+    folder = a_class(tmp_path / "class")
+    (folder / "bo" / ".agentloop" / "progress.jsonl").open("a").write(lines(
+        *[(20 + i, "check", "02", "list_schema", "incorrect") for i in range(3)]))
+    students, _ = read_class([folder])
+    assert len(stuck(students)) == 3 and len({name for name, *_ in stuck(students)}) == 2
+    assert "stuck: 2" in section(students, "en")
+
+
+def test_the_class_page_is_a_template_and_no_f_string_builds_html():
+    """HTML built by f-strings escapes only what its author remembered; the template escapes every value."""
+    import ast
+
+    for module in ("class_view", "class_table", "progress_report"):
+        tree = ast.parse((REPO / "agentlib" / "course" / f"{module}.py").read_text(encoding="utf-8"))
+        built = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) and any(
+            isinstance(part, ast.Constant) and "<" in str(part.value) for part in node.values)]
+        assert built == [], (module, built)

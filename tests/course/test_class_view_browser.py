@@ -72,3 +72,28 @@ def test_the_class_page_shows_every_row_the_stuck_and_the_chart_from_one_file(br
         assert page.pdf(path=ARTIFACTS / "class-view.pdf")[:4] == b"%PDF"
     finally:
         page.close()
+
+
+def test_a_class_with_every_exercise_fits_the_window_and_its_grid_scrolls_in_its_box(browser, tmp_path):
+    """The course's exercises all met: the page is no wider than the window (it was 1,924 px)."""
+    from course.test_class_view import lines
+
+    folder = tmp_path / "class"
+    exercises = [f"exercise_with_a_long_name_{n}" for n in range(16)]
+    for student in ("ada", "bo", "cy"):
+        (folder / f"{student}.jsonl").parent.mkdir(parents=True, exist_ok=True)
+        (folder / f"{student}.jsonl").write_text(lines((0, "start", "02"), *[
+            (1 + n, "check", f"0{2 + n // 4}", name, "correct") for n, name in enumerate(exercises)]))
+    page_file = tmp_path / "class.html"
+    done = subprocess.run([sys.executable, "-m", "agentlib.course", "progress", str(folder), "--html", str(page_file)],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(page_file.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        box = page.locator(".cv-scroll")
+        assert box.evaluate("element => element.scrollWidth <= element.clientWidth || "
+                            "getComputedStyle(element).overflowX === 'auto'")
+    finally:
+        page.close()

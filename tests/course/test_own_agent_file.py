@@ -317,9 +317,95 @@ def test_a_working_directory_deleted_under_the_kernel_is_a_sentence(tmp_path, ca
     assert done.stdout.count("The folder this notebook runs in has been deleted or replaced; restart the kernel") == 2
 
 
-def test_a_browser_tab_without_flock_still_keeps_the_piece(folder, monkeypatch):
+def test_a_browser_tab_without_locks_still_keeps_the_piece(folder, monkeypatch):
     import types
 
     monkeypatch.setitem(sys.modules, "fcntl", types.ModuleType("fcntl"))  # Pyodide's fcntl: no flock in it
+    monkeypatch.setitem(sys.modules, "filelock", None)  # and no filelock: the browser installs none
+    monkeypatch.setattr(sys, "platform", "emscripten")
     assert own_agent.keep("scripted_model", None, "en", source=solution("scripted_model")) is not None
     assert "class ScriptedModel" in agent_file.read()
+
+
+WINDOWS_PYTHON = r"C:\Users\ünal\Kurs 1\.venv\Scripts\python.exe"  # \U: the escape a plain docstring reads
+
+
+def test_a_windows_path_in_the_header_is_no_escape_and_every_piece_is_kept(folder, monkeypatch):
+    monkeypatch.setattr(sys, "executable", WINDOWS_PYTHON)
+    monkeypatch.setattr(sys, "platform", "win32")
+    text = agent_file.render({"scripted_model": solution("scripted_model").strip()}, "en")
+    monkeypatch.undo()
+    import ast
+
+    said = ast.get_docstring(ast.parse(text))  # compiles; and the command in it is the path as it is
+    assert f"& '{WINDOWS_PYTHON}' agent_loop.py" in said and f'"{WINDOWS_PYTHON}" agent_loop.py' in said
+
+
+def test_the_windows_commands_are_written_for_powershell_and_cmd():
+    """Constructed: PowerShell 5 has no &&, runs a quoted path only after &, doubles a single quote; cmd.exe
+    knows no single quotes and changes drive only with /d."""
+    folder = r"C:\Users\o'brien\Kurs"
+    assert agent_file.shells("win32") == ("PowerShell", "cmd")
+    assert agent_file.command("PowerShell", WINDOWS_PYTHON, folder) == \
+        rf"cd 'C:\Users\o''brien\Kurs'; & '{WINDOWS_PYTHON}' agent_loop.py"
+    assert agent_file.command("cmd", WINDOWS_PYTHON, folder) == f'cd /d "{folder}" && "{WINDOWS_PYTHON}" agent_loop.py'
+
+
+def test_the_printed_command_runs_the_agent_file_in_bash_from_anywhere(folder, tmp_path_factory):
+    odd = tmp_path_factory.mktemp("course") / "it's a $folder (1)"
+    odd.mkdir()
+    (odd / "agent_loop.py").write_text("import agentlib\nprint('ran', agentlib.__name__)\n", encoding="utf-8")
+    agent_file.FOLDER = odd
+    line = own_agent.terminal("en").splitlines()[1].strip()
+    assert line == agent_file.command("sh", folder=odd)
+    done = subprocess.run(["bash", "-c", line], cwd=tmp_path_factory.mktemp("elsewhere"), capture_output=True,
+                          text=True, timeout=60, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert done.stdout == "ran agentlib\n", done.stderr
+
+
+def test_another_process_holding_the_lock_is_one_sentence_after_a_bounded_wait(folder, monkeypatch, capsys):
+    """The lock is filelock's, as another kernel takes it; the check cell does not hang on it."""
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom filelock import FileLock\n"
+                               "lock = FileLock(sys.argv[1]); lock.acquire(); print('held', flush=True)\n"
+                               "time.sleep(120)", str(folder / agent_file.LOCK)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        monkeypatch.setattr(agent_file, "WAIT", 1.0)
+        assert own_agent.keep("scripted_model", None, "en", source=solution("scripted_model")) is None
+    finally:
+        holder.kill()
+        holder.wait()
+    said = capsys.readouterr().out
+    assert said.startswith("Another kernel has held agent_loop.py locked for 1 seconds") and said.count(".") <= 4
+    assert not (folder / "agent_loop.py").exists()
+
+
+def test_a_fifo_in_place_of_the_agent_file_is_a_sentence_not_a_hang(folder, capsys):
+    os.mkfifo(folder / "agent_loop.py")
+    agent = own_agent.load("en")
+    said = capsys.readouterr().out
+    assert "agent_loop.py cannot be read (" in said and "Traceback" not in said and agent.yours == []
+
+
+def test_a_section_raising_a_base_exception_of_its_own_is_a_sentence_and_changes_nothing_in_the_kernel(folder,
+                                                                                                    capsys):
+    hand_made(folder, {"scripted_model": solution("scripted_model").strip() + (
+        "\n\nimport sys\nsys.path.insert(0, '/nowhere')\nagentlib_tools_before = None\n"
+        "class Mine(BaseException):\n    pass\nraise Mine('at import')")})
+    path_before = list(sys.path)
+    agent = own_agent.load("en")
+    said = capsys.readouterr().out
+    assert "Mine: at import" in said and "Traceback" not in said
+    assert agent.yours == [] and sys.path == path_before
+
+
+def test_a_dot_env_with_an_unbalanced_quote_is_one_sentence_and_the_free_run_still_runs(folder):
+    hand_made(folder, {})
+    (folder / ".env").write_text('LLM_API_KEY="sk-live-4f9a8b7c6d5e\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")} | {"PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, "agent_loop.py", *switch], cwd=folder, capture_output=True, text=True,
+                           timeout=120, env=env) for switch in ([], ["--real"])]
+    assert runs[0].returncode == 0 and "Traceback" not in runs[0].stderr, runs[0].stderr
+    said = runs[1].stdout + runs[1].stderr
+    assert runs[1].returncode == 1 and "Traceback" not in said and said.count(".env") == 1, said
+    assert "4f9a8b7c" not in said

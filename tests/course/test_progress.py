@@ -88,10 +88,10 @@ def test_a_start_and_each_check_add_one_line_that_names_the_notebook_its_kernel_
     progress.note_check("decorator", "incorrect", "de")
     progress.note_check("decorator", "correct", "de")
     records = progress.read(home / ".agentloop" / "progress.jsonl")
-    assert [(r["event"], r.get("exercise"), r.get("outcome"), r["notebook"], r["language"]) for r in records] == [
-        ("start", None, None, "02", "de"), ("check", "decorator", "incorrect", "02", "de"),
-        ("check", "decorator", "correct", "02", "de")]
-    assert all(r["time"].endswith("+00:00") for r in records)
+    assert [(r.event, r.exercise, r.outcome, r.notebook) for r in records] == [
+        ("start", None, None, "02"), ("check", "decorator", "incorrect", "02"), ("check", "decorator", "correct", "02")]
+    written = [json.loads(line) for line in lines(home)]
+    assert all(r["time"].endswith("+00:00") and r["language"] == "de" for r in written)
 
 
 def test_the_file_is_readable_by_its_owner_only(home):
@@ -142,19 +142,29 @@ def test_recording_switched_off_writes_nothing(home, monkeypatch, value):
     assert not (home / ".agentloop").exists()
 
 
-@pytest.mark.parametrize("line", ["AGENTLOOP_PROGRESS=off", "export AGENTLOOP_PROGRESS = 'off'"])
+@pytest.mark.parametrize("line", ["AGENTLOOP_PROGRESS=off", "export AGENTLOOP_PROGRESS = 'off'",
+                                  "AGENTLOOP_PROGRESS=off # no recording"])
 def test_a_line_in_the_env_file_the_course_reads_switches_recording_off(home, monkeypatch, line):
+    """The one `.env` the settings come from, read by the one reader (python-dotenv): a comment after the value too."""
     monkeypatch.delenv("LLM_ENV_FILE", raising=False)
     notebooks = home / "course" / "notebooks" / "de"
     notebooks.mkdir(parents=True)
-    monkeypatch.chdir(notebooks)  # where a kernel runs; ~/.env is found from here up, as the key is
-    (home / ".env").write_text(f"{line}\n")
-    (home / "course" / ".env").write_text("LLM_API_KEY=sk-x\n")  # nearer, as a key file would be
+    monkeypatch.chdir(notebooks)  # where a kernel runs; the nearest .env from here up is the course's
+    (home / "course" / ".env").write_text(f"LLM_API_KEY=sk-x\n{line}\n")
     progress.note_start("02", "de")
     assert not (home / ".agentloop").exists()
-    (home / ".env").write_text("AGENTLOOP_PROGRESS=on\n")
+    (home / "course" / ".env").write_text("LLM_API_KEY=sk-x\nAGENTLOOP_PROGRESS=on\n")
     progress.note_start("02", "de")
     assert len(lines(home)) == 1
+
+
+def test_a_link_where_the_progress_file_should_be_is_not_followed(home):
+    elsewhere = home / "elsewhere.txt"
+    elsewhere.write_text("someone else's file\n")
+    (home / ".agentloop").mkdir(mode=0o700)
+    (home / ".agentloop" / "progress.jsonl").symlink_to(elsewhere)
+    progress.note_start("02", "de")
+    assert elsewhere.read_text() == "someone else's file\n"
 
 
 def test_a_read_only_home_is_skipped_without_a_word(lent_home):
@@ -182,7 +192,7 @@ def test_a_corrupted_line_is_skipped_and_a_record_after_a_torn_line_is_kept(home
         file.write(b"\x00\xff not json\n[1, 2]\n{\"event\": \"check\"}\n{\"event\": \"check\", \"notebook\": \"0")
     progress.note_check("decorator", "correct", "de")  # lands on the end of the torn line
     records = progress.read(home / ".agentloop" / "progress.jsonl")
-    assert [(r["event"], r.get("exercise")) for r in records] == [("start", None), ("check", "decorator")]
+    assert [(r.event, r.exercise) for r in records] == [("start", None), ("check", "decorator")]
 
 
 def test_a_record_holds_short_fields_only(home):
@@ -241,7 +251,7 @@ def test_in_the_browser_the_records_go_to_the_drive_the_browser_keeps_not_the_ho
     progress.note_start("04", "en")
     progress.note_check("loop", "incorrect", "en")
     records = progress.read(browser_tab / ".agentloop" / "progress.jsonl")
-    assert [(r["event"], r["notebook"]) for r in records] == [("start", "04"), ("check", "04")]
+    assert [(r.event, r.notebook) for r in records] == [("start", "04"), ("check", "04")]
     assert not (home / ".agentloop").exists()
 
 
@@ -266,6 +276,17 @@ def test_hand_in_puts_the_records_beside_the_notebook_as_the_report_reads_them(b
     students, problems = read_class([str(copy)])  # what the instructor runs on the handed-in files
     assert list(students) == ["ada"] and problems == [] and students["ada"].skipped == 0
     assert list(students["ada"].checks) == [("04", "loop")]
+
+
+def test_the_handed_in_copy_is_its_owners_only_and_git_leaves_it_out(browser_tab, capsys):
+    progress.note_start("04", "de")
+    copy = browser_tab / "notebooks" / "en" / "ada.jsonl"
+    copy.write_text("an older copy, readable by all\n")
+    copy.chmod(0o644)
+    progress.hand_in("ada", "de")
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600 and len(progress.read(copy)) == 1
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", "notebooks/de/ada.jsonl"], cwd=REPO)
+    assert ignored.returncode == 0  # in a clone of the course, a `git add .` does not take it
 
 
 @pytest.mark.parametrize("name", ["../ada", "ada lovelace", "x" * 41, None, "a/b"])
@@ -309,3 +330,21 @@ def test_a_check_run_again_on_the_same_wrong_cell_is_one_attempt_and_a_changed_c
     capsys.readouterr()
     rows = [" ".join(row) for row in table(read_class([home])[0])]
     assert any("✗ 2" in row for row in rows) and not any("✗ 3" in row for row in rows), rows
+
+
+def test_a_check_cell_run_again_after_pick_replaced_the_work_records_the_work_it_judged(home, capsys):
+    """The notebooks ask for it (run the check cell again to read the hint): one attempt, not agentlib's piece's."""
+    from agentlib.course import exercise
+
+    progress.note_start("05", "en")
+    made, passing = {}, {}
+    exec("class ScriptedModel:\n    def __init__(self, script):\n        self.script = script\n"
+         "    def __call__(self, messages, tools):\n        return self.script[0], None\n", made)
+    q = exercise("scripted_model", "en")
+    q.check(made["ScriptedModel"])
+    picked = q.pick(made["ScriptedModel"])  # agentlib's, since the student's failed
+    q.check(picked)  # the same cell run again
+    checks = [json.loads(line) for line in lines(home)][1:]
+    assert [c["outcome"] for c in checks] == ["incorrect", "incorrect"]
+    assert checks[0]["work"] == checks[1]["work"]  # one attempt: the student's, which the verdict is about
+    capsys.readouterr()

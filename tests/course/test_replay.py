@@ -170,3 +170,27 @@ def test_the_lessons_run_and_the_students_are_compared_step_by_step(tmp_path, do
     assert 'grep_docs({&quot;keyword&quot;: &quot;timeout&quot;})<br>list_docs({})' in rows[1]
     assert "answer, 67 characters" in rows[1] and "1700 + 500 tokens" in rows[1]
     assert rows[2].count("–") == 1 and "3742 + 666 tokens" in rows[4] and "1700 + 500 tokens" in rows[4]
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda data: data["messages"][2]["tool_calls"][0].pop("function"),
+    lambda data: data["messages"][2]["tool_calls"][0]["function"].update(arguments={"keyword": "timeout"}),
+    lambda data: data["records"][0].update(usage="lots"),
+], ids=["a call without its function", "arguments that are no text", "a usage that is no numbers"])
+def test_a_tampered_recording_is_one_sentence_when_it_loads(tmp_path, docs, tamper):
+    _, _, path = record(tmp_path, lesson())
+    data = json.loads(path.read_text(encoding="utf-8"))
+    tamper(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="The recording is damaged .*record the run again"):
+        ReplayModel.load(path)
+
+
+def test_a_damaged_recording_of_decisions_is_one_sentence(tmp_path):
+    path = tmp_path / "decisions.json"
+    path.write_text(json.dumps({"format": "agentlib-decisions/1", "question": "Why?", "replies": [{"content": "x"}]}))
+    with pytest.raises(ValueError, match="The recording is damaged"):
+        ReplayModel.decisions(path)
+    path.write_text('{"format": "agentlib-decisions/1", "question": ')
+    with pytest.raises(ValueError, match="The recording is damaged"):
+        ReplayModel.decisions(path)

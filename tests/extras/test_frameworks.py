@@ -346,3 +346,89 @@ def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_d
     assert "must be of type integer" not in said["mapping"]  # agentlib's argument check, which this loop lacks
     first = notebook.cells[0].source
     assert "JupyterLite" in first and "make lab" in first  # it cannot run in the browser edition, and says so first
+
+
+SECRET = "Zq7rTpX2vL9mWc4bNk8sHd3fGj6yAe1u"  # a key as a provider issues one
+
+
+def quoting(request):
+    """A provider that answers every request with 401, quoting all it got: headers and body (OpenAI's 401 and 404
+    quote the key and the model name)."""
+    from agentlib.course.loopback import Reply
+
+    return Reply(401, {"error": {"message": f"Rejected. You sent {request['headers']} and {request['body']}",
+                                 "type": "invalid_request_error"}})
+
+
+def placed(where, base_url):
+    """Settings with SECRET in one of the places a key can sit (the .env and the environment give api_key)."""
+    from agentlib.provider.settings import settings
+
+    user = base_url.replace("http://", f"http://student:{SECRET}@")
+    return settings(**{"key": dict(api_key=SECRET), "model": dict(api_key="x" * 8, model=SECRET),
+                       "url": dict(api_key="x" * 8, base_url=user),
+                       "extra body": dict(api_key="x" * 8, extra_body={"token": SECRET})}[where]
+                    | ({} if where == "url" else {"base_url": base_url}))
+
+
+@pytest.mark.usefixtures("no_llm_settings")
+@pytest.mark.parametrize("where", ["key", "model", "url", "extra body"])
+def test_what_the_frameworks_raise_against_a_provider_that_quotes_everything_holds_no_key(installed, where):
+    from agentlib.course.loopback import Loopback
+
+    with Loopback(quoting, secret="") as provider:
+        upstream = placed(where, provider.base_url)
+        runs = sbs.stoppable(sbs.compare(QUESTION["en"], upstream=upstream))
+    assert set(runs) == set(sbs.SYSTEMS)
+    assert all(run.error for name, run in runs.items() if name != "loop"), runs
+    assert not any(SECRET[5:20] in repr(run) for run in runs.values()), runs
+    if where == "model":  # a key in LLM_MODEL is never sent, as RealModel never sends it
+        assert provider.requests == []
+
+
+@pytest.mark.usefixtures("no_llm_settings")
+def test_the_stop_button_ends_a_comparison_whose_provider_never_answers(installed):
+    """The stop button sends SIGINT; the cell's wait takes it as KeyboardInterrupt and stops the servers."""
+    import signal
+    import threading
+
+    from agentlib.course.loopback import Hang, Loopback
+    from agentlib.provider.settings import settings
+
+    with Loopback(lambda request: Hang(120), secret="", lifetime=130) as provider:
+        upstream = settings(api_key="x" * 8, base_url=provider.base_url, model="test-model")
+        press = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
+        press.start()
+        with pytest.raises(KeyboardInterrupt):
+            sbs.stoppable(sbs.compare(QUESTION["en"], upstream=upstream))
+    assert sbs.OPEN == set()
+
+
+@pytest.mark.parametrize("where", ["environment", ".env", "LLM_MODEL", "base URL", "LLM_EXTRA_BODY"])
+def test_notebook_09_against_a_provider_that_quotes_everything_saves_no_key(installed, where, tmp_path):
+    """The cells that ask the provider, executed in a kernel with the key in each of the five places it can sit."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from agentlib.course.loopback import Loopback
+
+    notebook = nbformat.read(ROOT / "notebooks" / "en" / "09_frameworks.ipynb", as_version=4)
+    notebook.cells = [c for c in notebook.cells if c.get("id") in ("setup", "run-all", "steps", "additions")]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")} | {"AGENTLOOP_PROGRESS": "off"}
+    with Loopback(quoting, secret="", lifetime=240) as provider:
+        user = provider.base_url.replace("http://", f"http://student:{SECRET}@")
+        settings = {"environment": {"LLM_API_KEY": SECRET}, ".env": {}, "LLM_MODEL": {"LLM_MODEL": SECRET},
+                    "base URL": {"LLM_BASE_URL": user},
+                    "LLM_EXTRA_BODY": {"LLM_EXTRA_BODY": json.dumps({"token": SECRET})}}[where]
+        env |= {"LLM_BASE_URL": provider.base_url, "LLM_API_KEY": "x" * 8} | settings
+        (tmp_path / ".env").write_text(f"LLM_API_KEY={SECRET}\n" if where == ".env" else "", encoding="utf-8")
+        env["LLM_ENV_FILE"] = str(tmp_path / ".env")
+        if where == ".env":
+            del env["LLM_API_KEY"]
+        NotebookClient(notebook, kernel_name="python3", timeout=240,
+                       resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+        asked = len(provider.requests)
+    saved = nbformat.writes(notebook)
+    assert "Rejected" in saved or where == "LLM_MODEL"  # the provider's quotes reached the notebook (but no key)
+    assert asked > 0 or where == "LLM_MODEL"
+    assert SECRET[4:20] not in saved

@@ -361,7 +361,7 @@ def test_progress_outlives_the_page_and_is_handed_in_beside_the_notebook(student
     content = model["content"] if model["format"] == "text" else base64.b64decode(model["content"]).decode()
     (tmp_path / "ada.jsonl").write_text(content)
     records = progress.read(tmp_path / "ada.jsonl")
-    assert [(r["event"], r["notebook"], r.get("outcome")) for r in records] == [
+    assert [(r.event, r.notebook, r.outcome) for r in records] == [
         ("start", "04", None), ("check", "04", "not attempted")]
 
 

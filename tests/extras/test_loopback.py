@@ -268,3 +268,32 @@ def test_it_stops_itself_after_its_lifetime():
     server = Loopback([], lifetime=0.2).__enter__()
     server.timer.join(5)
     assert server.stopping.is_set() and not server.serving
+
+
+def test_a_client_that_trickles_its_request_is_dropped_and_its_thread_ends(monkeypatch):
+    """One byte at a time, each well inside the socket's timeout: only a deadline for the whole request ends it."""
+    from agentlib.course import loopback
+
+    monkeypatch.setattr(loopback, "CLIENT_SECONDS", 1.0)
+    with Loopback([]) as server:
+        client = socket.create_connection(("127.0.0.1", server.httpd.server_port))
+        client.settimeout(0.2)
+        dropped = False
+        try:
+            for byte in (b"POST /no-secret/v1/chat/completions HTTP/1.1\r\n" + b"x-a: 1\r\n" * 50)[:60]:
+                client.sendall(bytes([byte]))
+                try:
+                    if client.recv(1) == b"":
+                        dropped = True
+                        break
+                except socket.timeout:
+                    continue
+        except OSError:  # reset by the server: dropped too
+            dropped = True
+        finally:
+            client.close()
+        for _ in range(50):
+            if not server.clients:
+                break
+            time.sleep(0.1)
+        assert dropped and server.clients == {}

@@ -50,7 +50,7 @@ CELLS = [
         Stuck means here: three different incorrect attempts at an exercise without a pass, or a notebook open more than twice as long as the class's median. A check run again on unchanged code is no new attempt, as soon as the records can tell.
         """),
     code("stuck", """
-        display(HTML(STYLE + stuck_list(students, LANGUAGE)))
+        display(HTML(STYLE + stuck_list(students, LANGUAGE, headed=False)))  # ⟨die Überschrift steht schon darüber|the heading is above already⟩
         """),
     md("grid-intro", de="""
         ## Übungen
@@ -62,7 +62,7 @@ CELLS = [
         One row per student, one column per exercise. Each state has a sign of its own beside its colour, so the grid reads in black and white and for colour-blind readers too: ✓ solved, ✗ 3 three incorrect attempts, ○ checked but the cell was untouched, · the check never ran, — no file.
         """),
     code("grid", """
-        display(HTML(STYLE + grid(students, LANGUAGE)))
+        display(HTML(STYLE + grid(students, LANGUAGE, headed=False)))
         """),
     md("minutes-intro", de="""
         ## Minuten pro Notebook
@@ -74,6 +74,6 @@ CELLS = [
         The count runs from a notebook's set-up cell to its last check, pauses over 30 minutes left out. Each dot is one student; the bar is the class's median.
         """),
     code("minutes", """
-        display(HTML(STYLE + minutes_chart(students, LANGUAGE)))
+        display(HTML(STYLE + minutes_chart(students, LANGUAGE, headed=False)))
         """),
 ]

@@ -81,17 +81,17 @@ CELLS = [
 
         Die nächste Zelle lässt die Schleife, die die erste Codezelle nennt, und jedes installierte Framework die Frage der Lektion beantworten, jedes gegen einen eigenen Server, der das Skript abspielt: erst die Suche ohne Treffer, dann der vertippte Dateiname, dann die richtige Datei über die 80-Zeilen-Grenze hinaus, dann die Antwort. Der Server schreibt jede Anfrage mit, genau so, wie sie ankam.
 
-        Die Schleife fragt das Modell dabei über agentlibs `RealModel`. Die Frameworks arbeiten asynchron; in Jupyter wartest du mit `await` auf sie.
+        Die Schleife fragt das Modell dabei über agentlibs `RealModel`. Die Frameworks arbeiten asynchron; `sbs.stoppable` wartet auf sie so, dass der Stopp-Knopf (■) den Lauf jederzeit beendet.
         """, en="""
         ## Three runs, one recording
 
         The next cell lets the loop the first code cell names and every installed framework answer the lesson's question, each against a server of its own that plays the script: first the search without hits, then the misspelt file name, then the right file past the 80-line cap, then the answer. The server records every request exactly as it arrived.
 
-        The loop asks the model through agentlib's `RealModel` here. The frameworks work asynchronously; in Jupyter you wait for them with `await`.
+        The loop asks the model through agentlib's `RealModel` here. The frameworks work asynchronously; `sbs.stoppable` waits for them in a way the stop button (■) can end at any moment.
         """),
     code("run-all", """
-        runs = await sbs.compare(QUESTION[LANGUAGE], SCRIPT, upstream=UPSTREAM, systems=SYSTEMS, agent_loop=agent_loop,
-                                 registry=TOOLS)
+        runs = sbs.stoppable(sbs.compare(QUESTION[LANGUAGE], SCRIPT, upstream=UPSTREAM, systems=SYSTEMS,
+                                         agent_loop=agent_loop, registry=TOOLS))
         for name, run in runs.items():
             ending = run.error or str(run.answer).splitlines()[0]
             print(f"{NAMES.get(name, name):18} ⟨{len(run.requests)} Anfragen|{len(run.requests)} requests⟩ → {ending}")
@@ -106,7 +106,7 @@ CELLS = [
         Each table is one model request; each column the message list one system sent at that step. Look for three things: the same roles in the same order, the assistant message with the calls **before** the results, and exactly one `tool` message per call id (`c1`, `c2`, `c3`). These are the rules of notebook 4 – the frameworks keep the same ones.
         """),
     code("steps", """
-        # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
+        # ⟨braucht `runs`: führe zuerst die Zelle runs = sbs.stoppable(sbs.compare(...)) aus|needs `runs`: run the cell runs = sbs.stoppable(sbs.compare(...)) first⟩
         for step in range(1, max(len(run.requests) for run in runs.values()) + 1):
             display(HTML(sbs.side_by_side(runs, step, LANGUAGE, NAMES)))
         """, needs="run-all"),
@@ -130,7 +130,7 @@ CELLS = [
         - **Retries** after a server error come from the same `openai` client in all three: when the server answers 500, every system asks twice more (3 requests) and then gives up – the loop with one sentence and `None`, the frameworks with an exception (`InternalServerError`, `ModelServerError`). This probe runs only in the test, because the waiting between attempts costs about 20 seconds.
         """),
     code("additions", """
-        # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
+        # ⟨braucht `runs`: führe zuerst die Zelle runs = sbs.stoppable(sbs.compare(...)) aus|needs `runs`: run the cell runs = sbs.stoppable(sbs.compare(...)) first⟩
         found = sbs.additions(runs)
         for name, notes in found.items():
             print(f"{name}:")
@@ -149,8 +149,8 @@ CELLS = [
         Now the parts of the loop and their counterparts; the loop's column says whose it is. Every cell of the table comes from a run: small scripts call a tool that does not exist, send `start="abc"` or broken JSON, make a tool raise an exception (`read_whole_file`, on purpose without a path check and without a cap), or call tools without end under a limit of 2 steps; once the same wrong call comes three times in a row. The table shows what the model was shown afterwards – or how the run ended. These probes always run on a script, even when you have set a key.
         """),
     code("mapping", """
-        # ⟨braucht `runs`: führe zuerst die Zelle runs = await sbs.compare(...) aus|needs `runs`: run the cell runs = await sbs.compare(...) first⟩
-        probes = await sbs.measure(agent_loop, SYSTEMS, TOOLS)
+        # ⟨braucht `runs`: führe zuerst die Zelle runs = sbs.stoppable(sbs.compare(...)) aus|needs `runs`: run the cell runs = sbs.stoppable(sbs.compare(...)) first⟩
+        probes = sbs.stoppable(sbs.measure(agent_loop, SYSTEMS, TOOLS))
         labels = {"tool": "⟨Werkzeug beschreiben|describing a tool⟩", "registry": "⟨Registry|registry⟩",
                   "max_steps": "⟨Schrittlimit|step limit⟩", "unknown_tool": "⟨unbekanntes Werkzeug|unknown tool⟩",
                   "wrong_type": "⟨falscher Typ (start=\\"abc\\")|wrong type (start=\\"abc\\")⟩",

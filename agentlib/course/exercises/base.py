@@ -8,8 +8,10 @@ An untouched cell holds `...` (or None), agentlib's own piece or the unchanged s
 Deliberately left out: scores, grading across exercises, and any peeking into the notebook's variables.
 """
 
+import builtins
 import hashlib
 import inspect
+import re
 import sysconfig
 import traceback
 from html import escape
@@ -77,7 +79,8 @@ COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "
 BOX = "background: #f6f8fa; color: #1f2328;"
 NOT_THEIRS = {Path(__file__).resolve().parents[2]} | {
     Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-REPLACED = {}  # (exercise class, language) -> (why the work q.pick passed over failed, what it handed on instead)
+REPLACED = {}  # (exercise class, language) -> (why the work q.pick passed over failed, what it handed on instead,
+#                                             the failed work's fingerprint)
 PASSED = {}  # (exercise class, language) -> (the work that last passed in this kernel, the agent file it went into)
 HINTS_SHOWN = {}  # (exercise class, language) -> how many hints were shown, so the next one goes further
 
@@ -107,6 +110,7 @@ class Exercise:
         self.language, self.outcome, self.message = language, None, ""  # outcome, message: of the last check
         self.checked = ()  # the work that check last judged, so pick hands on only what was judged
         self.running = None  # what of the student's code runs now, for the verdict should it not end
+        self.judged = None  # the fingerprint of the work the last verdict is about
 
     def say(self, key, /, **facts):
         return say(self.TEXT, key, self.language, **facts)
@@ -129,11 +133,13 @@ class Exercise:
         """(status, message) for `work`, without showing anything."""
         if work:
             work = (inner(work[0]), *work[1:])
+        self.judged = fingerprint(work)
         if all(item is ... or item is None for item in work):
             return NOT_ATTEMPTED, self.framework("not_attempted")
         replaced = REPLACED.get((type(self), self.language))
-        if replaced and work[0] is replaced[1]:  # the check cell run again after q.pick passed over a failed piece
-            theirs = any(work[0] is reference for reference in self.REFERENCE)
+        if replaced and work[0] is replaced[1]:  # the check cell run again after q.pick passed over a failed piece:
+            theirs = any(work[0] is reference for reference in self.REFERENCE)  # the verdict is the failed piece's
+            self.judged = replaced[2]
             return INCORRECT, self.framework("replaced" if theirs else "replaced_own", name=self.name(),
                                              reason=replaced[0])
         if any(work[0] is reference for reference in self.REFERENCE):
@@ -195,7 +201,7 @@ class Exercise:
         report(self.outcome, HEADINGS[self.language][self.outcome], self.message)
         # One line in the student's progress file; never raises. The fingerprint lets the report count a check
         # run again on unchanged work as one attempt.
-        note_check(self.AREA, self.outcome, self.language, None if self.outcome == NOT_ATTEMPTED else fingerprint(work))
+        note_check(self.AREA, self.outcome, self.language, None if self.outcome == NOT_ATTEMPTED else self.judged)
 
     def name(self):
         return getattr(self.REFERENCE[0], "__name__", "?") if self.REFERENCE else self.NAME
@@ -214,7 +220,7 @@ class Exercise:
             chosen = last or self.REFERENCE[:len(work)]
             said, also = ("pick_last", "still_kept") if last else ("pick_reference", None)
             if self.outcome == INCORRECT:  # remembered, so a second check of what was handed on repeats why
-                REPLACED[key] = self.message, inner(chosen[0])
+                REPLACED[key] = self.message, inner(chosen[0]), self.judged
         print(self.framework(said, name=self.name())
               + (" " + self.framework(also, file=own_agent.FILE) if also and in_file else ""))
         return chosen[0] if len(work) == 1 else tuple(chosen)
@@ -283,14 +289,62 @@ def report(kind, heading, message, code=False):
 
 
 def fingerprint(work):
-    """12 hex digits that name the judged code (its source, else its repr), never the code itself.
+    """12 hex digits that name the judged code, never the code itself: the same for the same cell run again,
+    different for any change to what runs, for functions and classes alike.
 
-    Example: fingerprint((run_agent,)) -> "3f9a0c51d2e7", the same for the same cell run again
+    Example: fingerprint((run_agent,)) -> "3f9a0c51d2e7"
+    The compiled code is what is digested, not the source: a class defined in a notebook cell has no source
+    inspect can find, and two classes made by exec() have none at all.
     """
-    parts = []
-    for item in work:
-        try:
-            parts.append(inspect.getsource(inner(item)))
-        except (TypeError, OSError):  # a script of Messages, a builtin: no source to read
-            parts.append(repr(item))
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    digest = hashlib.sha256()
+    try:
+        for item in work:
+            digest.update(b"\0" + shape(inner(item)).encode("utf-8", "surrogatepass"))
+    except Exception:  # an object whose attributes raise: its record carries no work, and counts as its own attempt
+        return None
+    return digest.hexdigest()[:12]
+
+
+def shape(value, depth=0):
+    """A text that changes whenever what `value` runs changes: a function's code (its constants, names, defaults
+    and closure), a class's name, bases and attributes; anything else its repr. Never a file name or line number,
+    so the same cell run again, in a new kernel too, gives the same text."""
+    if depth > 8:  # a class that holds itself, a closure over its own function
+        return "…"
+    value = inspect.unwrap(value) if callable(value) else value
+    if inspect.iscode(value):
+        return repr((value.co_name, value.co_code, value.co_names, value.co_varnames, value.co_freevars,
+                     [shape(c, depth + 1) for c in value.co_consts]))
+    if inspect.isfunction(value):
+        closure = [shape(cell.cell_contents, depth + 1) if cell.cell_contents is not value else "self"
+                   for cell in value.__closure__ or () if not cell_empty(cell)]
+        return repr((shape(value.__code__, depth + 1), shape(value.__defaults__, depth + 1),
+                     shape(value.__kwdefaults__, depth + 1), closure))
+    if inspect.isclass(value):
+        if getattr(builtins, value.__name__, None) is value:  # object, Exception: only exec()'s classes say
+            return value.__qualname__                          # "builtins" too, so the name is checked
+        attributes = {name: shape(attribute, depth + 1) for name, attribute in vars(value).items()
+                      if name not in UNSHAPED}
+        return repr((value.__qualname__, [base.__qualname__ for base in value.__bases__], sorted(attributes.items())))
+    if isinstance(value, (staticmethod, classmethod)):
+        return shape(value.__func__, depth + 1)
+    if isinstance(value, (set, frozenset)):  # a set's order follows the string hashes, which differ by process
+        return repr(sorted(shape(item, depth + 1) for item in value))
+    if isinstance(value, (list, tuple)):
+        return repr([type(value).__name__, *(shape(item, depth + 1) for item in value)])
+    if isinstance(value, dict):  # a registry of tools: its functions by their code, not their addresses
+        return repr(sorted((short(key), shape(item, depth + 1)) for key, item in value.items()))
+    if isinstance(value, property):
+        return repr([shape(part, depth + 1) for part in (value.fget, value.fset, value.fdel)])
+    return re.sub(r" at 0x[0-9a-f]+", "", short(value, limit=2000))  # an address differs on every run of a cell
+
+
+UNSHAPED = ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__static_attributes__")  # where, not what
+
+
+def cell_empty(cell):
+    try:
+        cell.cell_contents
+    except ValueError:  # a closure variable not yet assigned
+        return True
+    return False

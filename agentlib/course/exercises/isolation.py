@@ -3,7 +3,11 @@
 Where the system can fork (Linux, macOS), a check runs in a child process, a copy of the kernel: it sees the
 student's objects, and whatever the student's code changes, starts or blocks on ends with the child. Elsewhere
 (Windows, a browser tab) it runs in the kernel itself, with the time limit and `restored` as its only guards.
-Deliberately left out: code that leaves the child's process group (setsid).
+The child watches a pipe whose other end only the kernel holds: when the kernel ends, however it ends (kill -9,
+a forced shutdown), the pipe reads empty and the child kills its process group, so nothing of a check outlives
+the kernel and keeps its ports.
+Deliberately left out: code that leaves the child's process group (setsid), and a child that holds the
+interpreter in one C call at the moment its kernel dies (it ends with that call).
 """
 
 import contextlib
@@ -12,6 +16,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -41,17 +46,22 @@ def forked(run, seconds):
     global PIPE
     from multiprocessing.connection import Pipe  # here: only where a process can fork (a browser tab has no pipes)
     reader, writer = Pipe(duplex=False)
+    lifeline, held = os.pipe()  # the kernel holds `held`; the child sees `lifeline` read empty once it is gone
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12+ warns when a process with threads forks
             pid = os.fork()
     except OSError:  # no process to spare (a hub's limit): run here, as where there is no fork
-        reader.close()
-        writer.close()
+        for end in (reader, writer):
+            end.close()
+        os.close(lifeline)
+        os.close(held)
         return run()
     if pid == 0:  # the child: never returns into the caller, and leaves without the kernel's clean-up (os._exit)
         try:
             os.setpgid(0, 0)
+            os.close(held)
+            threading.Thread(target=outlive_no_kernel, args=(lifeline,), daemon=True).start()
             reader.close()
             PIPE, printed = writer, (Printed(), Printed())
             sys.stdout, sys.stderr = printed  # not the kernel's streams, which belong to its threads
@@ -63,6 +73,7 @@ def forked(run, seconds):
         finally:
             os._exit(0)
     writer.close()
+    os.close(lifeline)
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)  # here too, so the group exists whichever of the two runs first
     deadline, running, message = time.monotonic() + seconds, None, None
@@ -82,6 +93,7 @@ def forked(run, seconds):
         with contextlib.suppress(ChildProcessError):  # reaped already by a SIGCHLD handler of someone else's
             status = os.waitpid(pid, 0)[1]  # no zombie left behind
         reader.close()
+        os.close(held)
     if message is None:
         raise OverTime(seconds, running) if time.monotonic() >= deadline else Ended(os.waitstatus_to_exitcode(status))
     kind, *rest, out, err = message
@@ -90,6 +102,14 @@ def forked(run, seconds):
     if kind == "raised":
         raise rest[0] from RuntimeError(f"in the check's child process:\n{rest[1]}")
     return rest[0]
+
+
+def outlive_no_kernel(lifeline):
+    """In a check's child: wait until the kernel's end of the lifeline closes, then kill the child's process group."""
+    with contextlib.suppress(OSError):
+        while os.read(lifeline, 1):  # b"": every writer is gone, which only the kernel's end of the pipe was
+            pass
+    os.killpg(0, signal.SIGKILL)
 
 
 class Printed(io.StringIO):
