@@ -77,7 +77,8 @@ def code_gaps(item):
     codes, count = [item.__code__] if inspect.isfunction(item) else [], 0
     while codes:
         code = codes.pop()
-        count += sum(1 for step in dis.get_instructions(code) if step.opname == "LOAD_CONST" and step.argval is ...)
+        # Any instruction that carries `...`: LOAD_CONST, and from Python 3.12 on RETURN_CONST for `return ...`
+        count += sum(1 for step in dis.get_instructions(code) if step.argval is ...)
         codes += [constant for constant in code.co_consts if inspect.iscode(constant)]
     return count
 

@@ -16,7 +16,8 @@ import urllib.request
 
 import pytest
 
-from agentlib.course.loopback import Hang, Loopback, Trickle, completion
+from agentlib.course.loopback import Loopback, completion
+from stalls import Hang, Trickle
 from provider_rules import Provider
 
 KEY = "sk-test-abcdefghijklmnop1234"
