@@ -1,20 +1,21 @@
 """agentlib: a tool-calling agent loop written by hand, for module 05, lesson 2.
 
 The lesson, in reading order: tools.py (the @tool decorator), docs.py (three
-tools over the httpx docs), loop.py (run_agent), models.py (a scripted and a
-real model), trace.py (what a run leaves behind), lesson.py (the lesson's
-question and script); behind RealModel: settings.py (endpoint, model, key),
-http.py (the client and its time and size bounds), errors.py (one sentence
-per failure) and keys.py (no key in any text). Importing agentlib loads only
-the standard library. Around it, never imported by it: course/ (what the
-notebooks show and check) and extras/ (the local model, the frameworks).
+tools over the httpx docs), loop.py (run_agent), messages.py (the shape of a
+reply), models.py (a scripted and a real model), trace.py (what a run leaves
+behind), lesson.py (the lesson's question and script). Behind RealModel, in
+provider/: the settings, the bounded HTTP client, one sentence per failure,
+no key in any text. Importing agentlib loads only the standard library.
+Around it, never imported by it: course/ (what the notebooks show and check)
+and extras/ (the local model, the frameworks).
 """
 
 from .docs import grep_docs, list_docs, read_doc
-from .errors import ModelError
 from .lesson import QUESTION, lesson_script
 from .loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
-from .models import Call, Message, RealModel, ScriptedModel, Usage
+from .messages import Call, Message, Usage
+from .models import RealModel, ScriptedModel
+from .provider.errors import ModelError
 from .tools import TOOLS, call_tool, tool
 from .trace import Trace
 

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from . import QUESTION, RealModel, ScriptedModel, lesson_script, run_agent
-from .errors import ModelError
+from .provider.errors import ModelError
 
 
 def main(argv=None):

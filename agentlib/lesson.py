@@ -7,7 +7,7 @@ shows the loop surviving each failure, and an answer whose cited lines hold
 what it says.
 """
 
-from .models import Call, Message
+from .messages import Call, Message
 
 QUESTION = {
     "en": "Which kinds of timeout does httpx have, and what is each one for? Cite the docs.",

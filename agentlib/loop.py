@@ -11,8 +11,6 @@ Deliberately left out: parallel execution, streaming, memory across runs.
 import time
 from dataclasses import dataclass, field
 
-from .keys import redact
-from .settings import settings
 from .tools import TOOLS, call_tool
 from .trace import CUT_MARK, Trace
 
@@ -75,14 +73,8 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
     except KeyboardInterrupt:
         return finish(stats, None, "interrupted", "you interrupted the run", say)
     except Exception as error:  # raised by the model: a rejected key, a lost connection, ...
-        # A provider's message may quote the key, and a model written by hand passes it on as it came.
-        explanation = redact(str(error) or type(error).__name__, key_of(model), limit=2000)
-        return finish(stats, None, "error", explanation, say)
-
-
-def key_of(model):
-    """The key `model` sends: its client's (the openai SDK keeps it there), else the one configured."""
-    return getattr(getattr(model, "client", None), "api_key", None) or settings().api_key
+        # RealModel raises a ModelError: one sentence, with every part of the key hidden by the provider.
+        return finish(stats, None, "error", (str(error) or type(error).__name__)[:2000], say)
 
 
 def observe(call, tools, finish_reason):

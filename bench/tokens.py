@@ -24,7 +24,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 from agentlib import QUESTION, TOOLS, ScriptedModel, lesson_script, run_agent
-from agentlib.models import CHARS_PER_TOKEN, Message, estimate
+from agentlib.messages import Message
+from agentlib.models import CHARS_PER_TOKEN, estimate
 
 from . import rag
 

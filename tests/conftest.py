@@ -5,7 +5,7 @@ import os
 import pytest
 
 import agentlib.docs
-from agentlib import settings as config
+from agentlib.provider import settings as config
 from agentlib.tools import TOOLS
 
 # Checks and set-up cells record progress in the home (agentlib/course/progress.py); the suite, and the

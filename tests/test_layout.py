@@ -67,9 +67,9 @@ OUTSIDE = {module_name(p): imports_of(p) for folder in ("bench", "tools") for p 
 
 
 def wing(name):
-    """"lesson", "course" or "extras". Example: wing("agentlib.course.viewer") -> "course" """
+    """"lesson", "provider", "course" or "extras". Example: wing("agentlib.course.viewer") -> "course" """
     parts = name.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ("course", "extras") else "lesson"
+    return parts[1] if len(parts) > 1 and parts[1] in ("provider", "course", "extras") else "lesson"
 
 
 def test_every_import_names_its_module():
@@ -80,7 +80,17 @@ def test_every_import_names_its_module():
 def test_the_lesson_imports_neither_the_course_nor_the_extras():
     for name, imported in GRAPH.items():
         if wing(name) == "lesson":
-            assert {wing(m) for m in imported} <= {"lesson"}, (name, imported)
+            assert {wing(m) for m in imported} <= {"lesson", "provider"}, (name, imported)
+
+
+def test_the_provider_imports_only_itself_and_the_message_shapes():
+    for name, imported in GRAPH.items():
+        if wing(name) == "provider":  # a reply becomes agentlib's Message: the one lesson module it may build
+            assert {m for m in imported if wing(m) != "provider"} <= {"agentlib.messages"}, (name, imported)
+
+
+def test_the_loop_imports_only_the_tools_and_the_trace():
+    assert GRAPH["agentlib.loop"] <= {"agentlib.tools", "agentlib.trace"}
 
 
 def test_the_course_never_imports_the_extras():

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["loop", "tools", "docs", "models", "trace"]
+MODULES = ["loop", "tools", "docs", "messages", "models", "trace"]
 # Left out of the coverage map: the extras (bench, browser, hub, lite, local model) and the notebooks.
 SLOW = ["*/tests/extras/*", "*/test_notebook*.py", "*/test_setup.py", "*/test_corpus.py"]
 # Plugins load only when named: hypothesis's alone takes half a second to import, on every mutant.

@@ -12,8 +12,8 @@ import atexit
 import gc
 
 from ..docs import refusal
-from ..errors import explain
-from ..settings import has_key, settings
+from ..provider.errors import explain
+from ..provider.settings import has_key, settings
 from .controls import MaxStepsControl
 from .exercises import (CORRECT, HEADINGS, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise,
                         http3_script, longest_file_report)

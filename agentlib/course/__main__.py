@@ -48,7 +48,7 @@ def main(argv=None):
             parser.error(f"--{name} is empty: give it a name, e.g. --{name} {example}")
     if args.model == "replay" and not args.recording:
         parser.error("--model replay needs --recording FOLDER")
-    from ..errors import ModelError
+    from ..provider.errors import ModelError
     from .evaluate import evaluate, report, writable_folder
     from .questions import load_questions
 
@@ -172,7 +172,7 @@ def load_recording(path, language="en"):
 
 def choose_model(kind, language, questions):
     """The model named on the command line; exits 1 with one sentence when it cannot be had."""
-    from ..errors import ModelError
+    from ..provider.errors import ModelError
     from ..models import RealModel
     from .oracle import NaiveModel, OracleModel
 

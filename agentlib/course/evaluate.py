@@ -11,8 +11,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from ..errors import ModelError
 from ..loop import run_agent
+from ..provider.errors import ModelError
 from .pricing import trace_cost
 from .questions import check_questions, load_questions
 from .scoring import score

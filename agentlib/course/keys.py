@@ -5,9 +5,9 @@ Deliberately left out: saving a key anywhere; a key typed into the field is gone
 
 import os
 
-from ..errors import explain
-from ..keys import shown_url
-from ..settings import is_local, key_in_model, settings
+from ..provider.errors import explain
+from ..provider.keys import shown_url
+from ..provider.settings import is_local, key_in_model, settings
 from .text import say
 
 TEXT = {

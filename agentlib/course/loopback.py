@@ -97,7 +97,7 @@ class Loopback:
         self.rules = rules or (llama_cpp if strict else None)
         self.record, self.requests, self.refused, self.elsewhere = record, [], [], []
         self.seconds = 0.0  # spent answering (body parsed to reply encoded): the bench takes it out of its figures
-        # Hex, not token_urlsafe: 32 hex digits are what agentlib.keys.shown_url always hides in a shown URL.
+        # Hex, not token_urlsafe: 32 hex digits are what agentlib.provider.keys.shown_url always hides in a shown URL.
         self.secret = secrets.token_hex(16) if secret is None else secret
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.clients = {}  # handler thread: its socket, so that stop() can wake and end every one

@@ -9,7 +9,7 @@ import json
 import re
 from pathlib import Path
 
-from ..models import Call, Message
+from ..messages import Call, Message
 from .questions import load_questions
 from .text import say
 

@@ -26,8 +26,8 @@ import traceback
 from types import SimpleNamespace
 from unittest import mock
 
-from ..keys import redact
-from ..settings import settings
+from ..provider.keys import redact
+from ..provider.settings import settings
 from . import agent_file
 from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, definitions, locked, path, python, read, render, sections, \
     starts, write

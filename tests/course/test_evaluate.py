@@ -11,8 +11,9 @@ from agentlib.course.evaluate import PER_QUESTION, evaluate, report
 from agentlib.course.oracle import NaiveModel, OracleModel
 from agentlib.course.questions import load_questions
 from agentlib.course.scoring import cited_ranges, cites_file, declined
-from agentlib.models import Message, RealModel, ScriptedModel
-from agentlib.errors import TEXT as SENTENCES, ModelError  # one sentence per kind of API failure
+from agentlib.messages import Message
+from agentlib.models import RealModel, ScriptedModel
+from agentlib.provider.errors import TEXT as SENTENCES, ModelError  # one sentence per kind of API failure
 from agentlib.course.replay import ReplayModel
 from provider_rules import completion, serve
 

@@ -90,11 +90,11 @@ def source_module(path):
 @pytest.fixture(scope="module", autouse=True)  # module: the other test files keep their LLM_* variables
 def no_key_anywhere():
     """The tests promise a run without a key; a key in the repository's .env would break that promise."""
-    import agentlib.settings
+    import agentlib.provider.settings
 
     saved = {name: os.environ.pop(name) for name in list(os.environ) if name.startswith("LLM_")}
     try:
-        if agentlib.settings.has_key():
+        if agentlib.provider.settings.has_key():
             pytest.skip("the file .env sets LLM_API_KEY (or a local LLM_BASE_URL); the notebook tests "
                         "need a checkout without one")
         yield

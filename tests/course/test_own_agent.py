@@ -16,9 +16,9 @@ from agentlib import QUESTION, Call, Message, lesson_script
 from agentlib.course import agent_file, own_agent, own_run
 from agentlib.course.exercises import exercise
 from agentlib.course.trace_text import trace_text
-import agentlib.settings as config
+import agentlib.provider.settings as config
 from agentlib.course.exercises.read_doc import ReadDoc
-from agentlib.errors import ModelError
+from agentlib.provider.errors import ModelError
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"decorator": "tool", "read_doc": "read_doc", "loop": "run_agent", "scripted_model": "ScriptedModel",

@@ -108,7 +108,7 @@ def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
 
 def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
     from agentlib.extras import local
-    from agentlib.errors import ModelError
+    from agentlib.provider.errors import ModelError
 
     try:
         local.model_file("en")

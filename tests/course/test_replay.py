@@ -7,7 +7,7 @@ import pytest
 
 import agentlib
 import agentlib.loop
-from agentlib.errors import ModelError
+from agentlib.provider.errors import ModelError
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
 from agentlib.course.replay import ReplayModel

@@ -230,7 +230,7 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
 
 def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_server(installed):
     """Forwarding: every system's requests pass the API's rules (provider_rules) with the key only the server holds."""
-    from agentlib.settings import settings
+    from agentlib.provider.settings import settings
     from provider_rules import completion, serve
 
     script = lesson_script("en")

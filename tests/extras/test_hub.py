@@ -31,7 +31,7 @@ import pytest
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from agentlib.course import controls
 from agentlib.course.trace_text import labels
-import agentlib.settings as config
+import agentlib.provider.settings as config
 from agentlib.course.keys import TEXT as KEY_TEXT
 from agentlib.course.text import say
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port

@@ -19,8 +19,8 @@ import pytest
 
 from agentlib import QUESTION, Message, RealModel, Trace, run_agent
 from agentlib.__main__ import main
-from agentlib.models import Call
-from agentlib.errors import ModelError
+from agentlib.messages import Call
+from agentlib.provider.errors import ModelError
 from agentlib.extras import local
 from provider_rules import completion, error, serve
 

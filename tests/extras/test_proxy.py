@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from agentlib.course.loopback import Loopback
-from agentlib.errors import ModelError, on_this_machine
+from agentlib.provider.errors import ModelError, on_this_machine
 from agentlib.extras import local
 from agentlib.models import RealModel
-from agentlib.settings import is_local
+from agentlib.provider.settings import is_local
 from provider_rules import completion, serve
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")

@@ -17,7 +17,7 @@ import pytest
 
 from agentlib.course.loopback import Loopback, Reply
 from agentlib.extras.replay_server import chat_url, replay
-from agentlib.settings import settings
+from agentlib.provider.settings import settings
 from provider_rules import KEY, completion, serve
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")

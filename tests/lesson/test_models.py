@@ -12,8 +12,10 @@ from types import SimpleNamespace
 import pytest
 
 from agentlib.loop import run_agent
-from agentlib.models import Call, Message, RealModel, ScriptedModel, Usage, estimate, usage_of
-from agentlib.settings import settings
+from agentlib.messages import Call, Message, Usage
+from agentlib.models import RealModel, ScriptedModel, estimate
+from agentlib.provider.replies import usage_of
+from agentlib.provider.settings import settings
 from agentlib.tools import TOOLS
 from provider_rules import Reply, completion, serve
 

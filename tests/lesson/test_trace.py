@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentlib.loop import run_agent
-from agentlib.models import Call, Message, ScriptedModel, Usage
+from agentlib.messages import Call, Message, Usage
+from agentlib.models import ScriptedModel
 from agentlib.trace import CallRecord, Step, Trace
 
 

@@ -53,7 +53,7 @@ CELLS = [
         """),
     code("model-fails", """
         import agentlib
-        from agentlib.errors import explain
+        from agentlib.provider.errors import explain
 
         no_network = explain("connection", LANGUAGE, url="https://api.deepseek.com")
         answer, stats = agentlib.run_agent(ScriptedModel([lesson_script(LANGUAGE)[0], no_network]), QUESTION[LANGUAGE],

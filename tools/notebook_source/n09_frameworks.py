@@ -45,7 +45,7 @@ CELLS = [
         from agentlib import QUESTION, lesson_script
         from agentlib.course import describe, has_key, load, show
         from agentlib.extras import frameworks, side_by_side as sbs
-        from agentlib.settings import settings
+        from agentlib.provider.settings import settings
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile, sonst agentlibs|your passed pieces, else agentlib's⟩
         agent_loop, TOOLS = agent.run_agent, agent.TOOLS  # ⟨die Schleife neben den Frameworks und die Registry, die sie liest|the loop beside the frameworks, and the registry it reads⟩

@@ -15,7 +15,7 @@ import traceback
 from html import escape
 from pathlib import Path
 
-from ...models import Message
+from ...messages import Message
 from .. import own_agent
 from ..progress import note_check
 from ..show import in_kernel

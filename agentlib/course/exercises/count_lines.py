@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ...docs import doc_paths, relative, root
 from ...loop import run_agent
-from ...models import Call, Message, ScriptedModel
+from ...messages import Call, Message
+from ...models import ScriptedModel
 from ...tools import call_tool
 from ..text import LANGUAGES, number, say
 from .base import Exercise, short

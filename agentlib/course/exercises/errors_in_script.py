@@ -9,7 +9,8 @@ import json
 
 from ...lesson import QUESTION
 from ...loop import run_agent
-from ...models import Message, ScriptedModel
+from ...messages import Message
+from ...models import ScriptedModel
 from ..text import LANGUAGES, say
 from .base import INCORRECT, Exercise, short
 from .skeleton import cells

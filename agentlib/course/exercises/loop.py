@@ -18,7 +18,7 @@ import traceback
 
 from ...lesson import QUESTION, lesson_script
 from ...loop import MAX_OBSERVATION, run_agent
-from ...models import Call, Message, Usage
+from ...messages import Call, Message, Usage
 from ...trace import CUT_MARK
 from ..text import number
 from .base import Exercise, short

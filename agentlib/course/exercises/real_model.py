@@ -18,10 +18,10 @@ import sys
 from contextlib import nullcontext
 from unittest import mock
 
-from ...keys import shown_url
 from ...lesson import QUESTION
 from ...loop import run_agent
 from ...models import RealModel
+from ...provider.keys import shown_url
 from ...tools import TOOLS
 from ..loopback import Loopback, completion
 from .base import Exercise, Outcome, short

@@ -14,7 +14,8 @@ from collections.abc import MutableSequence
 
 from ...lesson import QUESTION, lesson_script
 from ...loop import run_agent
-from ...models import Call, Message, ScriptedModel
+from ...messages import Call, Message
+from ...models import ScriptedModel
 from ...tools import TOOLS
 from .base import Exercise, described, short
 from .probe import first_request, tokens

@@ -7,7 +7,7 @@
 import json
 
 from ...loop import Stats
-from ...models import Call, Message
+from ...messages import Call, Message
 from ..text import LANGUAGES, say
 from .base import NOT_ATTEMPTED, Exercise, short
 from .skeleton import cells

@@ -12,10 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentlib.errors import ModelError
-from agentlib.keys import looks_like_key, on_this_machine, redact, shown_url
+from agentlib.course.own_agent import with_tools
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
+from agentlib.provider.errors import ModelError
+from agentlib.provider.keys import looks_like_key, on_this_machine, redact, shown_url
+from agentlib.tools import TOOLS
 from provider_rules import error, serve
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
@@ -213,3 +215,36 @@ def test_the_command_line_neither_prints_nor_saves_a_key_given_as_the_model(tmp_
     assert done.returncode == 1 and "LLM_MODEL holds what looks like an API key" in done.stderr
     assert_hidden(done.stdout + done.stderr)
     assert not (tmp_path / "run.json").exists()
+
+
+class HandWritten:
+    """A RealModel as a student writes it: the openai client keeps the key, provider errors pass on as they came."""
+
+    def __init__(self, key, error):
+        self.client, self.error = type("Client", (), {"api_key": key})(), error
+
+    def __call__(self, messages, tools):
+        raise self.error
+
+
+# agentlib's loop prints what a model raises as it is: agentlib's RealModel raises the provider's sentence, key
+# hidden; the course hands a student's own RealModel to agentlib's loop wrapped (own_agent.with_tools), so its
+# failure becomes a sentence with the key hidden in the same way.
+@pytest.mark.parametrize("quoted", ["The model `{key}` does not exist or you do not have access to it.",
+                                    "401 Unauthorized: header was 'Authorization: Bearer {key}'",
+                                    "Incorrect API key provided: {key}. You can find your API key at ..."])
+def test_a_provider_error_quoting_the_key_never_shows_it_when_the_course_runs_a_students_model(tmp_docs, capsys,
+                                                                                            quoted):
+    key = "plainkey7Qm2xZ"  # no "sk-": only knowing the key can hide it
+    run = with_tools(run_agent, TOOLS, HandWritten, "en")
+    _, stats = run(HandWritten(key, RuntimeError(quoted.format(key=key))), "Q?")
+    shown = capsys.readouterr().out + stats.trace.stop_message + str(stats.trace.to_dict())
+    assert "Stopped:" in shown and "[hidden]" in stats.trace.stop_message
+    assert "7Qm2xZ" not in shown and "plainkey" not in shown
+
+
+def test_the_configured_key_is_hidden_when_the_students_model_keeps_none(tmp_docs, capsys, monkeypatch):
+    monkeypatch.setenv("LLM_API_KEY", "envkey5Rt8Wq")
+    run = with_tools(run_agent, TOOLS, HandWritten, "en")
+    _, stats = run(HandWritten(None, ValueError("quota exceeded for envkey5Rt8Wq")), "Q?")
+    assert "5Rt8Wq" not in capsys.readouterr().out + stats.trace.stop_message

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from agentlib import settings as config
-from agentlib.settings import has_key, key_in_model, settings
+from agentlib.provider import settings as config
+from agentlib.provider.settings import has_key, key_in_model, settings
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
 KEY = "sk-proj-4f9aZq81LmX02bYc77TtQw"

@@ -9,10 +9,10 @@ import string
 
 import pytest
 
-from agentlib import errors
-from agentlib.errors import TEXT, ModelError, explain
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
+from agentlib.provider import errors
+from agentlib.provider.errors import TEXT, ModelError, explain
 from provider_rules import Reply, completion, error, serve
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")

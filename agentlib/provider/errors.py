@@ -26,21 +26,14 @@ class ModelError(RuntimeError):
         self.kind = kind
 
 
-def say(texts, key, language, /, **facts):
-    """The sentence `texts[key]` in `language` (English when there is none), placeholders filled from `facts`.
-
-    Example: say({"hi": {"de": "Hallo {name}", "en": "Hello {name}"}}, "hi", "de", name="Ada") -> "Hallo Ada"
-    """
-    sentences = texts[key]
-    return sentences.get(language, sentences["en"]).format(**facts)
-
-
 def explain(kind, language="en", texts=None, /, **facts):
-    """The ModelError for `kind`, worded by `texts` (this module's TEXT, at its end, unless given).
+    """The ModelError for `kind` in `language` (English when there is none), worded by `texts` (this module's TEXT
+    unless given), its placeholders filled from `facts`.
 
     Example: explain("bad_url", url="ftp://x").kind -> "bad_url"
     """
-    return ModelError(say(texts or TEXT, kind, language, **facts), kind)
+    sentences = (texts or TEXT)[kind]
+    return ModelError(sentences.get(language, sentences["en"]).format(**facts), kind)
 
 
 def explained(ask, settings, language, retries, timeout):

@@ -11,8 +11,8 @@ import zlib
 
 import pytest
 
-from agentlib.errors import ModelError
 from agentlib.models import RealModel
+from agentlib.provider.errors import ModelError
 from agentlib.tools import TOOLS
 from provider_rules import Hang, Reply, Trickle, completion, serve
 
