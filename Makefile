@@ -89,8 +89,9 @@ $(VENV)/.bench: bench/requirements-bench.txt $(VENV)/.dev
 	touch $@
 
 # The frameworks agentlib is compared with live in a venv of their own, pinned, so that they never
-# touch the course's .venv. It takes minutes; neither make test nor CI runs it.
-PEERS := bench/.peers-venv
+# touch the course's .venv, beside it and not in bench/ (no walk over the bench's modules enters it). It takes
+# minutes; neither make test nor CI runs it.
+PEERS := .peers-venv
 
 bench-peers: $(PEERS)/.installed
 	$(PEERS)/bin/python -m bench.peers

@@ -1,7 +1,7 @@
 """agentlib side by side with the frameworks a student might pick instead of writing the loop.
 
 `make bench-peers` installs pydantic-ai, openai-agents, smolagents and
-mini-swe-agent (pinned in bench/requirements-peers.txt) into bench/.peers-venv
+mini-swe-agent (pinned in bench/requirements-peers.txt) into .peers-venv
 and runs `python -m bench.peers` there: two races.
 
 The first, this module's, times each loop's own bookkeeping. Every framework
@@ -289,7 +289,7 @@ def main(argv=None):
     missing = [name for name, found in versions().items() if name in args.only and found is None]
     if missing:
         parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
-                     f"which installs them into bench/.peers-venv")
+                     f"which installs them into .peers-venv")
     from .__main__ import machine
 
     sizes, result = sorted(set(args.steps)), {"versions": versions(), "sizes": sorted(set(args.steps))}
