@@ -172,8 +172,8 @@ def load_recording(path, language="en"):
 
 def choose_model(kind, language, questions):
     """The model named on the command line; exits 1 with one sentence when it cannot be had."""
-    from ..provider.errors import ModelError
     from ..models import RealModel
+    from ..provider.errors import ModelError
     from .oracle import NaiveModel, OracleModel
 
     try:

@@ -17,8 +17,8 @@ import urllib.request
 import pytest
 
 from agentlib.course.loopback import Loopback, completion
-from stalls import Hang, Trickle
 from provider_rules import Provider
+from stalls import Hang, Trickle
 
 KEY = "sk-test-abcdefghijklmnop1234"
 HEADERS = {"authorization": f"Bearer {KEY}"}
