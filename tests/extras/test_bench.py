@@ -8,6 +8,7 @@ really runs its tool, the RAG request carries the passages that answer.
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 import agentlib
 from agentlib import QUESTION
-from bench import Counter, growth_exponent, peers, race, rag, startup
+from bench import ROOT, Counter, docs, growth_exponent, peers, race, rag, startup
 from bench.__main__ import main
 from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
 from bench.overhead import exponent
@@ -296,3 +297,21 @@ def test_the_race_summary_subtracts_the_server_and_bounds_a_run_stopped_by_the_b
     printed = race.table({"date": "d", "machine": "m", "repeat": 1, "wall_seconds": 1, "budget_s": 8.0,
                           "sizes": [10], "versions": {}, "rows": rows})
     assert "> 800,000" in printed and "> 200" in printed and "stopped after 8 s" in printed
+
+
+# ---- the page that shows the figures ---------------------------------------------------------------
+
+PAGE = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+# 3,290 and 4.01 and 05; not the 4 of "V4", nor any part of 127.0.0.1
+NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![.,]?\d)")
+
+
+def test_every_table_on_the_page_is_the_committed_results_printed():
+    shown = [block.strip("\n") for block in re.findall(r"^```\n(.*?)^```", PAGE, flags=re.S | re.M)]
+    assert shown == [table.strip("\n") for table in docs.tables()], "paste the output of python -m bench.docs"
+
+
+def test_every_figure_the_page_states_is_one_of_its_tables():
+    prose = re.sub(r"^```.*?^```", "", PAGE, flags=re.S | re.M)
+    printed = set(NUMBER.findall("\n".join(docs.tables())))
+    assert sorted(set(NUMBER.findall(prose)) - printed) == []
