@@ -64,7 +64,8 @@ class Reply:
 
 
 def error(status, message, code=None, kind="invalid_request_error", headers=None):
-    """An error in the OpenAI shape. Example: error(404, "no such model").body["error"]["message"] -> "no such model" """
+    """An error in the OpenAI shape.
+    Example: error(404, "no such model").body["error"]["message"] -> "no such model" """
     return Reply(status, {"error": {"message": message, "type": kind, "param": None, "code": code}}, headers or {})
 
 
