@@ -6,10 +6,8 @@ client whose every attempt ends within `timeout` seconds in total and `MAX_REPLY
 
 httpx's own timeouts bound each read, not the whole reply: a server that sends a blank line
 every second (DeepSeek does while a request waits in its queue) would never trip them, and a
-never-ending or gzip-bombed body would fill the memory. `Attempt`, a transport around httpx's
-own, guards both: it shuts the attempt's socket when its time is up, and it unpacks and counts
-the body as it arrives. A proxy the environment names is used for every endpoint but one on
-this machine. Deliberately left out: streaming, connection pools of our own.
+never-ending or gzip-bombed body would fill the memory. `Attempt`, a transport around httpx's,
+guards both. Deliberately left out: streaming, connection pools of our own.
 """
 
 import contextlib
@@ -34,8 +32,7 @@ PACKED = ("gzip", "x-gzip", "deflate")  # what Attempt asks for and unpacks itse
 def client(current, timeout, max_retries, language="en"):
     """An openai client for the settings `current`; ModelError when they cannot work.
 
-    `max_retries` covers rate limits (429), server errors (5xx), time-outs and lost
-    connections; the client waits longer before each retry.
+    `max_retries` covers rate limits (429), server errors (5xx), time-outs and lost connections.
     """
     if not current.base_url.lower().startswith(("http://", "https://")):
         raise explain("bad_url", language, url=shown_url(current.base_url, current.api_key))
@@ -45,21 +42,20 @@ def client(current, timeout, max_retries, language="en"):
         raise explain("missing_key", language, url=shown_url(current.base_url))
     if key_in_model(current):
         raise explain("key_in_model", language)
-    if current.api_key and not (current.api_key.isascii() and current.api_key.isprintable()
-                                and " " not in current.api_key):
+    key = current.api_key
+    if key and not (key.isascii() and key.isprintable() and " " not in key):
         raise explain("malformed_key", language)
     # No connection is kept for the next attempt: each one connects, so Attempt sees the socket it may shut.
     sender = httpx2.HTTPTransport(proxy=proxy_for(current.base_url), limits=httpx2.Limits(max_keepalive_connections=0))
+    http = DefaultHttpxClient(transport=Attempt(sender, timeout), trust_env=False)
     # A local server ignores the key, but the client will not start without one.
-    return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
-                  timeout=timeout, max_retries=max_retries,
-                  http_client=DefaultHttpxClient(transport=Attempt(sender, timeout), trust_env=False))
+    key = key or "no-key-needed"
+    return OpenAI(api_key=key, base_url=current.base_url, timeout=timeout, max_retries=max_retries, http_client=http)
 
 
 def proxy_for(base_url):
-    """The proxy the environment names for `base_url` (HTTPS_PROXY, ALL_PROXY, NO_PROXY, ...), or None.
+    """The proxy the environment names for `base_url` (HTTPS_PROXY, ALL_PROXY, NO_PROXY, ...); None on this machine.
 
-    None for this machine: a proxy asked for 127.0.0.1 asks its own machine.
     Example: with HTTPS_PROXY=http://proxy:3128, proxy_for("https://api.deepseek.com") -> "http://proxy:3128"
     """
     host = urlsplit(base_url).hostname or ""
