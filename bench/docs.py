@@ -8,18 +8,20 @@ each is one of these tables').
 
 import json
 
-from . import ROOT, checks, front_ends, peers, race
+from . import ROOT, checks, front_ends, memory, peers, race
 from .__main__ import table
 
 RESULTS = ROOT / "bench" / "results"
 
 
 def tables():
-    """[the first table with the checks' latency, the peers' loops, the peers end to end, the front ends]"""
+    """[the first table with memory and the checks' latency, the peers' loops, the peers end to end, the front ends],
+    as `python -m bench` and `python -m bench.peers` print them."""
     latest = json.loads((RESULTS / "latest.json").read_text(encoding="utf-8"))
     peered = RESULTS / "peers.json"  # none committed: the page shows no peers
     peer_results = json.loads(peered.read_text(encoding="utf-8")) if peered.exists() else None
-    return [table(latest) + checks.table(latest["checks"]),
+    measured = memory.table(latest["memory"]) if "memory" in latest else ""  # a run before bench/memory.py has none
+    return [table(latest) + measured + checks.table(latest["checks"]),
             *([peers.table(peer_results), race.table(peer_results["end_to_end"])] if peer_results else []),
             front_ends.table(latest["front_ends"])]
 
