@@ -7,15 +7,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 FIRST_NOTEBOOK := notebooks/de/01_ueberblick.ipynb
 
-.PHONY: help lab lab-en demo test test-paid test-hub bench bench-peers frameworks mutation setup lock local-model lite lite-serve clean
+.PHONY: help lab lab-en demo lint test test-paid test-hub bench bench-peers frameworks mutation setup lock local-model lite lite-serve clean
 
 help:
 	@echo "make lab        set up .venv and open the course (German) in JupyterLab"
 	@echo "make lab-en     the same, English edition"
 	@echo "make demo       the scripted agent run in the terminal (offline, free)"
-	@echo "make test       the whole test suite (offline, free; never the paid test)"
+	@echo "make test       ruff's checks, then the whole test suite (offline, free; never the paid test)"
+	@echo "make lint       only ruff's checks: lint and format (ruff format . rewrites, ruff check --fix fixes)"
 	@echo "make test-paid  only the test that asks the real provider in .env (costs a little money)"
-	@echo "make test-hub   a JupyterHub with two students and an nbgitpuller link, in Chromium (issue 19)"
+	@echo "make test-hub   a JupyterHub with two students and an nbgitpuller link, in Chromium"
 	@echo "make bench      the benchmarks (about two minutes)"
 	@echo "make bench-peers  agentlib beside pydantic-ai, openai-agents, smolagents, mini-swe-agent (minutes)"
 	@echo "make mutation   mutation testing of the lesson modules: the score and the surviving mutants (~20 min)"
@@ -41,9 +42,14 @@ lab-en: lab
 demo: $(VENV)/.course
 	$(BIN)/python -m agentlib
 
+# ruff's lint and format checks (pyproject.toml's [tool.ruff]) before the tests: they take a second.
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
 # The bench's tokenizers too: tests check the token estimate against real tokenizers.
 # One worker per core (at most four), each taking whole test files, so that a file's server and browser are shared.
-test: $(VENV)/.dev $(VENV)/.bench
+test: lint $(VENV)/.dev $(VENV)/.bench
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 # The paid test asks the provider configured in .env (or LLM_* variables); `make test` skips it.
@@ -83,8 +89,9 @@ $(VENV)/.bench: bench/requirements-bench.txt $(VENV)/.dev
 	touch $@
 
 # The frameworks agentlib is compared with live in a venv of their own, pinned, so that they never
-# touch the course's .venv. It takes minutes; neither make test nor CI runs it.
-PEERS := bench/.peers-venv
+# touch the course's .venv, beside it and not in bench/ (no walk over the bench's modules enters it). It takes
+# minutes; neither make test nor CI runs it.
+PEERS := .peers-venv
 
 bench-peers: $(PEERS)/.installed
 	$(PEERS)/bin/python -m bench.peers

@@ -15,6 +15,7 @@ network's), and statistics beyond the median.
 
 import math
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -53,6 +54,17 @@ def peak_mib():
 PEAK_PROBE = ("import atexit, sys\n"
               "atexit.register(lambda: sys.stderr.write('\\npeak_kib ' + next(line.split()[1] for line in "
               "open('/proc/self/status') if line.startswith('VmHWM:')) + '\\n'))\n")
+
+
+def cold_import_seconds(module):
+    """How long `import module` takes in a fresh interpreter that has imported nothing of ours before it.
+
+    Measured apart from the run it precedes, because the measuring process itself (bench.peers, bench.race)
+    already imports agentlib. Example: cold_import_seconds("agentlib") -> 0.031
+    """
+    code = f"import time; started = time.perf_counter(); import {module}; print(time.perf_counter() - started)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(done.stdout.splitlines()[-1])
 
 
 def median_seconds(function, repeat):

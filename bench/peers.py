@@ -1,7 +1,7 @@
 """agentlib side by side with the frameworks a student might pick instead of writing the loop.
 
 `make bench-peers` installs pydantic-ai, openai-agents, smolagents and
-mini-swe-agent (pinned in bench/requirements-peers.txt) into bench/.peers-venv
+mini-swe-agent (pinned in bench/requirements-peers.txt) into .peers-venv
 and runs `python -m bench.peers` there: two races.
 
 The first, this module's, times each loop's own bookkeeping. Every framework
@@ -42,7 +42,7 @@ import time
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 
-from . import ANSWER, ROOT, SHORT, Counter, growth_exponent, mini_swe_environment, peak_mib, race
+from . import ANSWER, ROOT, SHORT, Counter, cold_import_seconds, growth_exponent, mini_swe_environment, peak_mib, race
 
 
 def agentlib_run(steps, tool):
@@ -134,8 +134,7 @@ def openai_agents_run(steps, tool):
 def smolagents_run(steps, tool):
     from smolagents import LogLevel, ToolCallingAgent
     from smolagents import tool as smol_tool
-    from smolagents.models import (ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole,
-                                   Model)
+    from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
 
     @smol_tool
     def noop() -> str:
@@ -192,9 +191,8 @@ def child(name, steps):
     if module == "minisweagent":  # at import it prints a banner and makes a config folder in your home
         os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
         os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", os.path.join(tempfile.gettempdir(), "bench-mini-swe-agent"))
-    started = time.perf_counter()
+    imported = cold_import_seconds(module)  # this process imported agentlib already (bench.race does)
     importlib.import_module(module)
-    imported = time.perf_counter() - started
     workload(2, Counter())()  # warm-up: lazy imports, schema building, the event loop
     times = []
     while not times or (sum(times) < SHORT and len(times) < 50):  # short runs: the fastest of several
@@ -263,7 +261,8 @@ def table(result):
            + "".join(f" {'us/step N=' + str(n):>15} {'x':>6}" for n in sizes)
            + f" {'exponent':>9}" + "".join(f" {'MiB N=' + str(n):>11} {'x':>5}" for n in sizes)]
     for name, row in rows.items():
-        line = f"  {name:24} {result['versions'].get(name) or 'this repo':>9} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
+        version_ = result["versions"].get(name) or "this repo"
+        line = f"  {name:24} {version_:>9} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
         line += "".join(f" {row['sizes'][n]['us_per_step']:15,.1f} {row['sizes'][n]['time_ratio']:6.0f}" for n in sizes)
         line += f" {row['exponent']:9.2f}"
         line += "".join(f" {row['sizes'][n]['peak_mib']:11.0f} {row['sizes'][n]['memory_ratio']:5.1f}" for n in sizes)
@@ -290,7 +289,7 @@ def main(argv=None):
     missing = [name for name, found in versions().items() if name in args.only and found is None]
     if missing:
         parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
-                     f"which installs them into bench/.peers-venv")
+                     f"which installs them into .peers-venv")
     from .__main__ import machine
 
     sizes, result = sorted(set(args.steps)), {"versions": versions(), "sizes": sorted(set(args.steps))}

@@ -239,14 +239,14 @@ def quiet():
     """Keep the frameworks off the network and out of the home folder: loopback only."""
     os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")  # mini-swe-agent: no banner, no config folder at home
     os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", os.path.join(tempfile.gettempdir(), "bench-mini-swe-agent"))
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm: the price list in its wheel, not a download
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm: the price list in its wheel, no download
     os.environ.setdefault("LITELLM_TELEMETRY", "False")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # smolagents imports huggingface_hub
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"  # a proxy setting must not reroute loopback
 
 
 def child(name, steps, server):
-    """One measurement in this fresh process: import, warm-up, the timed run(s), the server's share, peak RSS.
+    """One measurement in this fresh process: warm-up, the timed run(s), the server's share, peak RSS.
 
     `server` is the race server's `url`, its secret included.
     """
@@ -255,9 +255,7 @@ def child(name, steps, server):
     quiet()
     module, _, dialect, workload = RUNNERS[name]
     url = lambda n: f"{server}/{dialect}/{n}/v1"  # noqa: E731
-    started = time.perf_counter()
     importlib.import_module(module)
-    imported = time.perf_counter() - started
     workload(url(2), 2, Counter())()  # warm-up: lazy imports, the connection, schema building
     times, cpu, served = [], [], []
     while not times or (sum(times) < SHORT and len(times) < 50):  # short runs: the fastest of several
@@ -275,7 +273,7 @@ def child(name, steps, server):
                                f"{after['requests'] - before['requests']} requests; expected {ANSWER!r} after "
                                f"{steps - 1} and {steps}")
     fastest = times.index(min(times))
-    return {"import_s": imported, "run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": served[fastest],
+    return {"run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": served[fastest],
             "runs": len(times),
             "tool_runs": tool.runs, "peak_mib": peak_mib()}
 
@@ -361,7 +359,8 @@ def table(result):
         out.append(f"  {'':24} {'version':>9}" + "".join(
             f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10}" for n in sizes) + f" {'exponent':>9}")
         for name, row in rows.items():
-            line = f"  {name:24} {result['versions'].get(name) or ('this repo' if name.startswith('agentlib') else '-'):>9}"
+            version_ = result["versions"].get(name) or ("this repo" if name.startswith("agentlib") else "-")
+            line = f"  {name:24} {version_:>9}"
             for f in figures[name]:
                 bound = "> " if f[measure] is None and f.get(f"{measure}_at_least") else ""
                 value = f[measure] or f.get(f"{measure}_at_least")

@@ -88,7 +88,7 @@ def measure(repeat):
         order = rows(plain_install(folder))
         # the editable install runs the source folder's modules: compiled too, for a fair race
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "agentlib")], check=True)
-        for install, name, python in order:  # one warm-up each: compiled .pyc files, OS caches
+        for _, name, python in order:  # one warm-up each: compiled .pyc files, OS caches
             run(python, COMMANDS[name], folder)
         samples = {(install, name): [] for install, name, _ in order}
         for _ in range(repeat):

@@ -28,7 +28,8 @@ import string
 
 import jsonschema
 
-from agentlib.course.loopback import Hang, Loopback, Reply, Trickle, error  # noqa: F401 -- for the tests
+from agentlib.course.loopback import Loopback, Reply, error  # noqa: F401 -- for the tests
+from stalls import Hang, Trickle  # noqa: F401 -- for the tests
 
 KEY = "sk-test-abcdefghijklmnop1234"
 STANDARD_FIELDS = {

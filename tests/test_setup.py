@@ -8,11 +8,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+
+# The files checked here are the same on every Python; 3.10 has no tomllib to read pyproject.toml with.
+tomllib = pytest.importorskip("tomllib", reason="reads pyproject.toml with tomllib (Python 3.11 or newer)")
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -41,7 +41,8 @@ def notebooks():
         module = importlib.import_module(f"notebook_source.{name}")
         ids = [cell["id"] for cell in module.CELLS]
         if len(ids) != len(set(ids)):
-            raise ValueError(f"{name}: cell ids must be unique, but {sorted({i for i in ids if ids.count(i) > 1})} repeat")
+            repeated = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"{name}: cell ids must be unique, but {repeated} repeat")
         for language in LANGUAGES:
             cells = [render(cell, language) for cell in module.CELLS]
             notebook = {"cells": cells, "metadata": METADATA, "nbformat": 4, "nbformat_minor": 5}
@@ -51,7 +52,12 @@ def notebooks():
 
 
 def main(argv):
-    built = notebooks()
+    try:
+        built = notebooks()
+    except ModuleNotFoundError as missing:  # the system's Python, which lacks agentlib and the course's packages
+        print(f"{missing}: run this with the course's Python, .venv/bin/python tools/build_notebooks.py "
+              "(make setup makes .venv)", file=sys.stderr)
+        return 2
     if "--check" in argv:
         stale = [p for p, text in built.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
         for path in stale:

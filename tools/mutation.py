@@ -24,6 +24,7 @@ Deliberately left out: mutating docstrings and comments, and higher-order
 mutants (two changes at once).
 """
 
+import argparse
 import ast
 import copy
 import importlib
@@ -287,12 +288,17 @@ def main(argv):
     if argv[:1] == ["--map"]:  # internal: the coverage run inside the copy
         split = argv.index("--")
         return measure(argv[1], argv[2:split], argv[split + 1:])
-    listing = "--list" in argv
-    modules = [a for a in argv if not a.startswith("--")] or MODULES
+    parser = argparse.ArgumentParser(prog="python tools/mutation.py", description=__doc__.splitlines()[0],
+                                     epilog="A whole run takes about a quarter of an hour on two busy cores.")
+    parser.add_argument("modules", nargs="*", metavar="MODULE",
+                        help=f"lesson modules to mutate (default: all of {MODULES})")
+    parser.add_argument("--list", action="store_true", help="print the mutants without running them")
+    args = parser.parse_args(argv)
+    modules = args.modules or MODULES
     unknown = set(modules) - set(MODULES)
     if unknown:
-        sys.exit(f"no such lesson module: {sorted(unknown)}; choose from {MODULES}")
-    if listing:
+        parser.error(f"no such lesson module: {sorted(unknown)}; choose from {MODULES}")
+    if args.list:
         for module in modules:
             source_lines = (ROOT / "agentlib" / f"{module}.py").read_text(encoding="utf-8").splitlines()
             for first, _, description, _ in mutants(module):

@@ -1,6 +1,6 @@
 """The instructor's command line (with the course installed: .venv/bin/python -m agentlib.course ...).
 
-    python -m agentlib.course eval                score a model on data/questions.json (--model oracle|naive|real|replay)
+    python -m agentlib.course eval                score a model on data/questions.json (--model oracle|naive|...)
     python -m agentlib.course eval --model real --save runs    ... and record every run, for --model replay
     python -m agentlib.course progress /home      the class's progress: exercises solved, minutes per notebook
     python -m agentlib.course progress /home --html class.html    ... as one web page: the grid, who is stuck, a chart
@@ -23,6 +23,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["progress"]:
         return progress(argv[1:])
+    if argv[:1] in (["-h"], ["--help"]):  # asked for: the commands, on stdout, and success
+        print("usage: python -m agentlib.course eval|progress ...\n\n" + __doc__.split("\n\n", 1)[1].strip("\n"))
+        return 0
     if argv[:1] != ["eval"]:
         print("usage: python -m agentlib.course eval|progress ... (--help after either says more)", file=sys.stderr)
         return USAGE
@@ -82,7 +85,8 @@ def progress(argv):
                                                  "is stuck, how long each notebook took.",
                                      epilog="marks: ✓ solved, ✗ 2 two different incorrect attempts, ○ not attempted "
                                             "(the check ran on the untouched cell), · not reached (the check never "
-                                            "ran). exit status: 0 every home was read, 1 some could not be, 2 bad usage")
+                                            "ran). exit status: 0 every home was read, 1 some could not be, "
+                                            "2 bad usage")
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a student's home or handed-in folder, a progress file (ada.jsonl), or a folder of "
                              "these (e.g. /home)")
@@ -153,8 +157,8 @@ def load_recording(path, language="en"):
     path = Path(path)
     files = sorted(path.glob("*.json")) if path.is_dir() else [path] if path.is_file() else []
     if not files:
-        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with "
-                                f"`python -m agentlib.course eval --model real --save {quote(str(path))}` (needs a key)")
+        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with `python -m "
+                                f"agentlib.course eval --model real --save {quote(str(path))}` (needs a key)")
     traces = []
     for file in files:
         try:
@@ -168,8 +172,8 @@ def load_recording(path, language="en"):
 
 def choose_model(kind, language, questions):
     """The model named on the command line; exits 1 with one sentence when it cannot be had."""
-    from ..provider.errors import ModelError
     from ..models import RealModel
+    from ..provider.errors import ModelError
     from .oracle import NaiveModel, OracleModel
 
     try:

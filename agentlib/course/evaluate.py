@@ -17,13 +17,14 @@ from .pricing import trace_cost
 from .questions import check_questions, load_questions
 from .scoring import score
 from .show import in_kernel
+from .table import frame
 
 PER_QUESTION = {"refused", "unknown_question", "diverged", "ended", "replayed_error"}  # a row; the others stop it
 CHECKS = ["cites_file", "lines_overlap", "declined", "correct"]
 
 
 def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, progress=True):
-    """Run `model` on every question; a DataFrame with one row per question and a row "all" (without pandas, `Rows`).
+    """Run `model` on every question; a DataFrame with one row per question and a row "all" (without pandas, a Table).
 
     `questions` is a list as in data/questions.json, or a path to one. With `save_to` (a folder)
     every run's trace is saved there as <id>.json, for ReplayModel.load(folder). The questions and
@@ -37,7 +38,7 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
         questions = load_questions(questions)
     check_questions(questions)
     folder = save_to and writable_folder(save_to)
-    rows, tick, watched = [], progress_bar(len(questions), progress), Watched(model)
+    rows, tick, watched = {}, progress_bar(len(questions), progress), Watched(model)
     for number, entry in enumerate(questions, 1):
         tick(entry["id"])
         watched.error = None
@@ -53,21 +54,14 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
             raise ModelError(f"{watched.error} (The evaluation stopped at question {entry['id']}, {number} of "
                              f"{len(questions)}{saved}.)", watched.error.kind) from None
         cached = [r["usage"].get("cached_tokens") for r in stats.trace.records if r["usage"]]
-        rows.append({"id": entry["id"], "answerable": entry["answerable"], "stop_reason": stats.trace.stop_reason,
-                     "steps": stats.steps, "tool_calls": stats.tool_calls,
-                     "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
-                     "cached_tokens": sum(c or 0 for c in cached) if any(c is not None for c in cached) else None,
-                     "cost_usd": trace_cost(stats.trace), **score(entry, answer)})
+        rows[entry["id"]] = {
+            "answerable": entry["answerable"], "stop_reason": stats.trace.stop_reason,
+            "steps": stats.steps, "tool_calls": stats.tool_calls,
+            "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
+            "cached_tokens": sum(c or 0 for c in cached) if any(c is not None for c in cached) else None,
+            "cost_usd": trace_cost(stats.trace), **score(entry, answer)}
     tick(None)
-    try:
-        import pandas as pd
-    except ImportError:  # JupyterLite has no pandas
-        return Rows(rows)
-    table = pd.DataFrame(rows).set_index("id")
-    table = table.astype({column: object for column in ["answerable", *CHECKS]})  # the row "all" holds shares there
-    everything = summary(rows)
-    table.loc["all"] = [everything[column] for column in table.columns]
-    return table
+    return frame(rows | {"all": summary(list(rows.values()))}, "id")
 
 
 class Watched:
@@ -106,30 +100,16 @@ def summary(rows):
     row["cached_tokens"] = sum(cached) if cached else None
     row["cost_usd"] = None if any(missing(r["cost_usd"]) for r in rows) else total("cost_usd")
     row["answerable"] = f"{sum(bool(r['answerable']) for r in rows)} of {len(rows)}"
-    row["stop_reason"] = ", ".join(f"{n} {reason}" for reason, n in Counter(r["stop_reason"] for r in rows).most_common())
+    stops = Counter(r["stop_reason"] for r in rows).most_common()
+    row["stop_reason"] = ", ".join(f"{n} {reason}" for reason, n in stops)
     for column in CHECKS:
         applicable = [bool(r[column]) for r in rows if not missing(r[column])]
         row[column] = round(sum(applicable) / len(applicable), 2) if applicable else None
     return row
 
 
-class Rows:
-    """`evaluate`'s table without pandas, read as notebook 08 reads the DataFrame: .loc["all", ["correct"]]."""
-
-    def __init__(self, rows):
-        self.rows = {row["id"]: row for row in rows} | {"all": summary(rows)}
-        self.loc = self
-
-    def __getitem__(self, key):
-        row, columns = key
-        return {column: self.rows[row][column] for column in columns}
-
-    def to_dict(self, orient="index"):  # as DataFrame.to_dict("index"): report() reads both tables this way
-        return dict(self.rows)
-
-
 def report(table):
-    """`evaluate`'s table (a DataFrame or `Rows`) as text under 100 columns wide, ending with a one-line result."""
+    """`evaluate`'s table (a DataFrame or table.py's Table) as text under 100 columns, ending with a one-line result."""
     rows = table.to_dict("index")
     total = rows.pop("all")
     short = {id: id if len(id) <= 16 else id[:15] + "…" for id in rows}  # ids may be 64 long

@@ -7,7 +7,8 @@
 
 `replies` is a list answered in order (500 once none is left) or a function of the request (the bench's race,
 notebook 09's forwarding); a reply is a completion (a dict, sent with 200), a `Reply` (any status, headers,
-bytes) or a stall (`Hang`, `Trickle`). Requests are recorded as {"method", "path", "headers", "body"}, unless
+bytes) or a function that writes the answer itself, given the request's handler and the server's stop event
+(the tests' stalls: tests/stalls.py). Requests are recorded as {"method", "path", "headers", "body"}, unless
 `record=False`. Refused, the message noted in `refused`: a body that is no JSON object (400), what a reply
 function raises (400), and what `rules` refuses (the tests' provider rules): by default, as llama-cpp-python's
 server does, a tool-call turn without text (`flaw`); `strict=False` drops that, for servers that watch clients
@@ -62,24 +63,9 @@ class Reply:
     headers: dict = field(default_factory=dict)
 
 
-@dataclass
-class Hang:
-    """Answer nothing for `seconds` (or until the server stops), then close. Example: Hang(10)"""
-    seconds: float = 5.0
-
-
-@dataclass
-class Trickle:
-    """A 200 whose body never ends: `chunk` every `every` seconds for `seconds` (or until the server stops);
-    `in_headers=True` trickles header lines. Example: Trickle(b"\\n", 0.5), DeepSeek's blank lines while queued."""
-    chunk: bytes = b"\n"
-    every: float = 0.5
-    seconds: float = 60.0
-    in_headers: bool = False
-
-
 def error(status, message, code=None, kind="invalid_request_error", headers=None):
-    """An error in the OpenAI shape. Example: error(404, "no such model").body["error"]["message"] -> "no such model" """
+    """An error in the OpenAI shape.
+    Example: error(404, "no such model").body["error"]["message"] -> "no such model" """
     return Reply(status, {"error": {"message": message, "type": kind, "param": None, "code": code}}, headers or {})
 
 
@@ -149,7 +135,7 @@ class Loopback:
 
     def stop(self):
         self.timer.cancel()
-        self.stopping.set()  # releases a Hang or a Trickle, and turns away a client accepted from now on
+        self.stopping.set()  # releases a stalled reply, and turns away a client accepted from now on
         with self.lock:
             serving, self.serving = self.serving, False
         if not serving:
@@ -276,11 +262,8 @@ class Handler(BaseHTTPRequestHandler):
         started = time.perf_counter()
         self.expect(None)  # a whole request with the secret: answered however long that takes (forwarding: minutes)
         reply = server.answer(self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw)
-        if isinstance(reply, Hang):
-            server.stopping.wait(reply.seconds)
-            self.close_connection = True
-        elif isinstance(reply, Trickle):
-            self.trickle(reply, server.stopping)
+        if callable(reply):  # it writes itself (a test's stall); stop() sets `stopping`, which must release it
+            reply(self, server.stopping)
         else:
             self.send(reply if isinstance(reply, Reply) else Reply(200, reply), started=started)
         self.expect(time.monotonic() + CLIENT_SECONDS)  # the next request on this connection, if any
@@ -337,22 +320,6 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except OSError:  # the client gave up (its time-out), stopped reading, or stop() shut its socket
             self.close_connection = True
-
-    def trickle(self, reply, stopping):
-        self.close_connection = True  # no content-length: the body ends when the connection closes
-        until = time.monotonic() + reply.seconds
-        with suppress(OSError):  # the client gave up, as it should
-            if reply.in_headers:
-                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
-            else:
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.end_headers()
-            while time.monotonic() < until and not stopping.is_set():
-                self.wfile.write(b"X-Wait: 1\r\n" if reply.in_headers else reply.chunk)
-                self.wfile.flush()
-                if reply.every:
-                    stopping.wait(reply.every)
 
     def log_message(self, *_):  # the notebook's output stays clean
         pass

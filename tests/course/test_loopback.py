@@ -16,8 +16,9 @@ import urllib.request
 
 import pytest
 
-from agentlib.course.loopback import Hang, Loopback, Trickle, completion
+from agentlib.course.loopback import Loopback, completion
 from provider_rules import Provider
+from stalls import Hang, Trickle
 
 KEY = "sk-test-abcdefghijklmnop1234"
 HEADERS = {"authorization": f"Bearer {KEY}"}
@@ -224,7 +225,7 @@ def test_asked_as_a_proxy_it_forwards_nothing_and_notes_where_the_request_was_me
     assert server.requests == []
 
 
-@pytest.mark.parametrize("stall", [Hang(30), Trickle(b"\n", 0.05, 30)])
+@pytest.mark.parametrize("stall", [Hang(3600), Trickle(b"\n", 0.05, 3600)])
 def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
     with Loopback([stall]) as server:
         client = socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=5)
@@ -232,10 +233,8 @@ def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
                        f"Content-Length: 2\r\n\r\n{{}}".encode())
         while not server.requests:  # wait for what must be seen: the request arrived
             time.sleep(0.01)
-    started = time.monotonic()
-    while client.recv(65536):  # the stalled reply ends once the server stops
+    while client.recv(65536):  # only the server's stop ends the stalled reply (a Hang's silence: recv times out)
         pass
-    assert time.monotonic() - started < 5
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=1)
 
@@ -255,10 +254,9 @@ def test_after_stop_no_thread_of_the_server_is_left_even_with_a_stalled_client(h
         client.sendall(half.replace(b"/SECRET", f"/{server.secret}".encode()))
     while len(server.clients) < len(stalled):  # every one is being served: a handler thread waits on it
         time.sleep(0.01)
-    started = time.monotonic()
     server.stop()
     left = set(threading.enumerate()) - before
-    assert not left and time.monotonic() - started < 2.5, left
+    assert not left, left
     assert server.requests == [] and "Traceback" not in capfd.readouterr().err
     for client in stalled:
         client.close()
