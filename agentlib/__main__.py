@@ -9,6 +9,7 @@ The course's commands (the evaluation, the class's progress) are `python -m agen
 """
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +25,7 @@ def main(argv=None):
     parser.add_argument("--max-steps", type=int, default=8, metavar="N",
                         help="stop after N model calls if the model has not answered (default: 8)")
     parser.add_argument("--language", choices=["en", "de"], default="en",
-                        help="language of the lesson's question and of the model's errors (default: en)")
+                        help="language of the lesson's question, the run's labels and the model's errors (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON")
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["progress"], ["eval"]):  # the course's commands: the lesson does not import the course
@@ -38,14 +39,15 @@ def main(argv=None):
         parser.error(f"--save {args.save!r}: name a file in a folder that exists, e.g. --save run.json")
     try:
         model = RealModel(language=args.language) if args.real else ScriptedModel(lesson_script(args.language))
-    except (ModelError, ValueError) as problem:  # no key, a bad URL, a .env that cannot be read
+    except (ModelError, ValueError, OSError) as problem:  # no key, a bad URL, a .env that cannot be read
         print(problem, file=sys.stderr)
         return 1
     except ModuleNotFoundError as missing:  # the system's python instead of the course's
         print(f"{missing.name} is not installed in this Python: use the course's .venv/bin/python, "
               f"or run make setup", file=sys.stderr)
         return 1
-    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps)
+    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps,
+                              language=args.language)
     if args.save:
         try:
             stats.trace.save(args.save)
@@ -59,4 +61,12 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not in Python's own flush at exit
+    except OSError as problem:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # that last flush would fail again
+        # A closed pipe (python -m agentlib | head) is the reader's choice; anything else deserves a sentence.
+        status = 1 if isinstance(problem, BrokenPipeError) else (
+            f"python -m agentlib: its output cannot be written ({problem.strerror or problem})")
+    sys.exit(status)

@@ -1,9 +1,8 @@
 """Three tools over a folder of Markdown documentation: list, grep, read lines.
 
-No vectors, no ranking: the model picks the keyword and the lines, the way a
-person looks things up. Every answer is capped so one tool call cannot flood
-the model's context, every refusal says what to do instead, and no path a
-model sends reads a byte from outside the folder (`refusal`).
+No vectors, no ranking: the model picks the keyword and the lines. Every answer is
+capped, every refusal says what to do instead, and no path a model sends reads a
+byte from outside the folder (`refusal`).
 
 Deliberately left out: regular expressions, fuzzy matching, writing files, and
 armour against the folder itself (special files, files swapped during a read,
@@ -119,16 +118,17 @@ def refusal(path, base=None):
     if ".." in Path(path).parts:
         return "paths may not contain '..'; pass a path as list_docs prints it."
     base = base or root()
-    try:
-        file = (base / path).resolve()
-        outside, folder, missing = not file.is_relative_to(base), file.is_dir(), not file.is_file()
+    try:  # strict: a link loop raises on every Python (from 3.13 on, resolve() alone no longer does)
+        file = (base / path).resolve(strict=True)
+    except (FileNotFoundError, NotADirectoryError):
+        file = None
     except (OSError, RuntimeError):  # a name too long for the file system, a link loop
         return f"{quote(path)} cannot be opened; pass a path as list_docs prints it."
-    if outside:  # a symbolic link that leads out of the folder
+    if file and not file.is_relative_to(base):  # a symbolic link that leads out of the folder
         return f"{quote(path)} leads outside the docs folder; pass a path as list_docs prints it."
-    if folder:
+    if file and file.is_dir():
         return f"{quote(path)} is a folder, not a file; call list_docs to see the files in it."
-    if missing:
+    if not (file and file.is_file()):
         close = difflib.get_close_matches(path, [relative(p, base) for p in doc_paths(base)], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"no such file {quote(path)}{hint}; call list_docs to see which files exist."

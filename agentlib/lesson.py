@@ -1,10 +1,7 @@
 """The lesson's question and the four-step script that rehearses it offline.
 
-Three of its four steps go wrong on purpose, and the script corrects itself
-the way a model does: a search without hits, a misspelt file name answered
-with "did you mean ...", the right file read past the line cap. One replay
-shows the loop surviving each failure, and an answer whose cited lines hold
-what it says.
+Three of its four steps go wrong on purpose, and the script corrects itself the way a
+model does: a search without hits, a misspelt file name, the right file read past the line cap.
 """
 
 from .messages import Call, Message

@@ -1,9 +1,8 @@
 """The agent loop: call the model, run the tools it asks for, feed the results back, repeat.
 
-It stops when the model answers without calling a tool, or after `max_steps`
-model calls. Whatever goes wrong inside a tool becomes text the model can
-read; whatever goes wrong with the model itself (an API error, Ctrl-C) ends
-the run with one plain sentence and keeps everything recorded so far.
+It stops when the model answers without calling a tool, or after `max_steps` model calls.
+Whatever goes wrong inside a tool becomes text the model can read; whatever goes wrong with the
+model itself (an API error, Ctrl-C) ends the run with one plain sentence and keeps the steps so far.
 
 Deliberately left out: parallel execution, streaming, memory across runs.
 """
@@ -22,6 +21,28 @@ SYSTEM_PROMPT = (
     "If the documentation does not answer the question, say so honestly instead of guessing. "
     "Answer in the language of the question.")
 MAX_OBSERVATION = 3000  # characters; longer tool results are cut, with a note saying so
+LABELS = {  # what run_agent prints for a person, in the notebook's language; what the model reads stays English
+    "en": {"Answer": "Answer", "Stopped": "Stopped", "step": "step", "estimated": " (estimated)",
+           "answer": "the model answered", "max_steps": "the step limit ({}) was reached before the model answered",
+           "interrupted": "you interrupted the run",
+           "totals": "[steps: {}, tool calls: {}, tokens: {} prompt + {} completion{}]"},
+    "de": {"Answer": "Antwort", "Stopped": "Abgebrochen", "step": "Schritt", "estimated": " (geschätzt)",
+           "max_steps": "Das Schrittlimit ({}) ist erreicht, ohne dass das Modell geantwortet hat",
+           "answer": "Das Modell hat geantwortet", "interrupted": "Du hast den Lauf unterbrochen",
+           "totals": "[Schritte: {}, Werkzeugaufrufe: {}, Tokens: {} Prompt + {} Completion{}]"},
+}
+LANGUAGE = "en"  # what run_agent prints in unless told otherwise
+
+
+def set_language(language):
+    """Let run_agent print its labels in `language`, "de" or "en", from now on.
+
+    Example: set_language("de"); run_agent(model, question) -> prints "Antwort:" where it printed "Answer:"
+    """
+    global LANGUAGE
+    if language not in LABELS:
+        raise ValueError(f"run_agent prints in {' or '.join(map(repr, LABELS))}, not {language!r}")
+    LANGUAGE = language
 
 
 @dataclass
@@ -38,17 +59,18 @@ class Stats:
         return getattr(self, key)
 
 
-def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
+def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS, language=None):
     """Let `model` answer `question` with `tools`; return (answer, stats).
 
     The answer is None when the run stopped without one; `stats.trace`
-    says why and holds every step.
+    says why and holds every step. It prints in `language` (default: set_language's).
     """
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": question}]
     schemas = [t["schema"] for t in tools.values()]
     stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__), tools=schemas))
     say = print if verbose else lambda *_: None
+    words = LABELS[language or LANGUAGE]
     try:
         for step in range(1, max_steps + 1):
             started = time.perf_counter()
@@ -61,20 +83,19 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS):
                 stats.prompt_tokens += usage.prompt_tokens
                 stats.completion_tokens += usage.completion_tokens
             if not message.tool_calls:  # stop condition 1: the model answered
-                return finish(stats, message.content or "", "answer", "the model answered", say)
+                return finish(stats, message.content or "", "answer", say, words)
             for call in message.tool_calls:  # every call gets exactly one result, in order
                 observation = observe(call, tools, finish_reason)
                 stats.tool_calls += 1
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-                say(preview(step, call, observation))
+                say(preview(step, call, observation, words))
         # stop condition 2: the step limit, the guard against a model that never stops calling tools
-        return finish(stats, None, "max_steps",
-                      f"the step limit ({max_steps}) was reached before the model answered", say)
+        return finish(stats, None, "max_steps", say, words, max_steps)
     except KeyboardInterrupt:
-        return finish(stats, None, "interrupted", "you interrupted the run", say)
+        return finish(stats, None, "interrupted", say, words)
     except Exception as error:  # raised by the model: a rejected key, a lost connection, ...
         # RealModel raises a ModelError: one sentence, with every part of the key hidden by the provider.
-        return finish(stats, None, "error", (str(error) or type(error).__name__)[:2000], say)
+        return finish(stats, None, "error", say, words, (str(error) or type(error).__name__)[:2000])
 
 
 def observe(call, tools, finish_reason):
@@ -92,19 +113,20 @@ def observe(call, tools, finish_reason):
     return result
 
 
-def preview(step, call, observation):
+def preview(step, call, observation, words=LABELS["en"]):
     """One line per tool call, e.g. '[step 1] grep_docs({"keyword": "x"}) → No line contains ...'."""
     shown = observation[:90].replace("\n", " | ")
-    line = f"[step {step}] {call.function.name[:60]}({call.function.arguments[:200]}) → {shown}"
+    line = f"[{words['step']} {step}] {call.function.name[:60]}({call.function.arguments[:200]}) → {shown}"
     return line.encode("utf-8", "backslashreplace").decode()  # a lone surrogate ("\ud800") cannot be printed
 
 
-def finish(stats, answer, reason, explanation, say):
-    stats.trace.stop(reason, explanation)
+def finish(stats, answer, reason, say, words, fact=""):
+    """End the run: the trace keeps why in English, the person reads it in `words`' language."""
+    stats.trace.stop(reason, LABELS["en"].get(reason, "{}").format(fact))
+    stopped = words.get(reason, "{}").format(fact).rstrip(".")
     # The explanation may be a ModelError's sentence in the student's language: a line of its own.
-    say(f"\nAnswer:\n{answer}" if answer is not None else f"\nStopped:\n{explanation.rstrip('.')}.")
-    estimated = " (estimated)" if stats.trace.estimated else ""
+    say(f"\n{words['Answer']}:\n{answer}" if answer is not None else f"\n{words['Stopped']}:\n{stopped}.")
+    estimated = words["estimated"] if stats.trace.estimated else ""
     # No thousands separator: "3,295" would read as three point three in a German notebook.
-    say(f"[steps: {stats.steps}, tool calls: {stats.tool_calls}, tokens: {stats.prompt_tokens} prompt "
-        f"+ {stats.completion_tokens} completion{estimated}]")
+    say(words["totals"].format(stats.steps, stats.tool_calls, stats.prompt_tokens, stats.completion_tokens, estimated))
     return answer, stats

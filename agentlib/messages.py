@@ -20,8 +20,7 @@ class Call:
     """One tool call, shaped like the SDK's: call.id, call.function.name, call.function.arguments.
 
     Example: Call("c1", "read_doc", '{"path": "api.md"}').function.arguments -> '{"path": "api.md"}'
-    The arguments are JSON text, as a model sends them, so a script can also send broken JSON;
-    a dict is accepted too and turned into JSON text.
+    The arguments are JSON text, as a model sends them (broken JSON too); a dict becomes JSON text.
     """
 
     type = "function"

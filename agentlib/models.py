@@ -20,17 +20,18 @@ from .provider.settings import settings
 class ScriptedModel:
     """Replays prepared replies, one per call: no API, no cost, the same on every run.
 
-    `calls` keeps a copy of every message list the model was given. A script entry may
-    also be an exception, which is raised instead, to rehearse a failing API offline.
-    With `estimate_usage=True` it reports token counts estimated from the characters.
+    Example: ScriptedModel([Message("done")])(messages, tools) -> (Message("done"), None)
+    A script entry may also be an exception, raised instead, to rehearse a failing API offline;
+    `estimate_usage=True` reports token counts estimated from the characters.
     """
 
     def __init__(self, script, estimate_usage=False):
-        self.script, self.estimate_usage, self.calls = list(script), estimate_usage, []
+        self.script, self.estimate_usage, self.shown = list(script), estimate_usage, []
 
     def __call__(self, messages, tools):
-        self.calls.append(list(messages))  # a copy: the loop goes on appending to its own list
-        step = len(self.calls)
+        # The list and its length, not a copy: the loop only appends, and a copy per call grows with the square.
+        self.shown.append((messages, len(messages)))
+        step = len(self.shown)
         if step > len(self.script):
             raise IndexError(f"the script has only {len(self.script)} steps, but the loop asked for step {step}; "
                              f"end the script with a Message without tool calls (the answer)")
@@ -38,6 +39,11 @@ class ScriptedModel:
         if isinstance(reply, BaseException):
             raise reply
         return reply, estimate(messages, tools, reply) if self.estimate_usage else None
+
+    @property
+    def calls(self):
+        """The message list of every call, as it was then."""
+        return [messages[:length] for messages, length in self.shown]
 
 
 # Measured by `make bench` on the lesson's run against real tokenizers (DeepSeek V4's, OpenAI's
@@ -57,11 +63,10 @@ def estimate(messages, tools, reply):
 
 
 class RealModel:
-    """A model behind any OpenAI-compatible chat-completions endpoint; DeepSeek by default.
+    """A model behind any OpenAI-compatible endpoint (DeepSeek by default), asked through the openai client.
 
-    Settings come from the keyword arguments, else LLM_API_KEY, LLM_BASE_URL and LLM_MODEL in
-    the environment or the file .env (provider/settings.py). Every failure of the API is raised as a
-    ModelError: one sentence in `language` that names the fix (provider/errors.py).
+    Settings: the keyword arguments, else LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (environment or .env).
+    Every failure is raised as a ModelError: one sentence in `language` that names the fix.
     """
 
     def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",

@@ -55,15 +55,10 @@ def tool(description, **param_descriptions):
 
 
 def call_tool(name, arguments, tools=TOOLS):
-    """Run the tool call `name(arguments)` as a model sent it, checking the arguments first.
-
-    `arguments` is the JSON text from the model; "" means no arguments.
-    Every mistake raises ValueError or TypeError with a sentence the model
-    can act on. A quoted whole number ("5") is accepted for an integer
-    parameter: models quote numbers now and then, and refusing would only
-    cost a step.
+    """Run the tool call `name(arguments)` as a model sent it (JSON text, "" for none), checking the arguments first.
 
     Example: call_tool("read_doc", '{"path": "api.md", "end": "5"}') -> read_doc(path="api.md", end=5)
+    Every mistake raises ValueError or TypeError with a sentence the model can act on.
     """
     if name not in tools:
         raise ValueError(f"no tool called {quote(name)}; the tools are: {', '.join(tools)}")
@@ -93,6 +88,7 @@ def coerce(tool_name, key, value, json_type):
 
     Example: coerce("read_doc", "start", "12", "integer") -> 12
     """
+    # Models quote numbers now and then ("5"): refusing a quoted whole number would only cost a step.
     if json_type == "integer" and isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]{1,18}\s*", value):
         return int(value)  # "--5", "²" and a 5,000-digit text are no line numbers: they get the sentence below
     expected = {"integer": int, "number": (int, float), "boolean": bool, "string": str}[json_type]

@@ -1,10 +1,8 @@
 """The trace of a run: what the model decided and what it saw, step by step.
 
-The run's message list is the source of truth. A `Trace` holds that very
-list and adds only what the messages do not say (usage, time, finish reason,
-why the run stopped); each step's record is derived from the messages when
-asked for, so trace and conversation can never disagree. A trace saves to
-JSON and loads back, so a run can be looked at later or elsewhere.
+A `Trace` holds the run's own message list and adds only what the messages do not
+say (usage, time, finish reason, why the run stopped); each `Step` is derived from
+the messages, so trace and conversation never disagree. It saves to JSON and loads back.
 """
 
 import json

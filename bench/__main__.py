@@ -16,7 +16,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import ROOT, checks, front_ends, overhead, scale, startup, tokens
+from . import ROOT, checks, front_ends, memory, overhead, scale, startup, tokens
 from .corpus import write_corpus
 
 QUICK = {"files": 500, "megabytes": 5, "steps": 200, "repeat": 3, "startup_runs": 5, "front_end_rounds": 1}
@@ -80,6 +80,7 @@ def main(argv=None):
     if not args.no_tokens:
         results["tokens"] = tokens.measure()
     results["loop"] = overhead.measure(args.steps, 3 * args.repeat)  # runs of milliseconds: more of them
+    results["memory"] = memory.measure()
     results["checks"] = checks.measure(args.repeat)
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as folder:
         files, size, big_lines = write_corpus(folder, args.files, args.megabytes)
@@ -91,7 +92,8 @@ def main(argv=None):
     results["wall_seconds"] = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(table(results) + checks.table(results["checks"]) + "\n\n" + front_ends.table(results["front_ends"]))
+    print(table(results) + memory.table(results["memory"]) + checks.table(results["checks"]) + "\n\n"
+          + front_ends.table(results["front_ends"]))
     print(f"\nwritten to {args.out}")
     return 0
 

@@ -5,6 +5,7 @@ importlib included), so a new import that breaks a wing's boundary fails here.
 """
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,9 +62,24 @@ def module_file(name):
         path / "__init__.py" if (path / "__init__.py").exists() else None)
 
 
-GRAPH = {module_name(p): imports_of(p) for p in PACKAGE.rglob("*.py")}
-OUTSIDE = {module_name(p): imports_of(p) for folder in ("bench", "tools") for p in (ROOT / folder).rglob("*.py")
+def sources(folder):
+    """The project's Python files below `folder`: not in a hidden folder (.peers-venv) nor in any virtual
+    environment (a folder with pyvenv.cfg), whatever else was installed or run in this checkout.
+
+    Example: sources(ROOT / "bench") -> [.../bench/__init__.py, .../bench/__main__.py, ...]
+    """
+    found = []
+    for here, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and f != "__pycache__"
+                            and not (Path(here) / f / "pyvenv.cfg").exists())
+        found += [Path(here) / f for f in sorted(files) if f.endswith(".py")]
+    return found
+
+
+GRAPH = {module_name(p): imports_of(p) for p in sources(PACKAGE)}
+OUTSIDE = {module_name(p): imports_of(p) for folder in ("bench", "tools") for p in sources(ROOT / folder)
            if "notebook_source" not in p.parts}
+LESSON, PROVIDER = sorted(PACKAGE.glob("*.py")), sorted((PACKAGE / "provider").glob("*.py"))
 
 
 def wing(name):
@@ -117,6 +133,41 @@ def test_the_graph_reader_sees_real_imports():
     hidden = ast.parse("import importlib\nimportlib.import_module('.own_loop', __package__)").body[1].value
     assert dynamic_target(hidden, "agentlib.course") == "agentlib.course.own_loop"
     assert any(name.startswith("bench.") for imported in OUTSIDE.values() for name in imported)
+
+
+def test_the_walk_over_the_sources_enters_no_virtual_environment(tmp_path):
+    for path in ("bench/peers.py", "bench/.peers-venv/lib/site.py", "bench/env/pyvenv.cfg", "bench/env/lib/x.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("import this\n", encoding="utf-8")
+    assert sources(tmp_path / "bench") == [tmp_path / "bench" / "peers.py"]
+
+
+def physical_lines(path):
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_the_lesson_is_at_most_850_lines_and_no_module_past_150():
+    sizes = {path.name: physical_lines(path) for path in LESSON}
+    assert sum(sizes.values()) <= 850 and max(sizes.values()) <= 150, sizes
+
+
+def test_the_provider_is_at_most_700_lines():
+    sizes = {path.name: physical_lines(path) for path in PROVIDER}
+    assert sum(sizes.values()) <= 700, sizes
+
+
+PUBLIC_UNDERSCORES = {"_replace", "_asdict", "_fields", "_make"}  # namedtuple's API, underscored against field names
+
+
+def test_the_lesson_and_the_provider_touch_no_private_attribute_of_another_library():
+    for path in LESSON + PROVIDER:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.attr] if isinstance(node, ast.Attribute) and ast.unparse(node.value) not in ("self", "cls")
+                     else [a.name for a in node.names] if isinstance(node, ast.ImportFrom) and node.level == 0
+                     else [node.args[1].value] if isinstance(node, ast.Call) and ast.unparse(node.func) in (
+                         "getattr", "hasattr", "setattr") and isinstance(node.args[1], ast.Constant) else [])
+            private = [n for n in names if n.startswith("_") and not n.startswith("__") and n not in PUBLIC_UNDERSCORES]
+            assert not private, (path.name, node.lineno, private)
 
 
 def test_importing_agentlib_loads_only_the_standard_library():

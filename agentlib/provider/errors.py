@@ -4,11 +4,9 @@
      └── ModelError      raised by RealModel for anything a person must fix
           .kind          "missing_key", "rejected_key", "unknown_model", "rate_limit", ... (the keys of TEXT)
 
-`explained(ask, ...)` makes one API call and turns whatever the openai client raises into a
-ModelError. The provider's own text is passed on only for a refused request (400, 422) and for
-a failing server on this machine (5xx), and only after every word that could be part of the key
-is removed (keys.py). The client has already retried rate limits, server errors and time-outs
-(`max_retries`) before anything reaches this module.
+`explained(ask, ...)` makes one API call and turns whatever the openai client raises (after its
+retries) into a ModelError. The provider's own text is passed on only for a refused request (400,
+422) and a failing server on this machine (5xx), with every word that could hold the key hidden.
 
 Deliberately left out: logging, and the error codes of single providers beyond the few that
 change what a student should do.

@@ -6,10 +6,8 @@ client whose every attempt ends within `timeout` seconds in total and `MAX_REPLY
 
 httpx's own timeouts bound each read, not the whole reply: a server that sends a blank line
 every second (DeepSeek does while a request waits in its queue) would never trip them, and a
-never-ending or gzip-bombed body would fill the memory. `Attempt`, a transport around httpx's
-own, guards both: it shuts the attempt's socket when its time is up, and it unpacks and counts
-the body as it arrives. A proxy the environment names is used for every endpoint but one on
-this machine. Deliberately left out: streaming, connection pools of our own.
+never-ending or gzip-bombed body would fill the memory. `Attempt`, a transport around httpx's,
+guards both. Deliberately left out: streaming, connection pools of our own.
 """
 
 import contextlib
@@ -34,8 +32,7 @@ PACKED = ("gzip", "x-gzip", "deflate")  # what Attempt asks for and unpacks itse
 def client(current, timeout, max_retries, language="en"):
     """An openai client for the settings `current`; ModelError when they cannot work.
 
-    `max_retries` covers rate limits (429), server errors (5xx), time-outs and lost
-    connections; the client waits longer before each retry.
+    `max_retries` covers rate limits (429), server errors (5xx), time-outs and lost connections.
     """
     if not current.base_url.lower().startswith(("http://", "https://")):
         raise explain("bad_url", language, url=shown_url(current.base_url, current.api_key))
@@ -57,9 +54,8 @@ def client(current, timeout, max_retries, language="en"):
 
 
 def proxy_for(base_url):
-    """The proxy the environment names for `base_url` (HTTPS_PROXY, ALL_PROXY, NO_PROXY, ...), or None.
+    """The proxy the environment names for `base_url` (HTTPS_PROXY, ALL_PROXY, NO_PROXY, ...); None on this machine.
 
-    None for this machine: a proxy asked for 127.0.0.1 asks its own machine.
     Example: with HTTPS_PROXY=http://proxy:3128, proxy_for("https://api.deepseek.com") -> "http://proxy:3128"
     """
     host = urlsplit(base_url).hostname or ""

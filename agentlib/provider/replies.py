@@ -1,8 +1,7 @@
 """A chat completion as the loop reads it: the SDK's reply turned into agentlib's Message and Usage.
 
-Servers differ in what they send back: content as text, as a list of parts or missing; lone surrogates
-that UTF-8 cannot carry; a 200 that is an error; fields a provider wants back on the next turn; token
-counts as numbers, text or nothing. `message_of` and `usage_of` smooth them into one shape.
+Servers differ: content as text, parts or nothing; lone surrogates UTF-8 cannot carry; a 200 that is an
+error; fields wanted back on the next turn; token counts as numbers, text or nothing. One shape comes out.
 """
 
 import re

@@ -1,28 +1,23 @@
 """Where the real model lives: endpoint, model name, key, and provider-specific request fields.
 
-Three settings, each looked up in this order: a keyword argument, an
-environment variable (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL), a `.env` file:
-the one LLM_ENV_FILE names, else the nearest one from the working directory
-up (see `env_file`). Nothing is loaded at import time and nothing is written
-to disk: a key typed into the course's key field stays in this process only.
+Each is looked up in this order: a keyword argument, an environment variable (LLM_API_KEY,
+LLM_BASE_URL, LLM_MODEL, LLM_EXTRA_BODY), a `.env` file (see `env_file`). Nothing is loaded at
+import time and nothing is written to disk: a key typed into the course's key field stays in
+this process. Provider-specific request fields come from `PARAMETERS`, matched by the endpoint's
+host name (DeepSeek's thinking switch goes to DeepSeek only), unless LLM_EXTRA_BODY or
+`extra_body=...` says otherwise.
 
-Provider-specific request fields go in `extra_body`. By default they come from
-`PARAMETERS`, matched by the endpoint's host name, so DeepSeek's thinking
-switch is sent to DeepSeek and to nobody else. To add another provider's
-field, add a line to `PARAMETERS`, set LLM_EXTRA_BODY to a JSON object, or pass
-`extra_body=...` to RealModel.
-
-Deliberately left out: several profiles, a key store, proxies. What a notebook shows of the
-settings (a sentence, a key field) is the course's: agentlib/course/keys.py.
+Deliberately left out: several profiles, a key store. What a notebook shows of the settings
+(a sentence, a key field) is the course's: agentlib/course/keys.py.
 """
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .keys import looks_like_key, on_this_machine, redact
+from .keys import looks_like_key, on_this_machine, redact, shown_url
 
 DEEPSEEK = "https://api.deepseek.com"
 DEFAULT_MODEL = "deepseek-flash"
@@ -36,13 +31,18 @@ PARAMETERS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Settings:
     model: str
     base_url: str
-    api_key: str = field(repr=False)  # never shown, not even by repr()
+    api_key: str
     extra_body: dict
     key_source: str  # "argument", "environment", ".env", or "" when no key is set
+
+    def __repr__(self):  # a key may sit in any setting: each is shown as a sentence shows it, the key never
+        key = self.api_key
+        return (f"Settings(model={redact(self.model, key)!r}, base_url={shown_url(self.base_url, key)!r}, "
+                f"extra_body={redact(json.dumps(self.extra_body), key)!r}, key_source={self.key_source!r})")
 
 
 def settings(model=None, base_url=None, api_key=None, extra_body=None):
@@ -70,10 +70,8 @@ def settings(model=None, base_url=None, api_key=None, extra_body=None):
 def env_file():
     """The `.env` file to read: LLM_ENV_FILE, else the nearest `.env` from the working directory up.
 
-    Not the one next to agentlib: on a JupyterHub that is the shared install,
-    which belongs to the instructor, while a student's kernel runs in their own
-    copy of the notebooks. Example: a kernel in ~/course/notebooks/de reads
-    ~/course/.env, or else ~/.env; `make lab` and the CLI in this repository read its `.env`.
+    Example: a kernel in ~/course/notebooks/de reads ~/course/.env, else ~/.env. Not the one next to
+    agentlib: on a JupyterHub that is the shared install, which belongs to the instructor.
     """
     if ENV_FILE is not None or os.environ.get("LLM_ENV_FILE"):
         return Path(ENV_FILE or os.environ["LLM_ENV_FILE"]).expanduser()
@@ -133,9 +131,7 @@ is_local = on_this_machine  # a server on this machine (Ollama, llama.cpp) needs
 def key_in_model(current):
     """True when the model's name looks like a key, or holds the key: a key pasted into LLM_MODEL.
 
-    Such a name would be sent to the provider, quoted back in its "no such model", printed and
-    saved in every trace; `http.client` refuses it instead.
-    Example: key_in_model(settings(model="sk-proj-4f9a")) -> True
+    Example: key_in_model(settings(model="sk-proj-4f9a")) -> True (http.client refuses to send it)
     """
     key = current.api_key
     return looks_like_key(str(current.model)) or (len(key) >= 8 and key in str(current.model))
@@ -144,8 +140,7 @@ def key_in_model(current):
 def has_key(**overrides):
     """True when a real model can be asked: a key is set, or the endpoint is local.
 
-    LLM_EXTRA_BODY is not read: whether it is valid JSON says nothing about the key, and
-    RealModel() names the fix when it is not.
+    LLM_EXTRA_BODY is not read: RealModel() names the fix when it is not valid JSON.
     """
     current = settings(**{"extra_body": {}, **overrides})
     return bool(current.api_key) or is_local(current.base_url)

@@ -42,7 +42,7 @@ def test_python_m_agentlib_replays_the_lessons_script_offline_and_exits_0():
 
 def test_the_scripted_run_in_german_answers_in_german(capsys):
     assert main(["--language", "de"]) == 0
-    assert "\nAnswer:\nhttpx kennt vier Timeouts" in capsys.readouterr().out
+    assert "\nAntwort:\nhttpx kennt vier Timeouts" in capsys.readouterr().out
 
 
 def test_the_step_limit_ends_the_run_with_exit_status_1(capsys):
@@ -104,3 +104,22 @@ def test_a_save_target_that_cannot_be_written_is_refused_before_the_model_is_ask
         main(["--real", "--save", str(tmp_path)])
     assert exit.value.code == 2 and "name a file in a folder that exists" in capsys.readouterr().err
     assert not provider.requests
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux), a device every write to fails")
+def test_output_that_cannot_be_written_ends_in_one_sentence_not_a_traceback():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "agentlib"], cwd=REPO, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60, env=env | {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1
+    assert done.stderr == "python -m agentlib: its output cannot be written (No space left on device)\n"
+
+
+def test_a_env_file_with_an_unbalanced_quote_ends_the_real_run_in_one_sentence(tmp_path):
+    broken = tmp_path / ".env"
+    broken.write_text('LLM_API_KEY="sk-abc\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    done = subprocess.run([sys.executable, "-m", "agentlib", "--real"], cwd=REPO, capture_output=True, text=True,
+                          timeout=60, env=env | {"LLM_ENV_FILE": str(broken), "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr == f"line 1 of {broken} cannot be read (a quote without its partner?): write it as NAME=value\n"

@@ -173,7 +173,8 @@ def test_an_empty_file_has_no_line_to_read(tmp_docs):
 @pytest.mark.parametrize("path, reply", [
     ("../../../etc/passwd", "paths may not contain '..'; pass a path as list_docs prints it."),
     ("advanced/../index.md", "paths may not contain '..'; pass a path as list_docs prints it."),
-    ("/etc/passwd", "'/etc/passwd' is an absolute path; pass a path relative to the docs folder, as list_docs prints it."),
+    ("/etc/passwd",
+     "'/etc/passwd' is an absolute path; pass a path relative to the docs folder, as list_docs prints it."),
     ("", "'' is a folder, not a file; call list_docs to see the files in it."),
     ("advanced/", "'advanced/' is a folder, not a file; call list_docs to see the files in it."),
     ("long", "no such file 'long' (did you mean 'long.md'?); call list_docs to see which files exist."),

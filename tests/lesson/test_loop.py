@@ -3,7 +3,7 @@
 import pytest
 
 from agentlib import loop
-from agentlib.loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent
+from agentlib.loop import MAX_OBSERVATION, SYSTEM_PROMPT, Stats, run_agent, set_language
 from agentlib.messages import Call, Message, Usage
 from agentlib.models import ScriptedModel
 from agentlib.tools import TOOLS, tool
@@ -271,3 +271,38 @@ def test_the_preview_is_capped_and_printable_whatever_the_call(clean_registry, c
     assert first == f"[step 1] echo({calls[0].function.arguments[:200]}) → {'y' * 90}"
     assert second.startswith(f"[step 1] {'t' * 60}({{}}) → Error: ValueError: no tool called")
     assert third.endswith(" → \\ud800")
+
+
+@pytest.mark.parametrize("language, said", [
+    ("de", ["[Schritt 1] grep_docs", "\nAbgebrochen:\nDas Schrittlimit (1) ist erreicht, ohne dass das Modell "
+            "geantwortet hat.\n", "[Schritte: 1, Werkzeugaufrufe: 1, Tokens: 0 Prompt + 0 Completion]",
+            "\nAntwort:\ndone\n"]),
+    ("en", ["[step 1] grep_docs", "\nStopped:\nthe step limit (1) was reached before the model answered.\n",
+            "[steps: 1, tool calls: 1, tokens: 0 prompt + 0 completion]", "\nAnswer:\ndone\n"])])
+def test_the_run_prints_its_labels_in_the_language_set_and_the_model_still_reads_english(tmp_docs, capsys,
+                                                                                        language, said):
+    other = "en" if language == "de" else "de"
+    set_language(other)
+    try:
+        _, stats = run_agent(ScriptedModel([grep("class")]), "Q?", max_steps=1, language=language)
+        set_language(language)
+        run_agent(ScriptedModel([Message("done")]), "Q?")  # the language set once holds for every later run
+    finally:
+        set_language("en")
+    printed = capsys.readouterr().out
+    assert all(text in printed for text in said), printed
+    assert stats.trace.stop_message == "the step limit (1) was reached before the model answered"
+    assert stats.trace.messages[0]["content"] == SYSTEM_PROMPT
+
+
+def test_a_language_run_agent_cannot_print_in_is_refused_with_the_ones_it_can():
+    with pytest.raises(ValueError, match="run_agent prints in 'en' or 'de', not 'fr'"):
+        set_language("fr")
+
+
+def test_a_failing_model_ends_the_run_in_its_sentence_even_beside_a_broken_env_file(tmp_docs, no_llm_settings,
+                                                                                   tmp_path, capsys):
+    (tmp_path / ".env").write_text('LLM_API_KEY="sk-abc\n', encoding="utf-8")  # the loop has no reason to read it
+    answer, stats = run_agent(ScriptedModel([RuntimeError("the server went away")]), "Q?")
+    assert answer is None and stats.trace.stop_message == "the server went away"
+    assert "\nStopped:\nthe server went away.\n" in capsys.readouterr().out

@@ -95,7 +95,8 @@ def test_a_quoted_whole_number_is_accepted_for_an_integer(echo, sent, number):
 @pytest.mark.parametrize("sent", ['"--5"', '"5-"', f'"{"9" * 19}"', '"1.0"', '"²"', '"٣"', '"1_000"', '" 5e3 "',
                                   f'"{"9" * 5000}"', "1.5", "true"])
 def test_anything_else_for_an_integer_is_answered_with_an_example(echo, sent):
-    with pytest.raises(TypeError, match=r"argument 'times' must be of type integer, got .*; send e\.g\. \{\"times\": 1\}"):
+    with pytest.raises(TypeError,
+                       match=r"argument 'times' must be of type integer, got .*; send e\.g\. \{\"times\": 1\}"):
         call_tool("echo", f'{{"text": "a", "times": {sent}}}')
 
 
@@ -109,7 +110,8 @@ def test_true_is_a_boolean_but_no_number(echo):
 @pytest.mark.parametrize("name, arguments, error, sentence", [
     ("search", "{}", ValueError, "no tool called 'search'; the tools are: list_docs, grep_docs, read_doc, echo, hello"),
     ("echo", "{}", TypeError,
-     """echo() is missing the arguments ['text']; it takes ['text', 'times', 'scale', 'loud'], e.g. {"text": "text"}"""),
+     """echo() is missing the arguments ['text']; it takes ['text', 'times', 'scale', 'loud'], """
+     """e.g. {"text": "text"}"""),
     ("echo", '{"text": ', ValueError, 'the arguments are not valid JSON (Expecting value: line 1 column 10 (char 9)); '
                                       'send one JSON object such as {"text": "text"}'),
     ("echo", '["hi"]', TypeError, 'the arguments must be a JSON object such as {"text": "text"}, not list'),
@@ -119,7 +121,8 @@ def test_true_is_a_boolean_but_no_number(echo):
      """echo() argument 'scale' must be of type number, got "big"; send e.g. {"scale": 1.5}"""),
     ("echo", '{"text": "a", "loud": "yes"}', TypeError,
      """echo() argument 'loud' must be of type boolean, got "yes"; send e.g. {"loud": true}"""),
-    ("echo", '{"text": 5}', TypeError, """echo() argument 'text' must be of type string, got 5; send e.g. {"text": "text"}"""),
+    ("echo", '{"text": 5}', TypeError,
+     """echo() argument 'text' must be of type string, got 5; send e.g. {"text": "text"}"""),
 ], ids=["unknown-tool", "missing", "broken-json", "no-object", "integer", "number", "boolean", "string"])
 def test_a_wrong_call_is_answered_with_a_sentence_that_says_what_to_send(echo, name, arguments, error, sentence):
     with pytest.raises(error) as caught:

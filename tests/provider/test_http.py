@@ -1,12 +1,13 @@
 """http.py: settings that cannot work are refused before any request; every attempt ends in time and size.
 
-The time bounds are generous (the timeout plus a margin for a loaded machine): they prove a call
-ends, they do not measure speed. A call that is not bounded runs for the server's 30 s lifetime.
+No test reads a clock: the sentence tells which bound ended a call. A reply that trickles runs for the
+server's 30 to 60 s and then ends as a broken reply or a lost connection, unless the attempt's total
+deadline ends it first with the time-out sentence; an oversized one ends in the size sentence only
+when its bytes were counted.
 """
 
 import gzip
 import json
-import time
 import zlib
 
 import pytest
@@ -20,41 +21,36 @@ pytestmark = pytest.mark.usefixtures("no_llm_settings")
 HI = [{"role": "user", "content": "hi"}]
 SCHEMAS = [t["schema"] for t in TOOLS.values()]
 TIMEOUT = 1.0
-MARGIN = 4.0
 
 
 def failure_of(replies, **options):
-    """The ModelError of one call against a server answering `replies`, and how long the call took."""
+    """The ModelError of one call against a server answering `replies`, and the server."""
     options = {"timeout": TIMEOUT, "max_retries": 0} | options
     with serve("openai", replies) as server:
         model = RealModel("test-model", server.base_url, server.key, **options)
-        started = time.monotonic()
         with pytest.raises(ModelError) as caught:
             model(HI, SCHEMAS)
-    return caught.value, time.monotonic() - started, server
+    return caught.value, server
 
 
 # ---- time ------------------------------------------------------------------------------------------------
 
 def test_a_server_that_hangs_ends_in_the_timeout_sentence():
-    failure, seconds, _ = failure_of([Hang(30)], timeout=0.5)
+    failure, _ = failure_of([Hang(30)], timeout=0.5)
     assert str(failure) == ("The model did not answer within 0.5 seconds, also after 0 retries: try again later, "
                             "or allow more time with RealModel(timeout=...).")
-    assert seconds < 0.5 + MARGIN
 
 
 @pytest.mark.parametrize("trickle", [Trickle(b"\n", 0.2), Trickle(b" ", 0.6), Trickle(every=0.2, in_headers=True)],
                          ids=["blank-lines-in-the-body", "one-byte-every-0.6-s", "header-lines"])
 def test_a_reply_that_trickles_ends_after_the_timeout_in_total(trickle):
-    failure, seconds, _ = failure_of([trickle])
+    failure, _ = failure_of([trickle])
     assert failure.kind == "timeout" and "did not answer within 1 seconds" in str(failure)
-    assert seconds < TIMEOUT + MARGIN
 
 
 def test_every_retry_is_bounded_too():
-    failure, seconds, server = failure_of([Trickle(b"\n", 0.2), Trickle(b"\n", 0.2)], max_retries=1)
+    failure, server = failure_of([Trickle(b"\n", 0.2), Trickle(b"\n", 0.2)], max_retries=1)
     assert failure.kind == "timeout" and len(server.requests) == 2
-    assert seconds < 2 * TIMEOUT + 2 + MARGIN  # two attempts and the client's pause between them
 
 
 def test_a_time_out_is_retried_and_the_retrys_reply_is_used():
@@ -78,10 +74,9 @@ def gzip_bomb(megabytes):
     Reply(200, gzip_bomb(20), {"content-encoding": "gzip"}),  # 20 MB of zeros in about 20 KB
 ], ids=["never-ending", "oversized-with-a-length", "gzip-bomb"])
 def test_a_reply_past_ten_megabytes_ends_in_the_too_large_sentence(reply):
-    failure, seconds, server = failure_of([reply], timeout=20.0)
+    failure, server = failure_of([reply], timeout=20.0)
     assert str(failure) == (f"The reply from {server.base_url} grew past 10,000,000 bytes, far more than any chat "
                             f"completion: check that LLM_BASE_URL points to an OpenAI-compatible API.")
-    assert seconds < 20.0
 
 
 def test_a_gzipped_completion_is_unpacked():
@@ -95,7 +90,7 @@ def test_a_gzipped_completion_is_unpacked():
                                    Reply(200, b"not gzip at all", {"content-encoding": "gzip"})],
                          ids=["packed-as-not-asked-for", "broken-gzip"])
 def test_a_reply_that_cannot_be_unpacked_ends_in_one_sentence(reply):
-    failure, _, _ = failure_of([reply])
+    failure, _ = failure_of([reply])
     assert failure.kind in ("connection", "bad_reply") and "\n" not in str(failure)
 
 
@@ -106,7 +101,8 @@ def test_a_reply_that_cannot_be_unpacked_ends_in_one_sentence(reply):
     ({"api_key": "sk-abc", "base_url": "api.deepseek.com"}, "bad_url", "must be a web address starting with http"),
     ({"api_key": '"sk-abc def"'}, "malformed_key", "contains spaces or characters that no key has"),
     ({"api_key": "sk-äbc"}, "malformed_key", "contains spaces or characters that no key has"),
-    ({"api_key": "sk-ok", "model": "sk-proj-4f9aZq81LmX02bYc77TtQw"}, "key_in_model", "LLM_MODEL holds what looks like"),
+    ({"api_key": "sk-ok", "model": "sk-proj-4f9aZq81LmX02bYc77TtQw"}, "key_in_model",
+     "LLM_MODEL holds what looks like"),
 ], ids=["no-key", "no-web-address", "spaces-and-quotes", "not-ascii", "a-key-as-the-model"])
 def test_settings_that_cannot_work_are_refused_before_anything_is_sent(options, kind, says):
     with pytest.raises(ModelError) as caught:

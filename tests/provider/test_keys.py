@@ -153,9 +153,11 @@ def test_redact_cuts_its_text_to_the_limit():
 def test_a_key_in_llm_api_key_that_the_server_echoes_is_in_no_sentence_output_trace_or_file(echo, tmp_path, capsys):
     with serve("openai", [error(400, echo(KEY))], key=None) as server:
         answer, stats = run_agent(RealModel("test-model", server.base_url, KEY, max_retries=0), "hi")
-    assert answer is None and stats.trace.stop_reason == "error" and "refused the request (400" in stats.trace.stop_message
+    assert answer is None and stats.trace.stop_reason == "error"
+    assert "refused the request (400" in stats.trace.stop_message
     stats.trace.save(tmp_path / "run.json")
-    for shown in (stats.trace.stop_message, capsys.readouterr().out, (tmp_path / "run.json").read_text(encoding="utf-8")):
+    saved = (tmp_path / "run.json").read_text(encoding="utf-8")
+    for shown in (stats.trace.stop_message, capsys.readouterr().out, saved):
         assert_hidden(shown)
 
 

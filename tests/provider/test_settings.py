@@ -103,7 +103,8 @@ def test_has_key_is_true_for_a_key_or_a_server_on_this_machine(monkeypatch):
 
 
 @pytest.mark.parametrize("model, key, verdict", [
-    (KEY, "", True), ("gpt-5-mini", KEY, False), (f"my-{KEY}", KEY, True), ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
+    (KEY, "", True), ("gpt-5-mini", KEY, False), (f"my-{KEY}", KEY, True),
+    ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
     ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "", True), ("deepseek-flash", "", False),
     ("qwen3:8b", "qwen3", False)])  # a key shorter than 8 characters is not looked for in the name
 def test_a_key_in_the_models_name_is_recognised(model, key, verdict):
@@ -113,3 +114,15 @@ def test_a_key_in_the_models_name_is_recognised(model, key, verdict):
 def test_no_representation_of_the_settings_shows_the_key(monkeypatch):
     monkeypatch.setenv("LLM_API_KEY", KEY)
     assert KEY not in repr(settings()) and KEY not in str(settings())
+
+
+@pytest.mark.parametrize("setting, value", [
+    ("LLM_MODEL", KEY), ("LLM_MODEL", f"gpt-{KEY}"), ("LLM_BASE_URL", f"https://user:{KEY}@api.example.com/v1"),
+    ("LLM_BASE_URL", f"https://api.example.com/v1?key={KEY}"), ("LLM_EXTRA_BODY", f'{{"api_key": "{KEY}"}}')],
+    ids=["model", "model-with-the-key-inside", "url-user-part", "url-query", "extra-body"])
+def test_no_representation_of_the_settings_shows_a_key_whichever_setting_it_sits_in(monkeypatch, setting, value):
+    monkeypatch.setenv("LLM_API_KEY", KEY)
+    monkeypatch.setenv(setting, value)
+    shown = repr(settings()) + str(settings())
+    assert not any(KEY[i:i + 6] in shown for i in range(len(KEY) - 5)), shown
+    assert "key_source='environment'" in shown
