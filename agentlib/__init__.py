@@ -14,10 +14,7 @@ from .provider.errors import ModelError
 from .tools import TOOLS, call_tool, tool
 from .trace import Trace
 
-__all__ = [
-    "tool", "TOOLS", "call_tool",
-    "list_docs", "grep_docs", "read_doc",
-    "run_agent", "set_language", "Stats", "SYSTEM_PROMPT", "MAX_OBSERVATION",
-    "Message", "Call", "Usage", "ScriptedModel", "RealModel", "ModelError",
-    "Trace", "QUESTION", "lesson_script",
-]
+# The public surface, by module in reading order.
+__all__ = ["tool", "TOOLS", "call_tool", "list_docs", "grep_docs", "read_doc"]
+__all__ += ["run_agent", "set_language", "Stats", "SYSTEM_PROMPT", "MAX_OBSERVATION", "Message", "Call", "Usage"]
+__all__ += ["ScriptedModel", "RealModel", "ModelError", "Trace", "QUESTION", "lesson_script"]

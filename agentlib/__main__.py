@@ -4,8 +4,8 @@
     python -m agentlib --real                the lesson's question to the real model (LLM_API_KEY, see .env.example)
     python -m agentlib --real --question "..." --max-steps 4 --language de --save run.json
 
-Exit status: 0 the model answered, 1 it did not (the step limit, an error), 2 bad usage.
-The course's commands (the evaluation, the class's progress) are `python -m agentlib.course`.
+Exit status: 0 the model answered, 1 it did not (the step limit, an error), 2 bad usage. The course's
+commands (the evaluation, the class's progress): python -m agentlib.course.
 """
 
 import argparse
@@ -22,10 +22,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m agentlib", description=__doc__.splitlines()[0])
     parser.add_argument("--real", action="store_true", help="ask the real model instead of replaying the script")
     parser.add_argument("--question", help="the question to ask (needs --real: the script answers only the lesson's)")
-    parser.add_argument("--max-steps", type=int, default=8, metavar="N",
-                        help="stop after N model calls if the model has not answered (default: 8)")
-    parser.add_argument("--language", choices=["en", "de"], default="en",
-                        help="language of the lesson's question, the run's labels and the model's errors (default: en)")
+    parser.add_argument("--max-steps", type=int, default=8, metavar="N", help="stop after N model calls (default: 8)")
+    parser.add_argument("--language", choices=["en", "de"], default="en", help="the run's language (default: en)")
     parser.add_argument("--save", metavar="TRACE", help="save the run's trace as JSON")
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["progress"], ["eval"]):  # the course's commands: the lesson does not import the course
@@ -43,11 +41,10 @@ def main(argv=None):
         print(problem, file=sys.stderr)
         return 1
     except ModuleNotFoundError as missing:  # the system's python instead of the course's
-        print(f"{missing.name} is not installed in this Python: use the course's .venv/bin/python, "
-              f"or run make setup", file=sys.stderr)
+        print(f"{missing.name} is missing here: use the course's .venv/bin/python, or run make setup", file=sys.stderr)
         return 1
-    answer, stats = run_agent(model, args.question or QUESTION[args.language], max_steps=args.max_steps,
-                              language=args.language)
+    question = args.question or QUESTION[args.language]
+    answer, stats = run_agent(model, question, max_steps=args.max_steps, language=args.language)
     if args.save:
         try:
             stats.trace.save(args.save)
@@ -67,6 +64,6 @@ if __name__ == "__main__":
     except OSError as problem:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # that last flush would fail again
         # A closed pipe (python -m agentlib | head) is the reader's choice; anything else deserves a sentence.
-        status = 1 if isinstance(problem, BrokenPipeError) else (
-            f"python -m agentlib: its output cannot be written ({problem.strerror or problem})")
+        closed = isinstance(problem, BrokenPipeError)
+        status = 1 if closed else f"python -m agentlib: its output cannot be written ({problem.strerror or problem})"
     sys.exit(status)

@@ -1,12 +1,9 @@
 """Three tools over a folder of Markdown documentation: list, grep, read lines.
 
-No vectors, no ranking: the model picks the keyword and the lines. Every answer is
-capped, every refusal says what to do instead, and no path a model sends reads a
-byte from outside the folder (`refusal`).
-
-Deliberately left out: regular expressions, fuzzy matching, writing files, and
-armour against the folder itself (special files, files swapped during a read,
-single lines of hundreds of megabytes): the docs folder is the course's own.
+No vectors, no ranking: the model picks the keyword and the lines. Every answer is capped, every
+refusal says what to do instead, and no path a model sends reads a byte from outside the folder.
+Deliberately left out: regular expressions, fuzzy matching, writing files, and armour against the
+folder itself (special files, files swapped during a read, lines of hundreds of megabytes).
 """
 
 import difflib
@@ -21,6 +18,7 @@ MAX_HITS = 20  # enough to choose a file from, few enough to keep the context sm
 MAX_LINES = 80  # about one screen; the model asks again for more
 MAX_CHARS = 2900  # with its closing note, a reply stays within the loop's MAX_OBSERVATION (3,000)
 MAX_HIT_CHARS = 100
+TOO_MANY = f"[more than {MAX_HITS} hits; only the first {MAX_HITS} are shown. Search for a more specific keyword.]"
 
 
 @tool("List every documentation file, one path per line.")
@@ -29,9 +27,11 @@ def list_docs() -> str:
     return "\n".join(relative(path, base) for path in doc_paths(base))
 
 
-@tool("Search all documentation files for a keyword (case-insensitive). "
-      "Returns up to 20 matching lines as 'path:line: text'.",
-      keyword="a word or short phrase, e.g. 'timeout'")
+@tool(
+    "Search all documentation files for a keyword (case-insensitive). "
+    "Returns up to 20 matching lines as 'path:line: text'.",
+    keyword="a word or short phrase, e.g. 'timeout'",
+)
 def grep_docs(keyword: str) -> str:
     if not keyword.strip():
         return "Error: the keyword is empty; search for a word such as 'timeout'."
@@ -40,17 +40,18 @@ def grep_docs(keyword: str) -> str:
         for number, line in enumerate(lines_of(path), 1):
             if needle in line.lower():
                 if len(hits) == MAX_HITS:  # one more than we show: say that there are more
-                    return "\n".join(hits) + (f"\n[more than {MAX_HITS} hits; only the first {MAX_HITS} "
-                                              f"are shown. Search for a more specific keyword.]")
+                    return "\n".join(hits + [TOO_MANY])
                 hits.append(f"{relative(path, base)}:{number}: {line.strip()[:MAX_HIT_CHARS]}")
     return "\n".join(hits) or f"No line contains {quote(keyword)}. Try a shorter or a different keyword."
 
 
-@tool("Read lines of one documentation file, each prefixed with its line number. "
-      "At most 80 lines and about 3,000 characters per call; the reply ends by saying where to read on.",
-      path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'",
-      start="first line to read, counting from 1",
-      end="last line to read (inclusive)")
+@tool(
+    "Read lines of one documentation file, each prefixed with its line number. "
+    "At most 80 lines and about 3,000 characters per call; the reply ends by saying where to read on.",
+    path="file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'",
+    start="first line to read, counting from 1",
+    end="last line to read (inclusive)",
+)
 def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     base = root()
     problem = refusal(path, base)
@@ -59,8 +60,10 @@ def read_doc(path: str, start: int = 1, end: int = 80) -> str:
     if start < 1:
         return f"Error: start={quote(start)}, but lines are counted from 1; ask for start=1 or more."
     if end < start:
-        return (f"Error: end={quote(end)} lies before start={quote(start)}; ask for end >= start, "
-                f"e.g. end={quote(start + MAX_LINES - 1)}.")
+        return (
+            f"Error: end={quote(end)} lies before start={quote(start)}; ask for end >= start, "
+            f"e.g. end={quote(start + MAX_LINES - 1)}."
+        )
     lines = lines_of(base / path)
     if start > len(lines):
         return f"Error: {quote(path)} has only {len(lines)} lines; ask for a start between 1 and {len(lines)}."
@@ -81,8 +84,10 @@ def root():
     """The docs folder, resolved; a person must fix a missing one, not the model, so the error says how."""
     base = Path(DOCS).resolve()
     if not base.is_dir():
-        raise FileNotFoundError(f"there is no documentation folder at {base}; set agentlib.docs.DOCS to one, "
-                                f"or install the course from its repository with `pip install -e .`")
+        raise FileNotFoundError(
+            f"there is no documentation folder at {base}; set agentlib.docs.DOCS to one, "
+            f"or install the course from its repository with `pip install -e .`"
+        )
     return base
 
 
@@ -92,13 +97,10 @@ def relative(path, base=None):
 
 
 def doc_paths(base=None):
-    """Every Markdown file inside the docs folder, sorted; a link that leads out of it is left out.
-
-    rglob does not enter linked folders; a linked file counts only if it resolves inside the folder.
-    """
-    base = base or root()
-    return sorted((path for path in base.rglob("*.md") if path.name != LICENSE and path.is_file()
-                   and path.resolve().is_relative_to(base)), key=Path.as_posix)
+    """Every Markdown file inside the docs folder, sorted; a link that leads out of it is left out."""
+    base = base or root()  # rglob enters no linked folder; a linked file counts if it resolves inside
+    inside = [p for p in base.rglob("*.md") if p.name != LICENSE and p.is_file() and p.resolve().is_relative_to(base)]
+    return sorted(inside, key=Path.as_posix)
 
 
 def lines_of(path):

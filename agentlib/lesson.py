@@ -17,18 +17,22 @@ DEFAULT_LINE = 9
 TIMEOUT_LINES = (15, 20)
 
 ANSWER = {
-    "en": ("httpx has four timeouts, each 5 seconds by default:\n"
-           "- connect: how long establishing the connection may take (ConnectTimeout)\n"
-           "- read: how long to wait for the next piece of the response (ReadTimeout)\n"
-           "- write: how long sending a piece of the request may take (WriteTimeout)\n"
-           "- pool: how long to wait for a free connection from the pool (PoolTimeout)\n"
-           "Source: advanced/timeouts.md, line {2} (the default) and lines {0}-{1} (the four kinds)."),
-    "de": ("httpx kennt vier Timeouts, jeder standardmäßig 5 Sekunden:\n"
-           "- connect: wie lange der Verbindungsaufbau dauern darf (ConnectTimeout)\n"
-           "- read: wie lange auf das nächste Stück der Antwort gewartet wird (ReadTimeout)\n"
-           "- write: wie lange das Senden eines Stücks der Anfrage dauern darf (WriteTimeout)\n"
-           "- pool: wie lange auf eine freie Verbindung aus dem Pool gewartet wird (PoolTimeout)\n"
-           "Quelle: advanced/timeouts.md, Zeile {2} (der Standardwert) und Zeilen {0}-{1} (die vier Arten)."),
+    "en": (
+        "httpx has four timeouts, each 5 seconds by default:\n"
+        "- connect: how long establishing the connection may take (ConnectTimeout)\n"
+        "- read: how long to wait for the next piece of the response (ReadTimeout)\n"
+        "- write: how long sending a piece of the request may take (WriteTimeout)\n"
+        "- pool: how long to wait for a free connection from the pool (PoolTimeout)\n"
+        "Source: advanced/timeouts.md, line {2} (the default) and lines {0}-{1} (the four kinds)."
+    ),
+    "de": (
+        "httpx kennt vier Timeouts, jeder standardmäßig 5 Sekunden:\n"
+        "- connect: wie lange der Verbindungsaufbau dauern darf (ConnectTimeout)\n"
+        "- read: wie lange auf das nächste Stück der Antwort gewartet wird (ReadTimeout)\n"
+        "- write: wie lange das Senden eines Stücks der Anfrage dauern darf (WriteTimeout)\n"
+        "- pool: wie lange auf eine freie Verbindung aus dem Pool gewartet wird (PoolTimeout)\n"
+        "Quelle: advanced/timeouts.md, Zeile {2} (der Standardwert) und Zeilen {0}-{1} (die vier Arten)."
+    ),
 }
 
 

@@ -19,17 +19,25 @@ SYSTEM_PROMPT = (
     "First find evidence with the tools, then answer. "
     "Cite the file and line numbers you used, e.g. (advanced/timeouts.md, lines 10-20). "
     "If the documentation does not answer the question, say so honestly instead of guessing. "
-    "Answer in the language of the question.")
+    "Answer in the language of the question."
+)
 MAX_OBSERVATION = 3000  # characters; longer tool results are cut, with a note saying so
-LABELS = {  # what run_agent prints for a person, in the notebook's language; what the model reads stays English
-    "en": {"Answer": "Answer", "Stopped": "Stopped", "step": "step", "estimated": " (estimated)",
-           "answer": "the model answered", "max_steps": "the step limit ({}) was reached before the model answered",
-           "interrupted": "you interrupted the run",
-           "totals": "[steps: {}, tool calls: {}, tokens: {} prompt + {} completion{}]"},
-    "de": {"Answer": "Antwort", "Stopped": "Abgebrochen", "step": "Schritt", "estimated": " (geschätzt)",
-           "max_steps": "Das Schrittlimit ({}) ist erreicht, ohne dass das Modell geantwortet hat",
-           "answer": "Das Modell hat geantwortet", "interrupted": "Du hast den Lauf unterbrochen",
-           "totals": "[Schritte: {}, Werkzeugaufrufe: {}, Tokens: {} Prompt + {} Completion{}]"},
+# What run_agent prints for a person, in the notebook's language (set_language); what the model reads stays English.
+LABELS = {
+    "Answer": {"en": "Answer", "de": "Antwort"},
+    "Stopped": {"en": "Stopped", "de": "Abgebrochen"},
+    "step": {"en": "step", "de": "Schritt"},
+    "estimated": {"en": " (estimated)", "de": " (geschätzt)"},
+    "answer": {"en": "the model answered", "de": "Das Modell hat geantwortet"},
+    "interrupted": {"en": "you interrupted the run", "de": "Du hast den Lauf unterbrochen"},
+    "max_steps": {
+        "en": "the step limit ({}) was reached before the model answered",
+        "de": "Das Schrittlimit ({}) ist erreicht, ohne dass das Modell geantwortet hat",
+    },
+    "totals": {
+        "en": "[steps: {}, tool calls: {}, tokens: {} prompt + {} completion{}]",
+        "de": "[Schritte: {}, Werkzeugaufrufe: {}, Tokens: {} Prompt + {} Completion{}]",
+    },
 }
 LANGUAGE = "en"  # what run_agent prints in unless told otherwise
 
@@ -40,8 +48,8 @@ def set_language(language):
     Example: set_language("de"); run_agent(model, question) -> prints "Antwort:" where it printed "Answer:"
     """
     global LANGUAGE
-    if language not in LABELS:
-        raise ValueError(f"run_agent prints in {' or '.join(map(repr, LABELS))}, not {language!r}")
+    if language not in LABELS["Answer"]:
+        raise ValueError(f"run_agent prints in {' or '.join(map(repr, LABELS['Answer']))}, not {language!r}")
     LANGUAGE = language
 
 
@@ -65,12 +73,11 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS, language=
     The answer is None when the run stopped without one; `stats.trace`
     says why and holds every step. It prints in `language` (default: set_language's).
     """
-    messages = [{"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": question}]
+    messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": question}]
     schemas = [t["schema"] for t in tools.values()]
     stats = Stats(trace=Trace(messages, model=getattr(model, "name", type(model).__name__), tools=schemas))
     say = print if verbose else lambda *_: None
-    words = LABELS[language or LANGUAGE]
+    words = {key: texts[language or LANGUAGE] for key, texts in LABELS.items()}
     try:
         for step in range(1, max_steps + 1):
             started = time.perf_counter()
@@ -88,7 +95,7 @@ def run_agent(model, question, max_steps=8, verbose=True, tools=TOOLS, language=
                 observation = observe(call, tools, finish_reason)
                 stats.tool_calls += 1
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": observation})
-                say(preview(step, call, observation, words))
+                say(preview(step, call, observation, words["step"]))
         # stop condition 2: the step limit, the guard against a model that never stops calling tools
         return finish(stats, None, "max_steps", say, words, max_steps)
     except KeyboardInterrupt:
@@ -105,24 +112,28 @@ def observe(call, tools, finish_reason):
     except Exception as error:
         result = f"Error: {type(error).__name__}: {error}"
         if finish_reason == "length":
-            result += (" Your reply was cut off by the output token limit, which left the"
-                       " arguments unfinished; send a shorter call.")
+            result += (
+                " Your reply was cut off by the output token limit, which left the"
+                " arguments unfinished; send a shorter call."
+            )
     if len(result) > MAX_OBSERVATION:
-        result = (result[:MAX_OBSERVATION] + f"{CUT_MARK}{len(result)} characters, only the first "
-                  f"{MAX_OBSERVATION} are shown; ask for less, e.g. a narrower keyword or a smaller line range]")
+        result = (
+            result[:MAX_OBSERVATION] + f"{CUT_MARK}{len(result)} characters, only the first "
+            f"{MAX_OBSERVATION} are shown; ask for less, e.g. a narrower keyword or a smaller line range]"
+        )
     return result
 
 
-def preview(step, call, observation, words=LABELS["en"]):
+def preview(step, call, observation, step_label="step"):
     """One line per tool call, e.g. '[step 1] grep_docs({"keyword": "x"}) → No line contains ...'."""
     shown = observation[:90].replace("\n", " | ")
-    line = f"[{words['step']} {step}] {call.function.name[:60]}({call.function.arguments[:200]}) → {shown}"
+    line = f"[{step_label} {step}] {call.function.name[:60]}({call.function.arguments[:200]}) → {shown}"
     return line.encode("utf-8", "backslashreplace").decode()  # a lone surrogate ("\ud800") cannot be printed
 
 
 def finish(stats, answer, reason, say, words, fact=""):
     """End the run: the trace keeps why in English, the person reads it in `words`' language."""
-    stats.trace.stop(reason, LABELS["en"].get(reason, "{}").format(fact))
+    stats.trace.stop(reason, LABELS.get(reason, {"en": "{}"})["en"].format(fact))
     stopped = words.get(reason, "{}").format(fact).rstrip(".")
     # The explanation may be a ModelError's sentence in the student's language: a line of its own.
     say(f"\n{words['Answer']}:\n{answer}" if answer is not None else f"\n{words['Stopped']}:\n{stopped}.")

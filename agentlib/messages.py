@@ -27,15 +27,16 @@ class Call:
 
     def __init__(self, id, name, arguments="{}"):
         if isinstance(name, str) and name.lstrip().startswith("{"):  # Call(name, arguments): the id is missing
-            raise ValueError(f"Call takes (id, name, arguments), in the openai SDK's order, e.g. "
-                             f"Call(\"c1\", \"grep_docs\", '{{\"keyword\": \"timeout\"}}'); got the name {name!r}")
+            raise ValueError(
+                f"Call takes (id, name, arguments), in the openai SDK's order, e.g. "
+                f'Call("c1", "grep_docs", \'{{"keyword": "timeout"}}\'); got the name {name!r}'
+            )
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
         self.id, self.function = id, Function(name, arguments)
 
     def model_dump(self, **_):
-        return {"id": self.id, "type": "function",
-                "function": {"name": self.function.name, "arguments": self.function.arguments}}
+        return {"id": self.id, "type": "function", "function": dict(vars(self.function))}  # name, arguments
 
     def __repr__(self):
         return f"Call({self.id!r}, {self.function.name!r}, {self.function.arguments!r})"
@@ -68,8 +69,7 @@ class Message:
 def text_of(content):
     """A message's content as text: None stays None, a list of parts is joined, anything else becomes JSON.
 
-    Servers send content as a string, as a list of parts, or (broken ones) as a number.
-    Example: [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}] -> "ab"; 42 -> "42"
+    Example: [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}] -> "ab"; 42 (a broken server) -> "42"
     """
     if content is None or isinstance(content, str):
         return content

@@ -1,12 +1,7 @@
 """The models the loop can call: a scripted one for tests, a real one behind an API.
 
-A model is anything callable as `model(messages, tools) -> (message, usage)`.
-
-- ScriptedModel replays prepared replies: no API, no cost, the same on every run.
-- RealModel asks any OpenAI-compatible endpoint through the official openai client.
-
-Deliberately left out: streaming, images, and replaying a recorded run (that is
-the course's: agentlib/course/replay.py).
+A model is anything callable as `model(messages, tools) -> (message, usage)`. Deliberately left
+out: streaming, images, and replaying a recorded run (the course's: agentlib/course/replay.py).
 """
 
 import json
@@ -33,8 +28,10 @@ class ScriptedModel:
         self.shown.append((messages, len(messages)))
         step = len(self.shown)
         if step > len(self.script):
-            raise IndexError(f"the script has only {len(self.script)} steps, but the loop asked for step {step}; "
-                             f"end the script with a Message without tool calls (the answer)")
+            raise IndexError(
+                f"the script has only {len(self.script)} steps, but the loop asked for step {step}; "
+                f"end the script with a Message without tool calls (the answer)"
+            )
         reply = self.script[step - 1]
         if isinstance(reply, BaseException):
             raise reply
@@ -57,9 +54,10 @@ def estimate(messages, tools, reply):
 
     Example: a 3,500-character request and a 350-character reply -> Usage(1000, 100, estimated=True)
     """
-    def tokens(value):
-        return round(len(json.dumps(value, ensure_ascii=False)) / CHARS_PER_TOKEN)
-    return Usage(tokens(messages) + tokens(tools), tokens(reply.model_dump()), estimated=True)
+
+    parts = (messages, tools, reply.model_dump())
+    tokens = [round(len(json.dumps(part, ensure_ascii=False)) / CHARS_PER_TOKEN) for part in parts]
+    return Usage(tokens[0] + tokens[1], tokens[2], estimated=True)
 
 
 class RealModel:
@@ -69,8 +67,9 @@ class RealModel:
     Every failure is raised as a ModelError: one sentence in `language` that names the fix.
     """
 
-    def __init__(self, model=None, base_url=None, api_key=None, extra_body=None, language="en",
-                 timeout=120.0, max_retries=2):
+    def __init__(
+        self, model=None, base_url=None, api_key=None, extra_body=None, language="en", timeout=120.0, max_retries=2
+    ):
         from .provider.http import client  # the openai SDK, loaded only when a real model is asked for
 
         self.settings = settings(model, base_url, api_key, extra_body)
@@ -82,8 +81,9 @@ class RealModel:
             # tool_choice "auto" is the default of OpenAI and DeepSeek, but llama-cpp-python's server
             # shows the model no tools unless it is sent. No tools: neither field (APIs refuse []).
             offered = {"tools": tools, "tool_choice": "auto"} if tools else {}
-            reply = self.client.chat.completions.create(model=self.name, messages=messages, **offered,
-                                                        extra_body=self.settings.extra_body or None)
+            reply = self.client.chat.completions.create(
+                model=self.name, messages=messages, **offered, extra_body=self.settings.extra_body or None
+            )
             # Read inside ask(): a reply of the wrong shape (no message, calls as text) is a "bad reply".
             return message_of(reply), usage_of(reply.usage)
 

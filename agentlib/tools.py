@@ -1,12 +1,8 @@
 """Turn plain Python functions into tools a model can call.
 
-`@tool` reads a function's signature and writes the JSON description that the
-OpenAI function-calling API expects, so nobody has to keep a dozen lines of
-JSON in step with the code by hand. `call_tool` runs one tool call as a model
-sent it and checks the arguments against that description first.
-
-Deliberately left out: nested types (lists, dicts, Optional), enums and
-`*args`. Four annotations cover every tool in this lesson.
+`@tool` writes the JSON description the OpenAI function-calling API expects from a function's
+signature; `call_tool` runs one tool call as a model sent it, checking the arguments against it.
+Deliberately left out: nested types (lists, dicts, Optional), enums and `*args`.
 """
 
 import inspect
@@ -15,8 +11,7 @@ import re
 
 TOOLS = {}  # name -> {"fn": the function, "schema": what the model sees}; run_agent offers all of them
 
-JSON_TYPES = {int: "integer", float: "number", bool: "boolean", str: "string",
-              inspect.Parameter.empty: "string"}
+JSON_TYPES = {int: "integer", float: "number", bool: "boolean", str: "string", inspect.Parameter.empty: "string"}
 
 
 def tool(description, **param_descriptions):
@@ -29,28 +24,28 @@ def tool(description, **param_descriptions):
         -> {"type": "object", "properties": {"path": {"type": "string",
             "description": "file to read"}}, "required": ["path"]}
     """
+
     def register(function):
         properties, required = {}, []
         for name, param in inspect.signature(function).parameters.items():
             if param.annotation not in JSON_TYPES:
-                raise TypeError(f"@tool cannot describe {name}: {param.annotation!r} to a model; "
-                                f"annotate it as str, int, float or bool")
+                raise TypeError(
+                    f"@tool cannot describe {name}: {param.annotation!r} to a model; "
+                    f"annotate it as str, int, float or bool"
+                )
             if name not in param_descriptions:
-                raise TypeError(f"@tool needs a description of parameter {name!r}; "
-                                f"add {name}='...' to the decorator")
-            properties[name] = {"type": JSON_TYPES[param.annotation],
-                                "description": param_descriptions[name]}
+                raise TypeError(f"@tool needs a description of parameter {name!r}; add {name}='...' to the decorator")
+            properties[name] = {"type": JSON_TYPES[param.annotation], "description": param_descriptions[name]}
             if param.default is inspect.Parameter.empty:
                 required.append(name)
         unknown = set(param_descriptions) - set(properties)
         if unknown:
             raise TypeError(f"@tool describes {sorted(unknown)}, which {function.__name__} does not take")
-        TOOLS[function.__name__] = {"fn": function, "schema": {
-            "type": "function",
-            "function": {"name": function.__name__, "description": description,
-                         "parameters": {"type": "object", "properties": properties,
-                                        "required": required}}}}
+        parameters = {"type": "object", "properties": properties, "required": required}
+        described = {"name": function.__name__, "description": description, "parameters": parameters}
+        TOOLS[function.__name__] = {"fn": function, "schema": {"type": "function", "function": described}}
         return function
+
     return register
 
 
@@ -65,19 +60,21 @@ def call_tool(name, arguments, tools=TOOLS):
     try:
         kwargs = json.loads(arguments or "{}")
     except (ValueError, RecursionError) as error:  # broken JSON, a 5,000-digit number, nesting 100,000 deep
-        raise ValueError(f"the arguments are not valid JSON ({cut(str(error), 120)}); "
-                         f"send one JSON object such as {example(tools[name])}") from None
+        raise ValueError(
+            f"the arguments are not valid JSON ({cut(str(error), 120)}); "
+            f"send one JSON object such as {example(tools[name])}"
+        ) from None
     if not isinstance(kwargs, dict):
-        raise TypeError(f"the arguments must be a JSON object such as {example(tools[name])}, "
-                        f"not {type(kwargs).__name__}")
+        raise TypeError(
+            f"the arguments must be a JSON object such as {example(tools[name])}, not {type(kwargs).__name__}"
+        )
     parameters = tools[name]["schema"]["function"]["parameters"]
     missing = [p for p in parameters["required"] if p not in kwargs]
     unknown = [k for k in kwargs if k not in parameters["properties"]]
     if missing or unknown:
-        problem = (f"is missing the arguments {missing}" if missing else
-                   f"got the unknown arguments [{', '.join(quote(k) for k in unknown[:5])}]")
-        raise TypeError(f"{name}() {problem}; it takes {list(parameters['properties'])}, "
-                        f"e.g. {example(tools[name])}")
+        unknown = ", ".join(quote(k) for k in unknown[:5])  # a model may send thousands
+        problem = f"is missing the arguments {missing}" if missing else f"got the unknown arguments [{unknown}]"
+        raise TypeError(f"{name}() {problem}; it takes {list(parameters['properties'])}, e.g. {example(tools[name])}")
     for key, value in kwargs.items():
         kwargs[key] = coerce(name, key, value, parameters["properties"][key]["type"])
     return tools[name]["fn"](**kwargs)
@@ -95,22 +92,20 @@ def coerce(tool_name, key, value, json_type):
     # bool is a subclass of int in Python, but true is no line number
     if isinstance(value, expected) and not (isinstance(value, bool) and json_type != "boolean"):
         return value
-    raise TypeError(f"{tool_name}() argument {key!r} must be of type {json_type}, "
-                    f"got {cut(json.dumps(value), 80)}; send e.g. {{{json.dumps(key)}: "
-                    f"{json.dumps(EXAMPLE_VALUES[json_type])}}}")
+    raise TypeError(
+        f"{tool_name}() argument {key!r} must be of type {json_type}, "
+        f"got {cut(json.dumps(value), 80)}; send e.g. {{{json.dumps(key)}: "
+        f"{json.dumps(EXAMPLE_VALUES[json_type])}}}"
+    )
 
 
 EXAMPLE_VALUES = {"integer": 1, "number": 1.5, "boolean": True, "string": "text"}
 
 
 def example(tool):
-    """An example argument object for `tool`, built from its required parameters.
-
-    Example: example(TOOLS["read_doc"]) -> '{"path": "text"}'
-    """
+    """An example argument object for `tool`, from its required parameters. Example: read_doc -> '{"path": "text"}'"""
     parameters = tool["schema"]["function"]["parameters"]
-    return json.dumps({p: EXAMPLE_VALUES[parameters["properties"][p]["type"]]
-                       for p in parameters["required"]})
+    return json.dumps({p: EXAMPLE_VALUES[parameters["properties"][p]["type"]] for p in parameters["required"]})
 
 
 def quote(value, limit=60):
@@ -118,7 +113,7 @@ def quote(value, limit=60):
 
     Example: quote("x" * 500) -> "'xxx...x'… (500 characters)"; quote(10 ** 5000) -> "a number of about 5000 digits"
     """
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
         return f"a number of about {round(abs(value).bit_length() * 0.30103)} digits"  # str() refuses 4,300+ digits
     if isinstance(value, str) and len(value) > limit:
         return f"{value[:limit]!r}… ({len(value):,} characters)"
@@ -126,8 +121,5 @@ def quote(value, limit=60):
 
 
 def cut(text, limit):
-    """`text`, or its first `limit` characters and how long it was.
-
-    Example: cut("abcdef", 3) -> "abc… (6 characters)"
-    """
+    """`text`, or its first `limit` characters and its length. Example: cut("abcdef", 3) -> "abc… (6 characters)" """
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"

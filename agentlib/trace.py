@@ -11,6 +11,7 @@ from itertools import takewhile
 from pathlib import Path
 
 FORMAT = "agentlib-trace/1"
+FIELDS = ("model", "stop_reason", "stop_message", "messages", "records", "tools")  # what a saved trace holds
 CUT_MARK = "\n[cut: the result had "  # loop.observe starts its note with it; CallRecord.cut looks for it
 
 
@@ -54,12 +55,11 @@ class Trace:
 
     def record(self, usage, seconds, finish_reason, at=None):
         """Note what the reply at `messages[at]` (default: the newest message) does not say itself."""
-        counts = usage and (asdict(usage) if is_dataclass(usage) else  # agentlib's Usage, or the openai SDK's
-                            {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens})
-        self.records.append({"at": len(self.messages) - 1 if at is None else at, "usage": counts,
-                             "seconds": round(seconds, 4),
-                             # servers may send null, which a trace keeps as "unknown"
-                             "finish_reason": finish_reason if isinstance(finish_reason, str) else "unknown"})
+        tokens = ("prompt_tokens", "completion_tokens")  # agentlib's Usage is a dataclass, the SDK's is not
+        counts = usage and (asdict(usage) if is_dataclass(usage) else {k: getattr(usage, k) for k in tokens})
+        at = len(self.messages) - 1 if at is None else at
+        finish_reason = finish_reason if isinstance(finish_reason, str) else "unknown"  # servers may send null
+        self.records.append({"at": at, "usage": counts, "seconds": round(seconds, 4), "finish_reason": finish_reason})
 
     def stop(self, reason, message):
         self.stop_reason, self.stop_message = reason, message
@@ -79,23 +79,21 @@ class Trace:
     @property
     def steps(self):
         """One `Step` per model call, built from the message list."""
-        steps = []
-        for number, record in enumerate(self.records, 1):
-            reply = self.messages[record["at"]]
-            # The loop appends one tool message per call, in the calls' order, right after the reply:
-            # pair them by position, since ids may repeat or be empty (servers send what they like).
-            results = list(takewhile(lambda m: m["role"] == "tool", self.messages[record["at"] + 1:]))
-            calls = [CallRecord(c["id"], c["function"]["name"], c["function"]["arguments"],
-                                results[i].get("content") if i < len(results) else None)
-                     for i, c in enumerate(reply.get("tool_calls", []))]
-            steps.append(Step(number, reply.get("content"), calls, record["usage"], record["seconds"],
-                              record["finish_reason"], self.messages[:record["at"]]))
-        return steps
+        return [self.step(number, record) for number, record in enumerate(self.records, 1)]
+
+    def step(self, number, record):
+        at, reply, calls = record["at"], self.messages[record["at"]], []
+        # The loop appends one tool message per call, in the calls' order, right after the reply:
+        # pair them by position, since ids may repeat or be empty (servers send what they like).
+        results = [m.get("content") for m in takewhile(lambda m: m["role"] == "tool", self.messages[at + 1 :])]
+        for i, call in enumerate(reply.get("tool_calls", [])):
+            result = results[i] if i < len(results) else None  # None: the run stopped before the call ran
+            calls.append(CallRecord(call["id"], call["function"]["name"], call["function"]["arguments"], result))
+        usage, seconds, finish_reason = record["usage"], record["seconds"], record["finish_reason"]
+        return Step(number, reply.get("content"), calls, usage, seconds, finish_reason, self.messages[:at])
 
     def to_dict(self):
-        return {"format": FORMAT, "model": self.model, "stop_reason": self.stop_reason,
-                "stop_message": self.stop_message, "messages": self.messages, "records": self.records,
-                "tools": self.tools}
+        return {"format": FORMAT} | {name: getattr(self, name) for name in FIELDS}
 
     @classmethod
     def from_dict(cls, data):
@@ -103,16 +101,16 @@ class Trace:
         try:
             if data["format"] != FORMAT:
                 raise ValueError(f"its format is {str(data['format'])[:40]!r}, not {FORMAT}")
-            trace = cls(list(data["messages"]), list(data["records"]), data.get("stop_reason"),
-                        str(data.get("stop_message", "")), str(data.get("model", "")), data.get("tools", ()))
+            stop = data.get("stop_reason"), str(data.get("stop_message", "")), str(data.get("model", ""))
+            trace = cls(list(data["messages"]), list(data["records"]), *stop, data.get("tools", ()))
             if any(trace.messages[r["at"]]["role"] != "assistant" for r in trace.records):
                 raise ValueError("a record points at no reply of the model")
             if not any(m["role"] == "user" for m in trace.messages):
                 raise ValueError("it holds no question")
             return trace
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as problem:
-            raise ValueError(f"not a trace saved by agentlib ({type(problem).__name__}: {str(problem)[:80]}); "
-                             f"save one with stats.trace.save(path)") from None
+            why = f"{type(problem).__name__}: {str(problem)[:80]}"
+            raise ValueError(f"not a trace saved by agentlib ({why}); save one with stats.trace.save(path)") from None
 
     def save(self, path):
         text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
@@ -124,6 +122,8 @@ class Trace:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (UnicodeDecodeError, RecursionError, json.JSONDecodeError) as problem:
-            raise ValueError(f"{path} is not a trace saved by agentlib ({type(problem).__name__}); "
-                             f"save one with stats.trace.save(path)") from None
+            why = type(problem).__name__
+            raise ValueError(
+                f"{path} is not a trace saved by agentlib ({why}); save one with stats.trace.save(path)"
+            ) from None
         return cls.from_dict(data)

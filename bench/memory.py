@@ -23,8 +23,9 @@ LIMIT_MIB = 100  # the budget: a linear record of 10,000 steps stays far below i
 
 def measure(steps=STEPS):
     """{"steps", "scripted_mib", "conversation_mib"}: the peaks, each run in a process of its own."""
-    done = subprocess.run([sys.executable, "-m", "bench.memory", str(steps)], cwd=ROOT, check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.memory", str(steps)], cwd=ROOT, check=True, capture_output=True, text=True
+    )
     return json.loads(done.stdout)
 
 
@@ -38,13 +39,22 @@ def peak_mib(model, steps):
 
 def table(figures):
     verdict = "within" if figures["scripted_mib"] < LIMIT_MIB else "past"
-    return (f"\nMemory of a scripted run (tracemalloc peak, a fresh process)\n"
-            f"  {figures['steps']:,} steps with ScriptedModel: {figures['scripted_mib']:.1f} MiB ({verdict} "
-            f"{LIMIT_MIB} MiB); the conversation alone (a model that keeps nothing): "
-            f"{figures['conversation_mib']:.1f} MiB")
+    return (
+        f"\nMemory of a scripted run (tracemalloc peak, a fresh process)\n"
+        f"  {figures['steps']:,} steps with ScriptedModel: {figures['scripted_mib']:.1f} MiB ({verdict} "
+        f"{LIMIT_MIB} MiB); the conversation alone (a model that keeps nothing): "
+        f"{figures['conversation_mib']:.1f} MiB"
+    )
 
 
 if __name__ == "__main__":
     steps = int(sys.argv[1])
-    print(json.dumps({"steps": steps, "scripted_mib": peak_mib(scripted(steps), steps),
-                      "conversation_mib": peak_mib(NoopModel(steps), steps)}))
+    print(
+        json.dumps(
+            {
+                "steps": steps,
+                "scripted_mib": peak_mib(scripted(steps), steps),
+                "conversation_mib": peak_mib(NoopModel(steps), steps),
+            }
+        )
+    )

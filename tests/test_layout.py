@@ -25,8 +25,11 @@ def imports_of(path):
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("importlib.import_module", "import_module",
-                                                                      "__import__"):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in (
+            "importlib.import_module",
+            "import_module",
+            "__import__",
+        ):
             found.add(dynamic_target(node, package))
         elif isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name.startswith(("agentlib", "bench"))}
@@ -58,8 +61,11 @@ def dynamic_target(call, package):
 
 def module_file(name):
     path = PACKAGE.parent.joinpath(*name.split("."))
-    return path.with_suffix(".py") if path.with_suffix(".py").exists() else (
-        path / "__init__.py" if (path / "__init__.py").exists() else None)
+    return (
+        path.with_suffix(".py")
+        if path.with_suffix(".py").exists()
+        else (path / "__init__.py" if (path / "__init__.py").exists() else None)
+    )
 
 
 def sources(folder):
@@ -70,20 +76,27 @@ def sources(folder):
     """
     found = []
     for here, folders, files in os.walk(folder):
-        folders[:] = sorted(f for f in folders if not f.startswith(".") and f != "__pycache__"
-                            and not (Path(here) / f / "pyvenv.cfg").exists())
+        folders[:] = sorted(
+            f
+            for f in folders
+            if not f.startswith(".") and f != "__pycache__" and not (Path(here) / f / "pyvenv.cfg").exists()
+        )
         found += [Path(here) / f for f in sorted(files) if f.endswith(".py")]
     return found
 
 
 GRAPH = {module_name(p): imports_of(p) for p in sources(PACKAGE)}
-OUTSIDE = {module_name(p): imports_of(p) for folder in ("bench", "tools") for p in sources(ROOT / folder)
-           if "notebook_source" not in p.parts}
+OUTSIDE = {
+    module_name(p): imports_of(p)
+    for folder in ("bench", "tools")
+    for p in sources(ROOT / folder)
+    if "notebook_source" not in p.parts
+}
 LESSON, PROVIDER = sorted(PACKAGE.glob("*.py")), sorted((PACKAGE / "provider").glob("*.py"))
 
 
 def wing(name):
-    """"lesson", "provider", "course" or "extras". Example: wing("agentlib.course.viewer") -> "course" """
+    """ "lesson", "provider", "course" or "extras". Example: wing("agentlib.course.viewer") -> "course" """
     parts = name.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in ("provider", "course", "extras") else "lesson"
 
@@ -120,6 +133,7 @@ def test_there_is_no_import_cycle_in_agentlib_nor_in_the_bench_and_tools():
         for nxt in graph.get(name, ()):
             assert nxt not in path, f"import cycle: {' -> '.join(path + [nxt])}"
             visit(graph, nxt, path + [nxt])
+
     for graph in (GRAPH, OUTSIDE):
         for name in graph:
             if name.rpartition(".")[2] != "__init__" and name not in ("agentlib", "bench"):
@@ -162,18 +176,27 @@ PUBLIC_UNDERSCORES = {"_replace", "_asdict", "_fields", "_make"}  # namedtuple's
 def test_the_lesson_and_the_provider_touch_no_private_attribute_of_another_library():
     for path in LESSON + PROVIDER:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([node.attr] if isinstance(node, ast.Attribute) and ast.unparse(node.value) not in ("self", "cls")
-                     else [a.name for a in node.names] if isinstance(node, ast.ImportFrom) and node.level == 0
-                     else [node.args[1].value] if isinstance(node, ast.Call) and ast.unparse(node.func) in (
-                         "getattr", "hasattr", "setattr") and isinstance(node.args[1], ast.Constant) else [])
+            names = (
+                [node.attr]
+                if isinstance(node, ast.Attribute) and ast.unparse(node.value) not in ("self", "cls")
+                else [a.name for a in node.names]
+                if isinstance(node, ast.ImportFrom) and node.level == 0
+                else [node.args[1].value]
+                if isinstance(node, ast.Call)
+                and ast.unparse(node.func) in ("getattr", "hasattr", "setattr")
+                and isinstance(node.args[1], ast.Constant)
+                else []
+            )
             private = [n for n in names if n.startswith("_") and not n.startswith("__") and n not in PUBLIC_UNDERSCORES]
             assert not private, (path.name, node.lineno, private)
 
 
 def test_importing_agentlib_loads_only_the_standard_library():
-    code = ("import sys; before = set(sys.modules); import agentlib; "
-            "print(sorted({m.split('.')[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names)"
-            " - {'agentlib'}))")
+    code = (
+        "import sys; before = set(sys.modules); import agentlib; "
+        "print(sorted({m.split('.')[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names)"
+        " - {'agentlib'}))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 

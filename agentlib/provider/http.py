@@ -42,15 +42,15 @@ def client(current, timeout, max_retries, language="en"):
         raise explain("missing_key", language, url=shown_url(current.base_url))
     if key_in_model(current):
         raise explain("key_in_model", language)
-    if current.api_key and not (current.api_key.isascii() and current.api_key.isprintable()
-                                and " " not in current.api_key):
+    key = current.api_key
+    if key and not (key.isascii() and key.isprintable() and " " not in key):
         raise explain("malformed_key", language)
     # No connection is kept for the next attempt: each one connects, so Attempt sees the socket it may shut.
     sender = httpx2.HTTPTransport(proxy=proxy_for(current.base_url), limits=httpx2.Limits(max_keepalive_connections=0))
+    http = DefaultHttpxClient(transport=Attempt(sender, timeout), trust_env=False)
     # A local server ignores the key, but the client will not start without one.
-    return OpenAI(api_key=current.api_key or "no-key-needed", base_url=current.base_url,
-                  timeout=timeout, max_retries=max_retries,
-                  http_client=DefaultHttpxClient(transport=Attempt(sender, timeout), trust_env=False))
+    key = key or "no-key-needed"
+    return OpenAI(api_key=key, base_url=current.base_url, timeout=timeout, max_retries=max_retries, http_client=http)
 
 
 def proxy_for(base_url):

@@ -15,8 +15,7 @@ def shown_url(base_url, key=""):
     """The endpoint without user:password, query or fragment, and without any part of `key`.
 
     Example: shown_url("https://u:p@h/v1?key=sk-1#x") -> "https://h/v1"
-    Something that is no web address is shown by its first 5 characters only: it may be a key pasted
-    into the wrong field.
+    What is no web address shows its first 5 characters only: it may be a key pasted into the wrong field.
     """
     parts = urlsplit(base_url)
     if not parts.netloc:
@@ -29,9 +28,9 @@ def shown_url(base_url, key=""):
         host = parts.hostname or ""
     # A path part of 20 characters or more, mixing letters and digits, is hidden whatever joins them: URL paths
     # hold short words ("v1", "openai"), and a key is better hidden once too often than shown once.
-    path = "/".join("[hidden]" if looks_like_key(part) or (len(part) >= 20 and any(c.isdigit() for c in part)
-                                                            and any(c.isalpha() for c in part)) else part
-                    for part in parts.path.split("/"))
+    segments = parts.path.split("/")
+    mixed = [len(s) >= 20 and any(c.isdigit() for c in s) and any(c.isalpha() for c in s) for s in segments]
+    path = "/".join("[hidden]" if looks_like_key(s) or m else s for s, m in zip(segments, mixed))
     return redact(parts._replace(netloc=host, path=path, query="", fragment="").geturl(), key, limit=10_000)
 
 
@@ -48,10 +47,14 @@ def looks_like_key(word):
              looks_like_key("SmolLM2-135M-Instruct") -> False
     """
     tokens = re.split(r"[^\w-]+", word)
-    return any(token.lower().startswith(KEY_PREFIXES) for token in tokens) or any(
-        len(run) >= 20 and not run.isalpha() and not run.isdigit() for run in re.split(r"[^A-Za-z0-9]+", word)) or any(
-        re.fullmatch(r"[0-9a-f]{32,}", token.lower().replace("-", "")) and not token.replace("-", "").isdigit()
-        for token in tokens)
+    return (
+        any(token.lower().startswith(KEY_PREFIXES) for token in tokens)
+        or any(len(run) >= 20 and not run.isalpha() and not run.isdigit() for run in re.split(r"[^A-Za-z0-9]+", word))
+        or any(
+            re.fullmatch(r"[0-9a-f]{32,}", token.lower().replace("-", "")) and not token.replace("-", "").isdigit()
+            for token in tokens
+        )
+    )
 
 
 def on_this_machine(base_url):
@@ -73,17 +76,14 @@ def on_this_machine(base_url):
 def redact(text, key, limit=200):
     """`text` cut to `limit` characters, with every word that could hold part of `key` hidden.
 
-    A word is hidden when it looks like a key ("sk-...", "***"), or when it holds 6 characters of
-    `key` in a row (the whole key if it is shorter), raw, base64, hex or \\u-escaped, also across
-    words and separators: servers echo keys in pieces, masked, split, in chunks joined by "-" or "|",
-    or inside "Basic"/"Bearer" headers. Only letters and digits are compared, so a separator between
-    the pieces hides nothing.
-    Example: redact("Incorrect API key provided: sk-ab***yz.", "sk-abcdefyz")
-             -> "Incorrect API key provided: [hidden]"
+    Example: redact("Incorrect API key provided: sk-ab***yz.", "sk-abcdefyz") -> "Incorrect API key provided: [hidden]"
+    A word is hidden when it looks like a key ("sk-...", "***") or holds 6 characters of `key` in a row (all of
+    a shorter key), raw, base64, hex or \\u-escaped, across words too: servers echo keys masked, split, in chunks
+    joined by "-" or "|", or in "Basic"/"Bearer" headers. Only letters and digits are compared.
     """
     words = text.split()
-    hidden = {i for i, word in enumerate(words) if "*" in word or word.lower().startswith("bearer")
-              or looks_like_key(word)}
+    masked = [i for i, word in enumerate(words) if "*" in word or word.lower().startswith("bearer")]
+    hidden = set(masked) | {i for i, word in enumerate(words) if looks_like_key(word)}
     joined, owner = [], []  # the letters and digits of all words, and which word each one came from
     for i, word in enumerate(words):
         for character in word:
@@ -94,18 +94,17 @@ def redact(text, key, limit=200):
     for fragment in key_fragments(key):
         start = joined.find(fragment)
         while start != -1:
-            hidden |= set(owner[start:start + len(fragment)])
+            hidden |= set(owner[start : start + len(fragment)])
             start = joined.find(fragment, start + 1)
     shown = " ".join("[hidden]" if i in hidden else word for i, word in enumerate(words))
-    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def key_fragments(key, size=6):
     """Every run of `size` characters of `key`, as its letters and digits, raw and in four encodings.
 
-    The encodings: base64 (standard and URL-safe, in the three alignments of a 3-byte group),
-    hex (either case) and \\u-escapes; a run is as long as `size` characters of the key encoded.
     Example: key_fragments("abcdefg") -> {"abcdef", "bcdefg", "YWJjZG", "616263646566", ...}
+    base64 standard and URL-safe in the three alignments of a 3-byte group, hex in either case, \\u-escapes.
     """
     if not key:
         return set()
@@ -114,11 +113,11 @@ def key_fragments(key, size=6):
     for offset in range(3):  # where the key starts within a 3-byte group decides its base64 letters
         for encode in (base64.b64encode, base64.urlsafe_b64encode):
             text = encode(b"\0" * offset + raw).decode().rstrip("=")
-            encoded.append((text[4 if offset else 0:len(text) - 3], size))  # the letters that depend on the key alone
+            encoded.append((text[4 if offset else 0 : len(text) - 3], size))  # the letters that depend on the key alone
     for hexed in (raw.hex(), raw.hex().upper()):
         encoded.append((hexed, 2 * size))
         encoded.append(("".join(f"u{ord(c):04{'x' if hexed.islower() else 'X'}}" for c in key), 5 * size))
     letters = ["".join(c for c in text if c.isascii() and c.isalnum()) for text, _ in encoded]
     short = {letters[0]} if 0 < len(letters[0]) < size else set()  # a short key is hidden whole
-    return short | {text[i:i + width] for text, (_, width) in zip(letters, encoded)
-                    for i in range(len(text) - width + 1)}
+    runs = {text[i : i + width] for text, (_, width) in zip(letters, encoded) for i in range(len(text) - width + 1)}
+    return short | runs

@@ -11,6 +11,7 @@ Deliberately left out: several profiles, a key store. What a notebook shows of t
 (a sentence, a key field) is the course's: agentlib/course/keys.py.
 """
 
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -41,8 +42,10 @@ class Settings:
 
     def __repr__(self):  # a key may sit in any setting: each is shown as a sentence shows it, the key never
         key = self.api_key
-        return (f"Settings(model={redact(self.model, key)!r}, base_url={shown_url(self.base_url, key)!r}, "
-                f"extra_body={redact(json.dumps(self.extra_body), key)!r}, key_source={self.key_source!r})")
+        return (
+            f"Settings(model={redact(self.model, key)!r}, base_url={shown_url(self.base_url, key)!r}, "
+            f"extra_body={redact(json.dumps(self.extra_body), key)!r}, key_source={self.key_source!r})"
+        )
 
 
 def settings(model=None, base_url=None, api_key=None, extra_body=None):
@@ -53,11 +56,13 @@ def settings(model=None, base_url=None, api_key=None, extra_body=None):
     base_url='https://api.openai.com/v1', extra_body={}, key_source=...)
     """
     file = dotenv()
+
     def look_up(name, given):
         for source, value in (("argument", given), ("environment", os.environ.get(name)), (".env", file.get(name))):
             if value:  # an empty LLM_API_KEY= line counts as unset
                 return value, source
         return "", ""
+
     key, key_source = look_up("LLM_API_KEY", api_key)
     base_url = look_up("LLM_BASE_URL", base_url)[0] or DEEPSEEK
     model = look_up("LLM_MODEL", model)[0] or DEFAULT_MODEL
@@ -84,8 +89,6 @@ def dotenv():
     path = env_file()
     if path is None or not path.is_file():
         return {}
-    import io
-
     from dotenv import dotenv_values  # python-dotenv; only needed when there is a file
     from dotenv.parser import parse_stream
 
@@ -95,8 +98,9 @@ def dotenv():
         raise ValueError(f"{path} is not UTF-8 text (UTF-16 or Windows-1252?): save it again as UTF-8") from None
     broken = next((binding.original.line for binding in parse_stream(io.StringIO(text)) if binding.error), None)
     if broken:  # python-dotenv would skip the line, and a key in it would read as "no key"
-        raise ValueError(f"line {broken} of {path} cannot be read (a quote without its partner?): "
-                         f"write it as NAME=value")
+        raise ValueError(
+            f"line {broken} of {path} cannot be read (a quote without its partner?): write it as NAME=value"
+        )
     return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value is not None}
 
 
@@ -110,8 +114,10 @@ def parse_extra_body(text, key=""):
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, dict):
-        raise ValueError(f"LLM_EXTRA_BODY must be a JSON object such as "
-                         f'{{"thinking": {{"type": "disabled"}}}}, not {redact(text, key, limit=40)!r}')
+        raise ValueError(
+            f"LLM_EXTRA_BODY must be a JSON object such as "
+            f'{{"thinking": {{"type": "disabled"}}}}, not {redact(text, key, limit=40)!r}'
+        )
     return value
 
 
@@ -121,8 +127,9 @@ def provider_parameters(base_url):
     Example: provider_parameters("https://api.deepseek.com") -> {"thinking": {"type": "disabled"}}
     """
     host = urlsplit(base_url).hostname or ""
-    return next((dict(extra) for suffix, extra in PARAMETERS.items()
-                 if host == suffix or host.endswith("." + suffix)), {})
+    return next(
+        (dict(extra) for suffix, extra in PARAMETERS.items() if host == suffix or host.endswith("." + suffix)), {}
+    )
 
 
 is_local = on_this_machine  # a server on this machine (Ollama, llama.cpp) needs no key

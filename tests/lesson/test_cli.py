@@ -17,8 +17,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 def lesson_replies():
     """A real model's run of the lesson's question: one grep, then an answer citing the lines."""
-    return [completion("openai", calls=[("grep_docs", '{"keyword": "timeout"}')], usage=(500, 20, 0)),
-            completion("openai", content="Four kinds (advanced/timeouts.md, lines 15-20).", usage=(600, 10, 256))]
+    return [
+        completion("openai", calls=[("grep_docs", '{"keyword": "timeout"}')], usage=(500, 20, 0)),
+        completion("openai", content="Four kinds (advanced/timeouts.md, lines 15-20).", usage=(600, 10, 256)),
+    ]
 
 
 @pytest.fixture
@@ -33,8 +35,14 @@ def provider(monkeypatch):
 
 def test_python_m_agentlib_replays_the_lessons_script_offline_and_exits_0():
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_") and "proxy" not in k.lower()}
-    done = subprocess.run([sys.executable, "-m", "agentlib"], cwd=REPO, capture_output=True, text=True, timeout=60,
-                          env=env | {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env | {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith('[step 1] grep_docs({"keyword": "pool timeout"}) → No line contains')
     assert done.stdout.endswith("[steps: 4, tool calls: 3, tokens: 0 prompt + 0 completion]\n")
@@ -50,12 +58,17 @@ def test_the_step_limit_ends_the_run_with_exit_status_1(capsys):
     assert "\nStopped:\nthe step limit (2) was reached before the model answered.\n" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, complaint", [
-    (["--max-steps", "0"], "--max-steps must be 1 or more"), (["--max-steps", "-1"], "--max-steps must be 1 or more"),
-    (["--max-steps", "many"], "invalid int value"), (["--language", "fr"], "invalid choice"),
-    (["--question", "What is a Client?"], "--question needs --real: the script knows only the lesson's question"),
-    (["progress", "/home"], "python -m agentlib.course progress /home"),  # the instructor's command, named
-])
+@pytest.mark.parametrize(
+    "args, complaint",
+    [
+        (["--max-steps", "0"], "--max-steps must be 1 or more"),
+        (["--max-steps", "-1"], "--max-steps must be 1 or more"),
+        (["--max-steps", "many"], "invalid int value"),
+        (["--language", "fr"], "invalid choice"),
+        (["--question", "What is a Client?"], "--question needs --real: the script knows only the lesson's question"),
+        (["progress", "/home"], "python -m agentlib.course progress /home"),  # the instructor's command, named
+    ],
+)
 def test_bad_usage_is_refused_with_exit_status_2(args, complaint, capsys):
     with pytest.raises(SystemExit) as caught:
         main(args)
@@ -105,12 +118,20 @@ def test_a_save_target_that_cannot_be_written_is_refused_before_the_model_is_ask
     assert exit.value.code == 2 and "name a file in a folder that exists" in capsys.readouterr().err
     assert not provider.requests
 
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux), a device every write to fails")
 def test_output_that_cannot_be_written_ends_in_one_sentence_not_a_traceback():
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "agentlib"], cwd=REPO, stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=60, env=env | {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO)})
+        done = subprocess.run(
+            [sys.executable, "-m", "agentlib"],
+            cwd=REPO,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env=env | {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO)},
+        )
     assert done.returncode == 1
     assert done.stderr == "python -m agentlib: its output cannot be written (No space left on device)\n"
 
@@ -119,7 +140,13 @@ def test_a_env_file_with_an_unbalanced_quote_ends_the_real_run_in_one_sentence(t
     broken = tmp_path / ".env"
     broken.write_text('LLM_API_KEY="sk-abc\n', encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    done = subprocess.run([sys.executable, "-m", "agentlib", "--real"], cwd=REPO, capture_output=True, text=True,
-                          timeout=60, env=env | {"LLM_ENV_FILE": str(broken), "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib", "--real"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env | {"LLM_ENV_FILE": str(broken), "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr == f"line 1 of {broken} cannot be read (a quote without its partner?): write it as NAME=value\n"

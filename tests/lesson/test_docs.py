@@ -49,6 +49,7 @@ def watching_opens(docs):
 
 # ---- list_docs and grep_docs ----------------------------------------------------------------------
 
+
 def test_list_docs_names_every_markdown_file_relative_and_sorted_without_the_licence(tmp_docs):
     (tmp_docs / "notes.txt").write_text("not markdown\n", encoding="utf-8")
     assert list_docs() == "advanced/deep.md\nindex.md\nlong.md"
@@ -90,13 +91,16 @@ def test_grep_with_exactly_20_hits_does_not_claim_more(tmp_path, monkeypatch):
     assert grep_docs("hit").splitlines()[-1] == "a.md:20: hit"
 
 
-@pytest.mark.parametrize("keyword, reply", [
-    ("pool timeout", "No line contains 'pool timeout'. Try a shorter or a different keyword."),
-    ("ä" * 1000, f"No line contains {'ä' * 60!r}… (1,000 characters). Try a shorter or a different keyword."),
-    ("\ud800", "No line contains '\\ud800'. Try a shorter or a different keyword."),
-    ("", "Error: the keyword is empty; search for a word such as 'timeout'."),
-    (" \n", "Error: the keyword is empty; search for a word such as 'timeout'."),
-])
+@pytest.mark.parametrize(
+    "keyword, reply",
+    [
+        ("pool timeout", "No line contains 'pool timeout'. Try a shorter or a different keyword."),
+        ("ä" * 1000, f"No line contains {'ä' * 60!r}… (1,000 characters). Try a shorter or a different keyword."),
+        ("\ud800", "No line contains '\\ud800'. Try a shorter or a different keyword."),
+        ("", "Error: the keyword is empty; search for a word such as 'timeout'."),
+        (" \n", "Error: the keyword is empty; search for a word such as 'timeout'."),
+    ],
+)
 def test_a_keyword_without_hits_gets_a_reply_that_says_what_to_try(tmp_docs, keyword, reply):
     assert grep_docs(keyword) == reply
 
@@ -108,6 +112,7 @@ def test_a_byte_that_is_no_utf8_hides_neither_its_line_nor_its_file(tmp_docs):
 
 
 # ---- read_doc ---------------------------------------------------------------------------------------
+
 
 def test_read_doc_numbers_each_line(tmp_docs):
     assert read_doc("index.md") == "1: # Index\n2: The Timeout class.\n3: Nothing else."
@@ -152,13 +157,17 @@ def test_windows_line_ends_and_a_missing_last_line_break_are_read_as_lines(tmp_d
     assert read_doc("crlf.md") == "1: one\n2: two" and grep_docs("two") == "crlf.md:2: two"
 
 
-@pytest.mark.parametrize("path, start, end, reply", [
-    ("long.md", 0, 3, "start=0, but lines are counted from 1; ask for start=1 or more."),
-    ("long.md", 10, 5, "end=5 lies before start=10; ask for end >= start, e.g. end=89."),
-    ("long.md", 90, 80, "end=80 lies before start=90; ask for end >= start, e.g. end=169."),
-    ("index.md", 4, 5, "'index.md' has only 3 lines; ask for a start between 1 and 3."),
-    ("long.md", 10 ** 5000, 10 ** 5000, "'long.md' has only 120 lines; ask for a start between 1 and 120."),
-], ids=["line-0", "end-before-start", "default-end-before-start", "past-the-end", "a-5000-digit-line"])
+@pytest.mark.parametrize(
+    "path, start, end, reply",
+    [
+        ("long.md", 0, 3, "start=0, but lines are counted from 1; ask for start=1 or more."),
+        ("long.md", 10, 5, "end=5 lies before start=10; ask for end >= start, e.g. end=89."),
+        ("long.md", 90, 80, "end=80 lies before start=90; ask for end >= start, e.g. end=169."),
+        ("index.md", 4, 5, "'index.md' has only 3 lines; ask for a start between 1 and 3."),
+        ("long.md", 10**5000, 10**5000, "'long.md' has only 120 lines; ask for a start between 1 and 120."),
+    ],
+    ids=["line-0", "end-before-start", "default-end-before-start", "past-the-end", "a-5000-digit-line"],
+)
 def test_a_line_range_that_cannot_be_read_is_answered_with_one_that_can(tmp_docs, path, start, end, reply):
     assert read_doc(path, start, end) == f"Error: {reply}"
 
@@ -170,22 +179,44 @@ def test_an_empty_file_has_no_line_to_read(tmp_docs):
 
 # ---- the path check: any path gets an answer, never a byte from outside the folder -------------------
 
-@pytest.mark.parametrize("path, reply", [
-    ("../../../etc/passwd", "paths may not contain '..'; pass a path as list_docs prints it."),
-    ("advanced/../index.md", "paths may not contain '..'; pass a path as list_docs prints it."),
-    ("/etc/passwd",
-     "'/etc/passwd' is an absolute path; pass a path relative to the docs folder, as list_docs prints it."),
-    ("", "'' is a folder, not a file; call list_docs to see the files in it."),
-    ("advanced/", "'advanced/' is a folder, not a file; call list_docs to see the files in it."),
-    ("long", "no such file 'long' (did you mean 'long.md'?); call list_docs to see which files exist."),
-    ("index.md/x", "no such file 'index.md/x' (did you mean 'index.md'?); call list_docs to see which files exist."),
-    ("~/x.md", "no such file '~/x.md'; call list_docs to see which files exist."),
-    ("a\x00.md", "the path contains characters no file name here has; pass a path as list_docs prints it."),
-    ("\n", "the path contains characters no file name here has; pass a path as list_docs prints it."),
-    ("index\udcff.md", "the path contains characters no file name here has; pass a path as list_docs prints it."),
-    ("a" * 5000, f"{'a' * 60!r}… (5,000 characters) cannot be opened; pass a path as list_docs prints it."),
-], ids=["traversal", "traversal-inside", "absolute", "empty", "folder", "misspelt", "below-a-file", "home", "nul",
-        "newline", "surrogate", "too-long"])
+
+@pytest.mark.parametrize(
+    "path, reply",
+    [
+        ("../../../etc/passwd", "paths may not contain '..'; pass a path as list_docs prints it."),
+        ("advanced/../index.md", "paths may not contain '..'; pass a path as list_docs prints it."),
+        (
+            "/etc/passwd",
+            "'/etc/passwd' is an absolute path; pass a path relative to the docs folder, as list_docs prints it.",
+        ),
+        ("", "'' is a folder, not a file; call list_docs to see the files in it."),
+        ("advanced/", "'advanced/' is a folder, not a file; call list_docs to see the files in it."),
+        ("long", "no such file 'long' (did you mean 'long.md'?); call list_docs to see which files exist."),
+        (
+            "index.md/x",
+            "no such file 'index.md/x' (did you mean 'index.md'?); call list_docs to see which files exist.",
+        ),
+        ("~/x.md", "no such file '~/x.md'; call list_docs to see which files exist."),
+        ("a\x00.md", "the path contains characters no file name here has; pass a path as list_docs prints it."),
+        ("\n", "the path contains characters no file name here has; pass a path as list_docs prints it."),
+        ("index\udcff.md", "the path contains characters no file name here has; pass a path as list_docs prints it."),
+        ("a" * 5000, f"{'a' * 60!r}… (5,000 characters) cannot be opened; pass a path as list_docs prints it."),
+    ],
+    ids=[
+        "traversal",
+        "traversal-inside",
+        "absolute",
+        "empty",
+        "folder",
+        "misspelt",
+        "below-a-file",
+        "home",
+        "nul",
+        "newline",
+        "surrogate",
+        "too-long",
+    ],
+)
 def test_a_path_that_names_no_doc_is_answered_with_what_to_do_instead(tmp_docs, path, reply):
     assert read_doc(path) == f"Error: {reply}"
 
@@ -237,22 +268,59 @@ def test_no_reply_names_a_folder_of_this_machine(tmp_docs):
 
 # ---- any call a model may send: an answer within the caps, nothing from outside ----------------------
 
-FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-NAMES = ["index.md", "long.md", "advanced", "deep.md", "link-out.md", "folder-out", "secret.md", "loop.md", "..",
-         ".", "", "~", "\x00", "\ud800", "ÄÖ.md", " ", "*", "x" * 300]
-paths = st.one_of(st.lists(st.sampled_from(NAMES), min_size=1, max_size=5).map("/".join),
-                  st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(lambda p: "/" + "/".join(p)),
-                  st.text(max_size=30))
-numbers = st.one_of(st.integers(-5, 400), st.integers(), st.sampled_from([10 ** 4000, -(10 ** 4000)]))
-keywords = st.one_of(st.sampled_from(["timeout", "secret", SECRET.lower(), "\n", "\ud800", "İ"]),
-                     st.text(max_size=30), st.text(min_size=1000, max_size=1500))
-values = st.one_of(st.none(), st.booleans(), numbers, st.floats(), paths, keywords,
-                   st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+NAMES = [
+    "index.md",
+    "long.md",
+    "advanced",
+    "deep.md",
+    "link-out.md",
+    "folder-out",
+    "secret.md",
+    "loop.md",
+    "..",
+    ".",
+    "",
+    "~",
+    "\x00",
+    "\ud800",
+    "ÄÖ.md",
+    " ",
+    "*",
+    "x" * 300,
+]
+paths = st.one_of(
+    st.lists(st.sampled_from(NAMES), min_size=1, max_size=5).map("/".join),
+    st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(lambda p: "/" + "/".join(p)),
+    st.text(max_size=30),
+)
+numbers = st.one_of(st.integers(-5, 400), st.integers(), st.sampled_from([10**4000, -(10**4000)]))
+keywords = st.one_of(
+    st.sampled_from(["timeout", "secret", SECRET.lower(), "\n", "\ud800", "İ"]),
+    st.text(max_size=30),
+    st.text(min_size=1000, max_size=1500),
+)
+values = st.one_of(
+    st.none(),
+    st.booleans(),
+    numbers,
+    st.floats(),
+    paths,
+    keywords,
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+)
 raw_arguments = st.one_of(
-    st.dictionaries(st.sampled_from(["path", "start", "end", "keyword", "x"]), values, max_size=4).map(
-        json.dumps),
-    st.text(max_size=40), st.sampled_from(["", "null", "[]", "[" * 5000, "{"]))
+    st.dictionaries(st.sampled_from(["path", "start", "end", "keyword", "x"]), values, max_size=4).map(json.dumps),
+    st.text(max_size=40),
+    st.sampled_from(["", "null", "[]", "[" * 5000, "{"]),
+)
 
 
 @pytest.fixture
@@ -288,8 +356,10 @@ def test_grep_docs_answers_any_keyword_within_its_caps(hostile_docs, keyword):
 
 
 @FUZZ
-@given(name=st.one_of(st.sampled_from(["list_docs", "grep_docs", "read_doc"]), st.text(max_size=20)),
-       arguments=raw_arguments)
+@given(
+    name=st.one_of(st.sampled_from(["list_docs", "grep_docs", "read_doc"]), st.text(max_size=20)),
+    arguments=raw_arguments,
+)
 def test_call_tool_answers_or_refuses_any_call_in_a_short_sentence(hostile_docs, name, arguments):
     with watching_opens(hostile_docs) as opened:
         try:

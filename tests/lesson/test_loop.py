@@ -19,15 +19,21 @@ def results(stats):
 
 # ---- the message list ---------------------------------------------------------------------------------
 
+
 def test_the_model_sees_the_system_prompt_the_question_and_every_step_before_it(tmp_docs):
     model = ScriptedModel([grep("class", "c1"), grep("deep", "c2"), Message("done")])
     run_agent(model, "Q?", verbose=False)
     first, second, third = model.calls
     assert first == [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "Q?"}]
     assert second[2:] == [
-        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
-                                              "function": {"name": "grep_docs", "arguments": '{"keyword": "class"}'}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "index.md:2: The Timeout class."}]
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "grep_docs", "arguments": '{"keyword": "class"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "index.md:2: The Timeout class."},
+    ]
     assert third[:4] == second and len(third) == 6
 
 
@@ -49,8 +55,11 @@ def test_a_run_with_its_own_tools_offers_only_those(tmp_docs, clean_registry):
 
 
 def test_parallel_calls_each_get_one_result_in_order_even_when_one_fails(tmp_docs):
-    calls = [Call("a", "grep_docs", {"keyword": "class"}), Call("b", "no_such_tool"),
-             Call("c", "read_doc", {"path": "index.md", "end": 1})]
+    calls = [
+        Call("a", "grep_docs", {"keyword": "class"}),
+        Call("b", "no_such_tool"),
+        Call("c", "read_doc", {"path": "index.md", "end": 1}),
+    ]
     _, stats = run_agent(ScriptedModel([Message(tool_calls=calls), Message("ok")]), "Q?", verbose=False)
     tool_messages = [m for m in stats.trace.messages if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["a", "b", "c"]
@@ -61,6 +70,7 @@ def test_parallel_calls_each_get_one_result_in_order_even_when_one_fails(tmp_doc
 
 
 # ---- the two stop conditions --------------------------------------------------------------------------
+
 
 def test_a_reply_without_tool_calls_is_the_answer_and_ends_the_run(tmp_docs):
     answer, stats = run_agent(ScriptedModel([grep("class"), Message("It is a class.")]), "Q?", verbose=False)
@@ -91,13 +101,23 @@ def test_a_reply_with_neither_text_nor_calls_is_an_empty_answer(tmp_docs):
 
 # ---- every tool failure becomes an observation ---------------------------------------------------------
 
-@pytest.mark.parametrize("call, observation", [
-    (Call("c1", "search_web", {"query": "httpx"}), "Error: ValueError: no tool called 'search_web'; the tools are: "),
-    (Call("c1", "read_doc", {"path": "index.md", "start": "abc"}),
-     "Error: TypeError: read_doc() argument 'start' must be of type integer"),
-    (Call("c1", "read_doc", '{"path": "index.md"'), "Error: ValueError: the arguments are not valid JSON"),
-    (Call("c1", "read_doc", {"path": "../../etc/passwd"}), "Error: paths may not contain '..'"),
-], ids=["unknown-tool", "wrong-type", "broken-json", "path-outside"])
+
+@pytest.mark.parametrize(
+    "call, observation",
+    [
+        (
+            Call("c1", "search_web", {"query": "httpx"}),
+            "Error: ValueError: no tool called 'search_web'; the tools are: ",
+        ),
+        (
+            Call("c1", "read_doc", {"path": "index.md", "start": "abc"}),
+            "Error: TypeError: read_doc() argument 'start' must be of type integer",
+        ),
+        (Call("c1", "read_doc", '{"path": "index.md"'), "Error: ValueError: the arguments are not valid JSON"),
+        (Call("c1", "read_doc", {"path": "../../etc/passwd"}), "Error: paths may not contain '..'"),
+    ],
+    ids=["unknown-tool", "wrong-type", "broken-json", "path-outside"],
+)
 def test_a_call_that_fails_becomes_an_observation_and_the_run_goes_on(tmp_docs, call, observation):
     answer, stats = run_agent(ScriptedModel([Message(tool_calls=[call]), Message("ok")]), "Q?", verbose=False)
     assert answer == "ok" and results(stats)[0].startswith(observation)
@@ -108,16 +128,18 @@ def test_an_exception_inside_a_tool_becomes_an_observation(tmp_docs, clean_regis
     def crash():
         return 1 / 0
 
-    answer, stats = run_agent(ScriptedModel([Message(tool_calls=[Call("c1", "crash")]), Message("recovered")]),
-                              "Q?", verbose=False)
+    answer, stats = run_agent(
+        ScriptedModel([Message(tool_calls=[Call("c1", "crash")]), Message("recovered")]), "Q?", verbose=False
+    )
     assert answer == "recovered" and results(stats) == ["Error: ZeroDivisionError: division by zero"]
 
 
 def test_a_call_cut_off_by_the_token_limit_is_told_to_send_a_shorter_one(tmp_docs):
     cut = Message(tool_calls=[Call("c1", "grep_docs", '{"keyword": "ti')], finish_reason="length")
     _, stats = run_agent(ScriptedModel([cut, Message("ok")]), "Q?", verbose=False)
-    assert results(stats)[0].endswith(" Your reply was cut off by the output token limit, which left the"
-                                      " arguments unfinished; send a shorter call.")
+    assert results(stats)[0].endswith(
+        " Your reply was cut off by the output token limit, which left the arguments unfinished; send a shorter call."
+    )
     assert stats.trace.steps[0].finish_reason == "length"
     broken = Message(tool_calls=[Call("c1", "grep_docs", '{"keyword": "ti')])  # the same, but not cut off
     _, stats = run_agent(ScriptedModel([broken, Message("ok")]), "Q?", verbose=False)
@@ -134,12 +156,17 @@ def test_an_observation_past_3000_characters_is_cut_with_a_note_saying_how_long_
     _, stats = run_agent(model, "Q?", verbose=False, tools={"chars": clean_registry["chars"]})
     observation = results(stats)[0]
     assert observation[:3000] == "x" * 3000 and MAX_OBSERVATION == 3000
-    assert observation[3000:] == (f"\n[cut: the result had {length} characters, only the first 3000 are shown; "
-                                  "ask for less, e.g. a narrower keyword or a smaller line range]" if cut else "")
+    assert observation[3000:] == (
+        f"\n[cut: the result had {length} characters, only the first 3000 are shown; "
+        "ask for less, e.g. a narrower keyword or a smaller line range]"
+        if cut
+        else ""
+    )
     assert stats.trace.steps[0].calls[0].cut is cut
 
 
 # ---- a model that fails ends the run with one sentence; what was recorded stays ---------------------
+
 
 def test_an_error_from_the_model_ends_the_run_with_its_sentence_and_keeps_the_steps_before(tmp_docs, capsys):
     model = ScriptedModel([grep("class"), ConnectionError("the endpoint could not be reached.")])
@@ -159,14 +186,18 @@ def test_an_error_without_text_is_named_by_its_type(tmp_docs, capsys):
 def test_running_past_the_script_says_how_to_end_it(tmp_docs):
     _, stats = run_agent(ScriptedModel([grep("a")]), "Q?", verbose=False)
     assert stats.trace.stop_reason == "error"
-    assert stats.trace.stop_message == ("the script has only 1 steps, but the loop asked for step 2; "
-                                        "end the script with a Message without tool calls (the answer)")
+    assert stats.trace.stop_message == (
+        "the script has only 1 steps, but the loop asked for step 2; "
+        "end the script with a Message without tool calls (the answer)"
+    )
 
 
 def test_ctrl_c_in_the_model_keeps_the_steps_before(tmp_docs):
     answer, stats = run_agent(ScriptedModel([grep("class"), KeyboardInterrupt()]), "Q?", verbose=False)
     assert answer is None and (stats.trace.stop_reason, stats.trace.stop_message) == (
-        "interrupted", "you interrupted the run")
+        "interrupted",
+        "you interrupted the run",
+    )
     assert len(stats.trace.steps) == 1 and stats.tool_calls == 1
 
 
@@ -206,6 +237,7 @@ def test_an_sdk_message_without_a_finish_reason_counts_as_stopped(tmp_docs):
 
 # ---- counting -----------------------------------------------------------------------------------------
 
+
 def test_usage_is_summed_where_reported_and_skipped_where_not(tmp_docs):
     replies = iter([(grep("a"), Usage(100, 10)), (grep("b"), None), (Message("done"), Usage(300, 30, 64))])
     _, stats = run_agent(lambda messages, tools: next(replies), "Q?", verbose=False)
@@ -241,9 +273,12 @@ def test_the_trace_names_the_model(tmp_docs):
 
 # ---- what a run prints --------------------------------------------------------------------------------
 
+
 def test_a_run_prints_one_line_per_call_then_the_answer_and_the_totals(tmp_docs, capsys):
-    run_agent(ScriptedModel([Message(tool_calls=[Call("c1", "read_doc", {"path": "long.md", "end": 3})]),
-                             Message("fine")]), "Q?")
+    run_agent(
+        ScriptedModel([Message(tool_calls=[Call("c1", "read_doc", {"path": "long.md", "end": 3})]), Message("fine")]),
+        "Q?",
+    )
     lines = capsys.readouterr().out.splitlines()
     observation = "1: row 1 timeout\n2: row 2 timeout\n3: row 3 timeout\n[lines 1-3 of 120; read on with start=4]"
     assert lines[0] == '[step 1] read_doc({"path": "long.md", "end": 3}) → ' + observation[:90].replace("\n", " | ")
@@ -273,14 +308,32 @@ def test_the_preview_is_capped_and_printable_whatever_the_call(clean_registry, c
     assert third.endswith(" → \\ud800")
 
 
-@pytest.mark.parametrize("language, said", [
-    ("de", ["[Schritt 1] grep_docs", "\nAbgebrochen:\nDas Schrittlimit (1) ist erreicht, ohne dass das Modell "
-            "geantwortet hat.\n", "[Schritte: 1, Werkzeugaufrufe: 1, Tokens: 0 Prompt + 0 Completion]",
-            "\nAntwort:\ndone\n"]),
-    ("en", ["[step 1] grep_docs", "\nStopped:\nthe step limit (1) was reached before the model answered.\n",
-            "[steps: 1, tool calls: 1, tokens: 0 prompt + 0 completion]", "\nAnswer:\ndone\n"])])
-def test_the_run_prints_its_labels_in_the_language_set_and_the_model_still_reads_english(tmp_docs, capsys,
-                                                                                        language, said):
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        (
+            "de",
+            [
+                "[Schritt 1] grep_docs",
+                "\nAbgebrochen:\nDas Schrittlimit (1) ist erreicht, ohne dass das Modell geantwortet hat.\n",
+                "[Schritte: 1, Werkzeugaufrufe: 1, Tokens: 0 Prompt + 0 Completion]",
+                "\nAntwort:\ndone\n",
+            ],
+        ),
+        (
+            "en",
+            [
+                "[step 1] grep_docs",
+                "\nStopped:\nthe step limit (1) was reached before the model answered.\n",
+                "[steps: 1, tool calls: 1, tokens: 0 prompt + 0 completion]",
+                "\nAnswer:\ndone\n",
+            ],
+        ),
+    ],
+)
+def test_the_run_prints_its_labels_in_the_language_set_and_the_model_still_reads_english(
+    tmp_docs, capsys, language, said
+):
     other = "en" if language == "de" else "de"
     set_language(other)
     try:
@@ -300,8 +353,9 @@ def test_a_language_run_agent_cannot_print_in_is_refused_with_the_ones_it_can():
         set_language("fr")
 
 
-def test_a_failing_model_ends_the_run_in_its_sentence_even_beside_a_broken_env_file(tmp_docs, no_llm_settings,
-                                                                                   tmp_path, capsys):
+def test_a_failing_model_ends_the_run_in_its_sentence_even_beside_a_broken_env_file(
+    tmp_docs, no_llm_settings, tmp_path, capsys
+):
     (tmp_path / ".env").write_text('LLM_API_KEY="sk-abc\n', encoding="utf-8")  # the loop has no reason to read it
     answer, stats = run_agent(ScriptedModel([RuntimeError("the server went away")]), "Q?")
     assert answer is None and stats.trace.stop_message == "the server went away"

@@ -29,12 +29,20 @@ HI = [{"role": "user", "content": "hi"}]
 
 # ---- Call and Message ---------------------------------------------------------------------------------
 
+
 def test_a_call_is_shaped_like_the_sdks_tool_call():
     call = Call("c1", "read_doc", '{"path": "api.md"}')
     assert (call.id, call.type, call.function.name, call.function.arguments) == (
-        "c1", "function", "read_doc", '{"path": "api.md"}')
-    assert call.model_dump() == {"id": "c1", "type": "function",
-                                 "function": {"name": "read_doc", "arguments": '{"path": "api.md"}'}}
+        "c1",
+        "function",
+        "read_doc",
+        '{"path": "api.md"}',
+    )
+    assert call.model_dump() == {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "read_doc", "arguments": '{"path": "api.md"}'},
+    }
     assert Call("c2", "read_doc", {"path": "api.md", "start": 1}).function.arguments == '{"path": "api.md", "start": 1}'
     assert Call("c3", "x", '{"broken').function.arguments == '{"broken'  # a script may rehearse broken JSON
     assert repr(call) == """Call('c1', 'read_doc', '{"path": "api.md"}')"""
@@ -48,23 +56,34 @@ def test_a_call_written_without_its_id_is_refused_with_the_sdks_order():
 def test_a_message_goes_back_as_an_assistant_message_with_the_fields_a_provider_wants_back():
     assert Message("hi").model_dump(exclude_none=True) == {"role": "assistant", "content": "hi"}
     with_calls = Message(tool_calls=[Call("c1", "list_docs")], extra={"reasoning_content": "hmm"})
-    assert with_calls.model_dump() == {"role": "assistant", "content": None, "reasoning_content": "hmm",
-                                       "tool_calls": [{"id": "c1", "type": "function",
-                                                       "function": {"name": "list_docs", "arguments": "{}"}}]}
+    assert with_calls.model_dump() == {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": "hmm",
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}],
+    }
     assert "tool_calls" not in Message("x", tool_calls=[]).model_dump()  # APIs refuse an empty list
 
 
-@pytest.mark.parametrize("content, text", [
-    (None, None), ("a", "a"),
-    ([{"type": "text", "text": "a"}, {"type": "refusal", "refusal": "no"}, {"type": "text", "text": "b"}], "ab"),
-    (42, "42"), (4.5, "4.5"), ({"answer": "ä"}, '{"answer": "ä"}'),
-    ([{"type": "text", "text": 5}], "5")],
-    ids=["null", "text", "parts", "integer", "float", "object", "a-part-whose-text-is-a-number"])
+@pytest.mark.parametrize(
+    "content, text",
+    [
+        (None, None),
+        ("a", "a"),
+        ([{"type": "text", "text": "a"}, {"type": "refusal", "refusal": "no"}, {"type": "text", "text": "b"}], "ab"),
+        (42, "42"),
+        (4.5, "4.5"),
+        ({"answer": "ä"}, '{"answer": "ä"}'),
+        ([{"type": "text", "text": 5}], "5"),
+    ],
+    ids=["null", "text", "parts", "integer", "float", "object", "a-part-whose-text-is-a-number"],
+)
 def test_a_messages_content_is_text_whatever_shape_it_came_in(content, text):
     assert Message(content).content == text
 
 
 # ---- ScriptedModel ------------------------------------------------------------------------------------
+
 
 def test_a_scripted_model_replays_its_script_and_keeps_each_message_list_as_it_was_then():
     model = ScriptedModel([Message("a"), Message("b")])
@@ -100,8 +119,10 @@ def test_a_scripted_model_past_its_script_says_how_to_end_it():
     model(HI, [])
     with pytest.raises(IndexError) as caught:
         model(HI, [])
-    assert str(caught.value) == ("the script has only 1 steps, but the loop asked for step 2; "
-                                 "end the script with a Message without tool calls (the answer)")
+    assert str(caught.value) == (
+        "the script has only 1 steps, but the loop asked for step 2; "
+        "end the script with a Message without tool calls (the answer)"
+    )
 
 
 def test_a_scripted_exception_is_raised_to_rehearse_a_failing_api():
@@ -123,24 +144,51 @@ def test_the_estimate_counts_a_token_per_3_5_characters_of_the_json_as_sent():
     assert estimate(messages, [], reply) == Usage(1000 + 1, 100, estimated=True)  # + 1: the empty tool list "[]"
 
 
-@pytest.mark.parametrize("usage, counted", [
-    (None, None),
-    (SimpleNamespace(prompt_tokens=100, completion_tokens=20), Usage(100, 20, None)),
-    (SimpleNamespace(prompt_tokens=100, completion_tokens=20, prompt_tokens_details=SimpleNamespace(cached_tokens=64),
-                     prompt_cache_hit_tokens=32), Usage(100, 20, 64)),
-    (SimpleNamespace(prompt_tokens=100, completion_tokens=20, prompt_cache_hit_tokens=32), Usage(100, 20, 32)),
-    (SimpleNamespace(prompt_tokens=100, completion_tokens=20, prompt_tokens_details=SimpleNamespace(cached_tokens=0),
-                     prompt_cache_hit_tokens=32), Usage(100, 20, 0)),
-    (SimpleNamespace(prompt_tokens="12", completion_tokens=-5), Usage(12, 0, None)),
-    (SimpleNamespace(prompt_tokens=None, completion_tokens="many"), Usage(0, 0, None)),
-    (SimpleNamespace(prompt_tokens=float("inf"), completion_tokens="9" * 5000), Usage(0, 0, None)),
-], ids=["none", "plain", "openai-cache", "deepseek-cache", "zero-cached-is-an-answer", "text-and-negative",
-        "null-and-words", "infinite-and-huge"])
+@pytest.mark.parametrize(
+    "usage, counted",
+    [
+        (None, None),
+        (SimpleNamespace(prompt_tokens=100, completion_tokens=20), Usage(100, 20, None)),
+        (
+            SimpleNamespace(
+                prompt_tokens=100,
+                completion_tokens=20,
+                prompt_tokens_details=SimpleNamespace(cached_tokens=64),
+                prompt_cache_hit_tokens=32,
+            ),
+            Usage(100, 20, 64),
+        ),
+        (SimpleNamespace(prompt_tokens=100, completion_tokens=20, prompt_cache_hit_tokens=32), Usage(100, 20, 32)),
+        (
+            SimpleNamespace(
+                prompt_tokens=100,
+                completion_tokens=20,
+                prompt_tokens_details=SimpleNamespace(cached_tokens=0),
+                prompt_cache_hit_tokens=32,
+            ),
+            Usage(100, 20, 0),
+        ),
+        (SimpleNamespace(prompt_tokens="12", completion_tokens=-5), Usage(12, 0, None)),
+        (SimpleNamespace(prompt_tokens=None, completion_tokens="many"), Usage(0, 0, None)),
+        (SimpleNamespace(prompt_tokens=float("inf"), completion_tokens="9" * 5000), Usage(0, 0, None)),
+    ],
+    ids=[
+        "none",
+        "plain",
+        "openai-cache",
+        "deepseek-cache",
+        "zero-cached-is-an-answer",
+        "text-and-negative",
+        "null-and-words",
+        "infinite-and-huge",
+    ],
+)
 def test_a_providers_usage_becomes_whole_counts_of_at_least_zero(usage, counted):
     assert usage_of(usage) == counted
 
 
 # ---- RealModel: what it sends ---------------------------------------------------------------------------
+
 
 def real(server, **options):
     return RealModel("test-model", server.base_url, server.key, **({"timeout": 5.0, "max_retries": 0} | options))
@@ -148,12 +196,26 @@ def real(server, **options):
 
 def lesson_replies(provider, reasoning=None):
     """The author's real run in `provider`'s shape: two parallel calls, a read, an answer."""
-    return [completion(provider, calls=[("grep_docs", '{"keyword": "timeout"}'), ("list_docs", "{}")],
-                       usage=(812, 52, 0), reasoning=reasoning),
-            completion(provider, calls=[("read_doc", '{"path": "advanced/timeouts.md", "start": 1, "end": 80}')],
-                       usage=(1204, 38, 768), reasoning=reasoning),
-            completion(provider, content="| connect | read | write | pool | (advanced/timeouts.md, lines 15-20)",
-                       usage=(1726, 576, 1152), reasoning=reasoning)]
+    return [
+        completion(
+            provider,
+            calls=[("grep_docs", '{"keyword": "timeout"}'), ("list_docs", "{}")],
+            usage=(812, 52, 0),
+            reasoning=reasoning,
+        ),
+        completion(
+            provider,
+            calls=[("read_doc", '{"path": "advanced/timeouts.md", "start": 1, "end": 80}')],
+            usage=(1204, 38, 768),
+            reasoning=reasoning,
+        ),
+        completion(
+            provider,
+            content="| connect | read | write | pool | (advanced/timeouts.md, lines 15-20)",
+            usage=(1726, 576, 1152),
+            reasoning=reasoning,
+        ),
+    ]
 
 
 def test_real_model_asks_through_chat_completions_create_with_the_lessons_arguments(docs):
@@ -163,8 +225,13 @@ def test_real_model_asks_through_chat_completions_create_with_the_lessons_argume
         model.client.chat.completions.create = lambda **kwargs: sent.append(kwargs) or create(**kwargs)
         model(HI, SCHEMAS)
         model(HI, [])
-    assert sent[0] == {"model": "test-model", "messages": HI, "tools": SCHEMAS, "tool_choice": "auto",
-                       "extra_body": None}
+    assert sent[0] == {
+        "model": "test-model",
+        "messages": HI,
+        "tools": SCHEMAS,
+        "tool_choice": "auto",
+        "extra_body": None,
+    }
     assert "tools" not in sent[1] and "tool_choice" not in sent[1]  # no tools: neither field, APIs refuse []
     with_tools, without = (request["body"] for request in server.requests)
     assert with_tools == {"model": "test-model", "messages": HI, "tools": SCHEMAS, "tool_choice": "auto"}
@@ -237,20 +304,32 @@ def test_a_tool_call_turn_without_text_goes_back_with_empty_text_as_llama_cpp_de
 
 # ---- RealModel: odd replies that are still completions --------------------------------------------------
 
+
 def served(content, finish_reason="stop"):
     body = completion("openai", content="placeholder", usage=(100, 10, 0))
     body["choices"][0]["message"]["content"], body["choices"][0]["finish_reason"] = content, finish_reason
     return body
 
 
-@pytest.mark.parametrize("content, finish_reason, text", [
-    ([{"type": "text", "text": "Four "}, {"type": "image_url", "image_url": {"url": "x"}},
-      {"type": "text", "text": "kinds"}], "stop", "Four kinds"),
-    (42, "stop", "42"),
-    ({"answer": 1}, "stop", '{"answer": 1}'),
-    ("Four kinds.", None, "Four kinds."),
-    ([{"type": "text", "text": 4}], "stop", "4"),
-], ids=["parts", "a-number", "an-object", "null-finish-reason", "a-part-whose-text-is-a-number"])
+@pytest.mark.parametrize(
+    "content, finish_reason, text",
+    [
+        (
+            [
+                {"type": "text", "text": "Four "},
+                {"type": "image_url", "image_url": {"url": "x"}},
+                {"type": "text", "text": "kinds"},
+            ],
+            "stop",
+            "Four kinds",
+        ),
+        (42, "stop", "42"),
+        ({"answer": 1}, "stop", '{"answer": 1}'),
+        ("Four kinds.", None, "Four kinds."),
+        ([{"type": "text", "text": 4}], "stop", "4"),
+    ],
+    ids=["parts", "a-number", "an-object", "null-finish-reason", "a-part-whose-text-is-a-number"],
+)
 def test_an_odd_reply_shape_becomes_text_that_saves_and_loads(content, finish_reason, text, docs, tmp_path):
     from agentlib.trace import Trace
 
@@ -271,8 +350,10 @@ def test_a_reply_with_choices_is_used_even_with_an_error_field_beside_them(docs)
 def test_a_lone_surrogate_in_the_models_own_arguments_does_not_end_the_run(docs):
     # The arguments are JSON text inside JSON: a server's "\\ud800" escape reaches Python as a lone surrogate,
     # goes back into the conversation with the next request, and must not end the run.
-    with serve("openai", [completion("openai", calls=[("grep_docs", '{"keyword": "\ud800"}')]),
-                          completion("openai", content="fine")]) as server:
+    with serve(
+        "openai",
+        [completion("openai", calls=[("grep_docs", '{"keyword": "\ud800"}')]), completion("openai", content="fine")],
+    ) as server:
         answer, stats = run_agent(real(server), "Which?", verbose=False)
     assert stats.trace.steps[0].calls[0].observation.startswith("No line contains")
     assert answer == "fine", stats.trace.stop_message
@@ -290,6 +371,7 @@ def test_a_real_model_waits_120_seconds_and_retries_twice_by_default():
 
 
 # ---- a real provider: costs money, runs only with --paid (make test-paid) --------------------------------
+
 
 def developers_settings():
     """The developer's own settings, read before no_llm_settings hides them from every test."""

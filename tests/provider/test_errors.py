@@ -17,8 +17,15 @@ from provider_rules import Reply, completion, error, serve
 
 pytestmark = pytest.mark.usefixtures("no_llm_settings")
 HI = [{"role": "user", "content": "hi"}]
-FACTS = {"url": "https://api.example.org/v1", "model": "gpt-5-mini", "status": 400, "retries": 2, "timeout": 120.0,
-         "limit": 10_000_000, "detail": "Unknown parameter: 'thinking'"}  # what explained() supplies
+FACTS = {
+    "url": "https://api.example.org/v1",
+    "model": "gpt-5-mini",
+    "status": 400,
+    "retries": 2,
+    "timeout": 120.0,
+    "limit": 10_000_000,
+    "detail": "Unknown parameter: 'thinking'",
+}  # what explained() supplies
 
 
 def real(server, **options):
@@ -36,10 +43,13 @@ def failing_run(replies, language="en", provider="openai", **options):
 
 # ---- the sentences ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", TEXT)
 def test_every_kind_has_one_sentence_in_each_language_with_the_same_facts(kind):
-    fields = {language: {name for _, name, _, _ in string.Formatter().parse(TEXT[kind][language]) if name}
-              for language in ("en", "de")}
+    fields = {
+        language: {name for _, name, _, _ in string.Formatter().parse(TEXT[kind][language]) if name}
+        for language in ("en", "de")
+    }
     assert fields["en"] == fields["de"] <= set(FACTS)  # explained() supplies every fact a sentence names
     for language in ("en", "de"):
         failure = explain(kind, language, **FACTS)
@@ -52,15 +62,22 @@ def test_a_language_without_sentences_falls_back_to_english():
 
 # ---- HTTP errors --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("status, code, says", [
-    (401, "invalid_api_key", "rejected the API key (401): check LLM_API_KEY"),
-    (402, None, "no credit left (402)"),
-    (403, None, "refused this key access to the model test-model (403)"),
-    (404, "model_not_found", "does not offer the model 'test-model' (404): set LLM_MODEL"),
-    (429, "insufficient_quota", "quota of this API key is used up (429)"),
-    (422, None, "refused the request (422: Incorrect API key provided: [hidden] (422)): check LLM_MODEL and "
-                "LLM_EXTRA_BODY"),
-])
+
+@pytest.mark.parametrize(
+    "status, code, says",
+    [
+        (401, "invalid_api_key", "rejected the API key (401): check LLM_API_KEY"),
+        (402, None, "no credit left (402)"),
+        (403, None, "refused this key access to the model test-model (403)"),
+        (404, "model_not_found", "does not offer the model 'test-model' (404): set LLM_MODEL"),
+        (429, "insufficient_quota", "quota of this API key is used up (429)"),
+        (
+            422,
+            None,
+            "refused the request (422: Incorrect API key provided: [hidden] (422)): check LLM_MODEL and LLM_EXTRA_BODY",
+        ),
+    ],
+)
 def test_an_http_error_ends_the_run_with_a_sentence_naming_the_fix(status, code, says, docs):
     message, _ = failing_run([error(status, f"Incorrect API key provided: sk-te***34 ({status})", code)])
     assert says in message and "sk-te" not in message
@@ -68,8 +85,10 @@ def test_an_http_error_ends_the_run_with_a_sentence_naming_the_fix(status, code,
 
 def test_a_rejected_key_is_explained_in_german(docs):
     message, server = failing_run([error(401, "Incorrect API key provided: sk-te***34")], language="de")
-    assert message == (f"{server.base_url} hat den API-Schlüssel abgelehnt (401): Prüf LLM_API_KEY; es muss ein "
-                       f"Schlüssel genau dieses Anbieters sein, vollständig kopiert.")
+    assert message == (
+        f"{server.base_url} hat den API-Schlüssel abgelehnt (401): Prüf LLM_API_KEY; es muss ein "
+        f"Schlüssel genau dieses Anbieters sein, vollständig kopiert."
+    )
 
 
 def test_an_unknown_model_is_found_out_from_the_server_also_from_deepseeks_400(docs):
@@ -87,7 +106,8 @@ def test_an_unknown_request_field_is_refused_with_the_providers_reason_and_the_s
     assert server.refused == ["Unrecognized request argument supplied: thinking"]  # OpenAI knows no "thinking"
     assert stats.trace.stop_message == (
         f"{server.base_url} refused the request (400: Unrecognized request argument supplied: thinking): check "
-        f"LLM_MODEL and LLM_EXTRA_BODY, and whether this server supports tool calls.")
+        f"LLM_MODEL and LLM_EXTRA_BODY, and whether this server supports tool calls."
+    )
 
 
 def test_a_rate_limit_is_retried_then_explained(docs):
@@ -120,30 +140,38 @@ def test_a_failing_server_on_this_machine_is_quoted_since_its_message_names_the_
 
 # ---- replies that are no chat completion ----------------------------------------------------------------
 
+
 def odd(body, name):
     return pytest.param(Reply(200, body), id=name)
 
 
-@pytest.mark.parametrize("reply", [
-    pytest.param(Reply(200, b"<html><body>Please log in</body></html>", {"content-type": "text/html"}), id="html-page"),
-    pytest.param(Reply(200, b"{not json"), id="broken-json"),
-    pytest.param(Reply(200, {"id": "x", "object": "chat.completion", "choices": []}), id="no-choices"),
-    pytest.param(Reply(200, b"[]"), id="a-list"),
-    pytest.param(Reply(200, b""), id="empty"),
-    pytest.param(Reply(200, b"5"), id="a-number"),
-    odd({"choices": [{"message": "hello"}]}, "message-as-text"),
-    odd({"choices": [{"message": None}]}, "message-null"),
-    odd({"choices": [{}]}, "no-message"),
-    odd({"choices": [None]}, "a-choice-of-null"),
-    odd({"choices": {"a": 1}}, "choices-an-object"),
-    odd({"choices": [{"message": {"content": None, "tool_calls": [{"id": "c1"}]}}]}, "a-call-without-function"),
-    odd({"choices": [{"message": {"content": None, "tool_calls": "abc"}}]}, "tool-calls-as-text"),
-    odd({"choices": [{"message": {"content": "hi"}}], "usage": "lots"}, "usage-as-text"),
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            Reply(200, b"<html><body>Please log in</body></html>", {"content-type": "text/html"}), id="html-page"
+        ),
+        pytest.param(Reply(200, b"{not json"), id="broken-json"),
+        pytest.param(Reply(200, {"id": "x", "object": "chat.completion", "choices": []}), id="no-choices"),
+        pytest.param(Reply(200, b"[]"), id="a-list"),
+        pytest.param(Reply(200, b""), id="empty"),
+        pytest.param(Reply(200, b"5"), id="a-number"),
+        odd({"choices": [{"message": "hello"}]}, "message-as-text"),
+        odd({"choices": [{"message": None}]}, "message-null"),
+        odd({"choices": [{}]}, "no-message"),
+        odd({"choices": [None]}, "a-choice-of-null"),
+        odd({"choices": {"a": 1}}, "choices-an-object"),
+        odd({"choices": [{"message": {"content": None, "tool_calls": [{"id": "c1"}]}}]}, "a-call-without-function"),
+        odd({"choices": [{"message": {"content": None, "tool_calls": "abc"}}]}, "tool-calls-as-text"),
+        odd({"choices": [{"message": {"content": "hi"}}], "usage": "lots"}, "usage-as-text"),
+    ],
+)
 def test_a_reply_that_is_no_chat_completion_points_at_the_base_url(reply, docs):
     message, server = failing_run([reply])
-    assert message == (f"The reply from {server.base_url} is not a chat completion: check that LLM_BASE_URL points "
-                       f"to an OpenAI-compatible API (it often ends in /v1).")
+    assert message == (
+        f"The reply from {server.base_url} is not a chat completion: check that LLM_BASE_URL points "
+        f"to an OpenAI-compatible API (it often ends in /v1)."
+    )
 
 
 def test_a_200_reply_carrying_an_error_shows_the_providers_message():
@@ -159,8 +187,10 @@ def test_a_port_where_nobody_listens_names_the_endpoint_and_the_fix():
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
         with pytest.raises(ModelError) as caught:
             RealModel("test-model", url, "sk-anything", max_retries=0, language="de")(HI, [])
-    assert str(caught.value) == (f"{url} ist nicht erreichbar: Prüf die Netzwerkverbindung und LLM_BASE_URL; "
-                                 f"bei einem lokalen Server wie Ollama, ob er läuft.")
+    assert str(caught.value) == (
+        f"{url} ist nicht erreichbar: Prüf die Netzwerkverbindung und LLM_BASE_URL; "
+        f"bei einem lokalen Server wie Ollama, ob er läuft."
+    )
 
 
 def test_a_model_error_carries_no_exception_chain_with_the_request():

@@ -35,14 +35,20 @@ def failure_of(replies, **options):
 
 # ---- time ------------------------------------------------------------------------------------------------
 
+
 def test_a_server_that_hangs_ends_in_the_timeout_sentence():
     failure, _ = failure_of([Hang(30)], timeout=0.5)
-    assert str(failure) == ("The model did not answer within 0.5 seconds, also after 0 retries: try again later, "
-                            "or allow more time with RealModel(timeout=...).")
+    assert str(failure) == (
+        "The model did not answer within 0.5 seconds, also after 0 retries: try again later, "
+        "or allow more time with RealModel(timeout=...)."
+    )
 
 
-@pytest.mark.parametrize("trickle", [Trickle(b"\n", 0.2), Trickle(b" ", 0.6), Trickle(every=0.2, in_headers=True)],
-                         ids=["blank-lines-in-the-body", "one-byte-every-0.6-s", "header-lines"])
+@pytest.mark.parametrize(
+    "trickle",
+    [Trickle(b"\n", 0.2), Trickle(b" ", 0.6), Trickle(every=0.2, in_headers=True)],
+    ids=["blank-lines-in-the-body", "one-byte-every-0.6-s", "header-lines"],
+)
 def test_a_reply_that_trickles_ends_after_the_timeout_in_total(trickle):
     failure, _ = failure_of([trickle])
     assert failure.kind == "timeout" and "did not answer within 1 seconds" in str(failure)
@@ -62,21 +68,28 @@ def test_a_time_out_is_retried_and_the_retrys_reply_is_used():
 
 # ---- size ------------------------------------------------------------------------------------------------
 
+
 def gzip_bomb(megabytes):
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
     zeros = b"\0" * 1_000_000
     return b"".join(packer.compress(zeros) for _ in range(megabytes)) + packer.flush()
 
 
-@pytest.mark.parametrize("reply", [
-    Trickle(b"x" * 65536, every=0),
-    Reply(200, json.dumps(completion("openai", content="x" * 11_000_000)).encode()),
-    Reply(200, gzip_bomb(20), {"content-encoding": "gzip"}),  # 20 MB of zeros in about 20 KB
-], ids=["never-ending", "oversized-with-a-length", "gzip-bomb"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Trickle(b"x" * 65536, every=0),
+        Reply(200, json.dumps(completion("openai", content="x" * 11_000_000)).encode()),
+        Reply(200, gzip_bomb(20), {"content-encoding": "gzip"}),  # 20 MB of zeros in about 20 KB
+    ],
+    ids=["never-ending", "oversized-with-a-length", "gzip-bomb"],
+)
 def test_a_reply_past_ten_megabytes_ends_in_the_too_large_sentence(reply):
     failure, server = failure_of([reply], timeout=20.0)
-    assert str(failure) == (f"The reply from {server.base_url} grew past 10,000,000 bytes, far more than any chat "
-                            f"completion: check that LLM_BASE_URL points to an OpenAI-compatible API.")
+    assert str(failure) == (
+        f"The reply from {server.base_url} grew past 10,000,000 bytes, far more than any chat "
+        f"completion: check that LLM_BASE_URL points to an OpenAI-compatible API."
+    )
 
 
 def test_a_gzipped_completion_is_unpacked():
@@ -86,9 +99,14 @@ def test_a_gzipped_completion_is_unpacked():
     assert message.content == "packed" and usage.prompt_tokens == 100
 
 
-@pytest.mark.parametrize("reply", [Reply(200, b"\x00" * 100, {"content-encoding": "br"}),
-                                   Reply(200, b"not gzip at all", {"content-encoding": "gzip"})],
-                         ids=["packed-as-not-asked-for", "broken-gzip"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(200, b"\x00" * 100, {"content-encoding": "br"}),
+        Reply(200, b"not gzip at all", {"content-encoding": "gzip"}),
+    ],
+    ids=["packed-as-not-asked-for", "broken-gzip"],
+)
 def test_a_reply_that_cannot_be_unpacked_ends_in_one_sentence(reply):
     failure, _ = failure_of([reply])
     assert failure.kind in ("connection", "bad_reply") and "\n" not in str(failure)
@@ -96,14 +114,22 @@ def test_a_reply_that_cannot_be_unpacked_ends_in_one_sentence(reply):
 
 # ---- settings that cannot work are refused before any request ---------------------------------------------
 
-@pytest.mark.parametrize("options, kind, says", [
-    ({"base_url": "https://api.example.com/v1"}, "missing_key", "No API key is set for https://api.example.com/v1"),
-    ({"api_key": "sk-abc", "base_url": "api.deepseek.com"}, "bad_url", "must be a web address starting with http"),
-    ({"api_key": '"sk-abc def"'}, "malformed_key", "contains spaces or characters that no key has"),
-    ({"api_key": "sk-äbc"}, "malformed_key", "contains spaces or characters that no key has"),
-    ({"api_key": "sk-ok", "model": "sk-proj-4f9aZq81LmX02bYc77TtQw"}, "key_in_model",
-     "LLM_MODEL holds what looks like"),
-], ids=["no-key", "no-web-address", "spaces-and-quotes", "not-ascii", "a-key-as-the-model"])
+
+@pytest.mark.parametrize(
+    "options, kind, says",
+    [
+        ({"base_url": "https://api.example.com/v1"}, "missing_key", "No API key is set for https://api.example.com/v1"),
+        ({"api_key": "sk-abc", "base_url": "api.deepseek.com"}, "bad_url", "must be a web address starting with http"),
+        ({"api_key": '"sk-abc def"'}, "malformed_key", "contains spaces or characters that no key has"),
+        ({"api_key": "sk-äbc"}, "malformed_key", "contains spaces or characters that no key has"),
+        (
+            {"api_key": "sk-ok", "model": "sk-proj-4f9aZq81LmX02bYc77TtQw"},
+            "key_in_model",
+            "LLM_MODEL holds what looks like",
+        ),
+    ],
+    ids=["no-key", "no-web-address", "spaces-and-quotes", "not-ascii", "a-key-as-the-model"],
+)
 def test_settings_that_cannot_work_are_refused_before_anything_is_sent(options, kind, says):
     with pytest.raises(ModelError) as caught:
         RealModel(**options)

@@ -27,7 +27,7 @@ HEX_KEY = "4f9a0c1d2e3f40516273849506a7b8c9"  # Azure's keys are 32 hex digits, 
 
 
 def windows(text, size=6):
-    return {text[i:i + size] for i in range(len(text) - size + 1)}
+    return {text[i : i + size] for i in range(len(text) - size + 1)}
 
 
 def assert_hidden(shown, key=KEY):
@@ -36,36 +36,62 @@ def assert_hidden(shown, key=KEY):
     for prefix in ("Bearer ", "user:"):
         encoded = base64.b64encode((prefix + key).encode()).decode()
         start = len(base64.b64encode(prefix.encode()).decode().rstrip("=")) + 1
-        fragments |= windows(encoded[start:len(encoded) - 4])
+        fragments |= windows(encoded[start : len(encoded) - 4])
     leaked = sorted(f for f in fragments if f in shown)
     assert not leaked, f"key fragments {leaked} in {shown[:300]!r}"
 
 
 # ---- shown_url, on_this_machine, looks_like_key ------------------------------------------------------
 
-@pytest.mark.parametrize("url, shown", [
-    ("https://user:pw@proxy.example.org:8443/v1?key=sk-1#x", "https://proxy.example.org:8443/v1"),
-    (f"https://proxy.example/{KEY}/v1", "https://proxy.example/[hidden]/v1"),
-    ("https://proxy.example/v1/0123456789abcdefghij0123", "https://proxy.example/v1/[hidden]"),
-    ("http://[::1]:8080/v1", "http://[::1]:8080/v1"),
-    (KEY, "sk-pr…"), ("api.x", "api.x"),
-])
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://user:pw@proxy.example.org:8443/v1?key=sk-1#x", "https://proxy.example.org:8443/v1"),
+        (f"https://proxy.example/{KEY}/v1", "https://proxy.example/[hidden]/v1"),
+        ("https://proxy.example/v1/0123456789abcdefghij0123", "https://proxy.example/v1/[hidden]"),
+        ("http://[::1]:8080/v1", "http://[::1]:8080/v1"),
+        (KEY, "sk-pr…"),
+        ("api.x", "api.x"),
+    ],
+)
 def test_an_endpoint_is_shown_without_credentials_query_or_anything_like_a_key(url, shown):
     assert shown_url(url) == shown
 
 
-@pytest.mark.parametrize("url, local", [
-    ("http://127.0.0.1:8080/v1", True), ("http://127.3.4.5/v1", True), ("http://[::1]:80/v1", True),
-    ("http://[::ffff:127.0.0.1]/v1", True), ("http://localhost/v1", True), ("http://api.localhost./v1", True),
-    ("https://api.deepseek.com", False), ("http://10.0.0.1/v1", False), ("http://[::1/v1", False), ("", False)])
+@pytest.mark.parametrize(
+    "url, local",
+    [
+        ("http://127.0.0.1:8080/v1", True),
+        ("http://127.3.4.5/v1", True),
+        ("http://[::1]:80/v1", True),
+        ("http://[::ffff:127.0.0.1]/v1", True),
+        ("http://localhost/v1", True),
+        ("http://api.localhost./v1", True),
+        ("https://api.deepseek.com", False),
+        ("http://10.0.0.1/v1", False),
+        ("http://[::1/v1", False),
+        ("", False),
+    ],
+)
 def test_a_server_on_this_machine_is_recognised_by_its_address(url, local):
     assert on_this_machine(url) is local
 
 
-MODEL_NAMES = ["deepseek-flash", "gpt-5-mini", "SmolLM2-135M-Instruct", "qwen3:8b", "llama3.1:8b-instruct-q4_K_M",
-               "meta-llama/Meta-Llama-3.1-70B-Instruct", "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
-               "claude-3-5-sonnet-20241022", "gpt-4o-2024-08-06", "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
-               "accounts/fireworks/models/qwen2p5-coder-32b-instruct", "my_finetuned_model_v20240101"]
+MODEL_NAMES = [
+    "deepseek-flash",
+    "gpt-5-mini",
+    "SmolLM2-135M-Instruct",
+    "qwen3:8b",
+    "llama3.1:8b-instruct-q4_K_M",
+    "meta-llama/Meta-Llama-3.1-70B-Instruct",
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+    "claude-3-5-sonnet-20241022",
+    "gpt-4o-2024-08-06",
+    "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
+    "accounts/fireworks/models/qwen2p5-coder-32b-instruct",
+    "my_finetuned_model_v20240101",
+]
 
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
@@ -77,8 +103,10 @@ KEYS = st.one_of(
     st.from_regex(r"\A(sk-|sk-proj-|sk-ant-api03-|key-|gsk_|xai-|hf_)[A-Za-z0-9_-]{20,60}\Z"),
     st.text("0123456789abcdef", min_size=32, max_size=64).filter(lambda k: not k.isdigit() and not k.isalpha()),
     st.uuids().map(str).filter(lambda k: not k.replace("-", "").isdigit()),
-    st.binary(min_size=24, max_size=40).map(lambda b: base64.b64encode(b).decode().rstrip("=")).filter(
-        lambda k: any(c.isdigit() for c in k) and any(c.isalpha() for c in k) and k.isalnum()))
+    st.binary(min_size=24, max_size=40)
+    .map(lambda b: base64.b64encode(b).decode().rstrip("="))
+    .filter(lambda k: any(c.isdigit() for c in k) and any(c.isalpha() for c in k) and k.isalnum()),
+)
 FEW = settings(max_examples=40, deadline=None, derandomize=True, database=None)
 
 
@@ -90,21 +118,26 @@ def test_anything_shaped_like_a_key_counts_as_one(key):
 
 # ---- redact: a key echoed in any disguise ---------------------------------------------------------------
 
+
 def escaped(key, upper=False):
     return "".join(f"\\u{ord(c):04{'X' if upper else 'x'}}" for c in key)
 
 
 DISGUISES = {
-    "raw": lambda k, _: k, "masked": lambda k, _: f"{k[:3]}***{k[-2:]}", "json": lambda k, _: json.dumps({"key": k}),
-    "hex": lambda k, _: k.encode().hex(), "HEX": lambda k, _: k.encode().hex().upper(),
-    "\\u-escaped": lambda k, _: escaped(k), "\\U-escaped": lambda k, _: escaped(k, upper=True),
+    "raw": lambda k, _: k,
+    "masked": lambda k, _: f"{k[:3]}***{k[-2:]}",
+    "json": lambda k, _: json.dumps({"key": k}),
+    "hex": lambda k, _: k.encode().hex(),
+    "HEX": lambda k, _: k.encode().hex().upper(),
+    "\\u-escaped": lambda k, _: escaped(k),
+    "\\U-escaped": lambda k, _: escaped(k, upper=True),
     "base64": lambda k, _: base64.b64encode(k.encode()).decode(),
     "bearer-base64": lambda k, _: base64.b64encode(f"Bearer {k}".encode()).decode(),
     "basic-auth": lambda k, _: base64.b64encode(f"user:{k}".encode()).decode(),
-    "halves": lambda k, _: f"{k[:len(k) // 2]} (second half: {k[len(k) // 2:]})",
-    "chunks joined by -": lambda k, n: "-".join(k[i:i + n] for i in range(0, len(k), n)),
-    "chunks joined by ' | '": lambda k, n: " | ".join(k[i:i + n] for i in range(0, len(k), n)),
-    "split into words": lambda k, _: " ".join(k[i:i + 7] for i in range(0, len(k), 7)),
+    "halves": lambda k, _: f"{k[: len(k) // 2]} (second half: {k[len(k) // 2 :]})",
+    "chunks joined by -": lambda k, n: "-".join(k[i : i + n] for i in range(0, len(k), n)),
+    "chunks joined by ' | '": lambda k, n: " | ".join(k[i : i + n] for i in range(0, len(k), n)),
+    "split into words": lambda k, _: " ".join(k[i : i + 7] for i in range(0, len(k), 7)),
 }
 
 
@@ -113,7 +146,7 @@ def revealed(shown, key):
     letters = "".join(c for c in shown if c.isalnum())
     decoded = shown.encode().decode("unicode_escape", "ignore") if "\\u" in shown else shown
     digits = "".join(c for c in letters if c in "0123456789abcdefABCDEF")
-    hexed = "".join(bytes.fromhex(digits[start:][:len(digits[start:]) // 2 * 2]).decode("latin-1") for start in (0, 1))
+    hexed = "".join(bytes.fromhex(digits[start:][: len(digits[start:]) // 2 * 2]).decode("latin-1") for start in (0, 1))
     unpacked = ""
     for word in shown.split():
         try:
@@ -121,9 +154,17 @@ def revealed(shown, key):
         except ValueError:
             pass
     plain = "".join(c for c in key if c.isalnum())
-    return {w for text in (letters, "".join(c for c in decoded if c.isalnum()), hexed,
-                           "".join(c for c in unpacked if c.isalnum()))
-            for w in windows(plain, 8) if w in text}
+    return {
+        w
+        for text in (
+            letters,
+            "".join(c for c in decoded if c.isalnum()),
+            hexed,
+            "".join(c for c in unpacked if c.isalnum()),
+        )
+        for w in windows(plain, 8)
+        if w in text
+    }
 
 
 @FEW
@@ -145,11 +186,18 @@ def test_redact_cuts_its_text_to_the_limit():
 
 # ---- wherever the key sits, no sentence, output, trace or saved file shows it -------------------------------
 
-@pytest.mark.parametrize("echo", [
-    lambda k: f"Incorrect API key provided: {k[:3]}***{k[-2:]}", lambda k: f"key ...{k[6:21]}... is unknown",
-    lambda k: "bad header " + base64.b64encode(f"Bearer {k}".encode()).decode(),
-    lambda k: "key " + " ".join(k[i:i + 7] for i in range(0, len(k), 7)) + " rejected",
-    lambda k: f"you sent '{k}' which we do not know"], ids=["masked", "middle", "bearer-base64", "split", "raw"])
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        lambda k: f"Incorrect API key provided: {k[:3]}***{k[-2:]}",
+        lambda k: f"key ...{k[6:21]}... is unknown",
+        lambda k: "bad header " + base64.b64encode(f"Bearer {k}".encode()).decode(),
+        lambda k: "key " + " ".join(k[i : i + 7] for i in range(0, len(k), 7)) + " rejected",
+        lambda k: f"you sent '{k}' which we do not know",
+    ],
+    ids=["masked", "middle", "bearer-base64", "split", "raw"],
+)
 def test_a_key_in_llm_api_key_that_the_server_echoes_is_in_no_sentence_output_trace_or_file(echo, tmp_path, capsys):
     with serve("openai", [error(400, echo(KEY))], key=None) as server:
         answer, stats = run_agent(RealModel("test-model", server.base_url, KEY, max_retries=0), "hi")
@@ -170,8 +218,16 @@ def test_a_key_from_dotenv_is_hidden_like_one_from_the_environment(tmp_path, cap
     assert_hidden(stats.trace.stop_message + capsys.readouterr().out + json.dumps(stats.trace.to_dict()))
 
 
-@pytest.mark.parametrize("model, key", [(KEY, ""), (KEY, KEY), (HEX_KEY, HEX_KEY), (f"gpt-5-mini-{HEX_KEY}", HEX_KEY),
-                                        ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "")])
+@pytest.mark.parametrize(
+    "model, key",
+    [
+        (KEY, ""),
+        (KEY, KEY),
+        (HEX_KEY, HEX_KEY),
+        (f"gpt-5-mini-{HEX_KEY}", HEX_KEY),
+        ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", ""),
+    ],
+)
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_key_in_llm_model_is_refused_with_a_sentence_that_does_not_show_it(monkeypatch, model, key, language):
     monkeypatch.setenv("LLM_MODEL", model)
@@ -183,9 +239,17 @@ def test_a_key_in_llm_model_is_refused_with_a_sentence_that_does_not_show_it(mon
     assert_hidden(str(caught.value), model)
 
 
-@pytest.mark.parametrize("base_url", [f"https://user:{KEY}@127.0.0.1:9/v1", f"http://127.0.0.1:9/v1?key={KEY}",
-                                      f"http://127.0.0.1:9/v1#{KEY}", f"http://127.0.0.1:9/{KEY}/v1", KEY],
-                         ids=["password", "query", "fragment", "path", "the-key-itself"])
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        f"https://user:{KEY}@127.0.0.1:9/v1",
+        f"http://127.0.0.1:9/v1?key={KEY}",
+        f"http://127.0.0.1:9/v1#{KEY}",
+        f"http://127.0.0.1:9/{KEY}/v1",
+        KEY,
+    ],
+    ids=["password", "query", "fragment", "path", "the-key-itself"],
+)
 def test_a_key_in_llm_base_url_is_in_no_sentence_output_or_trace(base_url, monkeypatch, capsys):
     monkeypatch.setenv("LLM_BASE_URL", base_url)
     try:
@@ -210,10 +274,20 @@ def test_a_key_in_a_broken_llm_extra_body_is_not_quoted(monkeypatch, text):
 
 def test_the_command_line_neither_prints_nor_saves_a_key_given_as_the_model(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_") and "proxy" not in k.lower()}
-    env |= {"LLM_ENV_FILE": os.devnull, "PYTHONPATH": str(REPO), "LLM_MODEL": KEY, "LLM_API_KEY": "sk-right-one-999",
-            "LLM_BASE_URL": "http://127.0.0.1:9/v1"}
-    done = subprocess.run([sys.executable, "-m", "agentlib", "--real", "--save", tmp_path / "run.json"],
-                          env=env, capture_output=True, text=True, timeout=120)
+    env |= {
+        "LLM_ENV_FILE": os.devnull,
+        "PYTHONPATH": str(REPO),
+        "LLM_MODEL": KEY,
+        "LLM_API_KEY": "sk-right-one-999",
+        "LLM_BASE_URL": "http://127.0.0.1:9/v1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib", "--real", "--save", tmp_path / "run.json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1 and "LLM_MODEL holds what looks like an API key" in done.stderr
     assert_hidden(done.stdout + done.stderr)
     assert not (tmp_path / "run.json").exists()
@@ -232,11 +306,17 @@ class HandWritten:
 # agentlib's loop prints what a model raises as it is: agentlib's RealModel raises the provider's sentence, key
 # hidden; the course hands a student's own RealModel to agentlib's loop wrapped (own_agent.with_tools), so its
 # failure becomes a sentence with the key hidden in the same way.
-@pytest.mark.parametrize("quoted", ["The model `{key}` does not exist or you do not have access to it.",
-                                    "401 Unauthorized: header was 'Authorization: Bearer {key}'",
-                                    "Incorrect API key provided: {key}. You can find your API key at ..."])
-def test_a_provider_error_quoting_the_key_never_shows_it_when_the_course_runs_a_students_model(tmp_docs, capsys,
-                                                                                            quoted):
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "The model `{key}` does not exist or you do not have access to it.",
+        "401 Unauthorized: header was 'Authorization: Bearer {key}'",
+        "Incorrect API key provided: {key}. You can find your API key at ...",
+    ],
+)
+def test_a_provider_error_quoting_the_key_never_shows_it_when_the_course_runs_a_students_model(
+    tmp_docs, capsys, quoted
+):
     key = "plainkey7Qm2xZ"  # no "sk-": only knowing the key can hide it
     run = with_tools(run_agent, TOOLS, HandWritten, "en")
     _, stats = run(HandWritten(key, RuntimeError(quoted.format(key=key))), "Q?")

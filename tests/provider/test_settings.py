@@ -21,12 +21,19 @@ def test_settings_come_from_arguments_then_the_environment_then_dotenv(monkeypat
     env_file.write_text("LLM_API_KEY=sk-from-file-123456\nLLM_MODEL=file-model\nLLM_BASE_URL=\n", encoding="utf-8")
     current = settings()
     assert (current.api_key, current.model, current.base_url, current.key_source) == (
-        "sk-from-file-123456", "file-model", "https://api.deepseek.com", ".env")
+        "sk-from-file-123456",
+        "file-model",
+        "https://api.deepseek.com",
+        ".env",
+    )
     assert "LLM_API_KEY" not in os.environ  # .env is read, not loaded into the environment
     monkeypatch.setenv("LLM_MODEL", "env-model")
     monkeypatch.setenv("LLM_API_KEY", "sk-from-env-654321")
-    assert (settings().model, settings().api_key, settings().key_source) == ("env-model", "sk-from-env-654321",
-                                                                             "environment")
+    assert (settings().model, settings().api_key, settings().key_source) == (
+        "env-model",
+        "sk-from-env-654321",
+        "environment",
+    )
     chosen = settings(model="arg-model", api_key="sk-arg")
     assert (chosen.model, chosen.api_key, chosen.key_source) == ("arg-model", "sk-arg", "argument")
 
@@ -34,7 +41,11 @@ def test_settings_come_from_arguments_then_the_environment_then_dotenv(monkeypat
 def test_without_any_setting_the_lesson_asks_deepseek_flash_with_thinking_off():
     current = settings()
     assert (current.model, current.base_url, current.api_key, current.key_source) == (
-        "deepseek-flash", "https://api.deepseek.com", "", "")
+        "deepseek-flash",
+        "https://api.deepseek.com",
+        "",
+        "",
+    )
     assert current.extra_body == {"thinking": {"type": "disabled"}}
 
 
@@ -55,11 +66,18 @@ def test_an_env_file_with_a_byte_order_mark_is_read(env_file):
     assert settings().model == "bom-model"
 
 
-@pytest.mark.parametrize("content, says", [
-    (f"LLM_API_KEY={KEY}\n".encode("utf-16"), "is not UTF-8 text (UTF-16 or Windows-1252?): save it again as UTF-8"),
-    (f"LLM_API_KEY={KEY}ä\n".encode("cp1252"), "is not UTF-8 text"),
-    (f'LLM_MODEL=m\nLLM_API_KEY="{KEY}\n'.encode(), "line 2 of"),
-], ids=["utf-16", "cp1252", "unbalanced-quote"])
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (
+            f"LLM_API_KEY={KEY}\n".encode("utf-16"),
+            "is not UTF-8 text (UTF-16 or Windows-1252?): save it again as UTF-8",
+        ),
+        (f"LLM_API_KEY={KEY}ä\n".encode("cp1252"), "is not UTF-8 text"),
+        (f'LLM_MODEL=m\nLLM_API_KEY="{KEY}\n'.encode(), "line 2 of"),
+    ],
+    ids=["utf-16", "cp1252", "unbalanced-quote"],
+)
 def test_an_env_file_that_cannot_be_read_is_named_with_the_fix_and_without_the_key(env_file, content, says):
     env_file.write_bytes(content)
     with pytest.raises(ValueError) as caught:
@@ -82,12 +100,18 @@ def test_a_broken_llm_extra_body_is_named_without_quoting_a_key(monkeypatch, tex
     assert "4f9aZq" not in str(caught.value) and "Zq81Lm" not in str(caught.value)
 
 
-@pytest.mark.parametrize("url, extra", [
-    ("https://api.deepseek.com", {"thinking": {"type": "disabled"}}),
-    ("https://api.deepseek.com/v1", {"thinking": {"type": "disabled"}}),
-    ("https://eu.api.deepseek.com/v1", {"thinking": {"type": "disabled"}}),
-    ("https://api.openai.com/v1", {}), ("http://localhost:11434/v1", {}),
-    ("https://notdeepseek.com/v1", {}), ("https://deepseek.com.example.org/v1", {})])
+@pytest.mark.parametrize(
+    "url, extra",
+    [
+        ("https://api.deepseek.com", {"thinking": {"type": "disabled"}}),
+        ("https://api.deepseek.com/v1", {"thinking": {"type": "disabled"}}),
+        ("https://eu.api.deepseek.com/v1", {"thinking": {"type": "disabled"}}),
+        ("https://api.openai.com/v1", {}),
+        ("http://localhost:11434/v1", {}),
+        ("https://notdeepseek.com/v1", {}),
+        ("https://deepseek.com.example.org/v1", {}),
+    ],
+)
 def test_deepseeks_thinking_switch_goes_to_deepseek_hosts_only(url, extra):
     assert settings(base_url=url).extra_body == extra
 
@@ -102,11 +126,18 @@ def test_has_key_is_true_for_a_key_or_a_server_on_this_machine(monkeypatch):
     assert has_key()
 
 
-@pytest.mark.parametrize("model, key, verdict", [
-    (KEY, "", True), ("gpt-5-mini", KEY, False), (f"my-{KEY}", KEY, True),
-    ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
-    ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "", True), ("deepseek-flash", "", False),
-    ("qwen3:8b", "qwen3", False)])  # a key shorter than 8 characters is not looked for in the name
+@pytest.mark.parametrize(
+    "model, key, verdict",
+    [
+        (KEY, "", True),
+        ("gpt-5-mini", KEY, False),
+        (f"my-{KEY}", KEY, True),
+        ("4f9a0c1d2e3f40516273849506a7b8c9", "", True),
+        ("1b4e28ba-2fa1-11d2-883f-0016d3cca427", "", True),
+        ("deepseek-flash", "", False),
+        ("qwen3:8b", "qwen3", False),
+    ],
+)  # a key shorter than 8 characters is not looked for in the name
 def test_a_key_in_the_models_name_is_recognised(model, key, verdict):
     assert key_in_model(settings(model=model, api_key=key or None)) is verdict
 
@@ -116,13 +147,20 @@ def test_no_representation_of_the_settings_shows_the_key(monkeypatch):
     assert KEY not in repr(settings()) and KEY not in str(settings())
 
 
-@pytest.mark.parametrize("setting, value", [
-    ("LLM_MODEL", KEY), ("LLM_MODEL", f"gpt-{KEY}"), ("LLM_BASE_URL", f"https://user:{KEY}@api.example.com/v1"),
-    ("LLM_BASE_URL", f"https://api.example.com/v1?key={KEY}"), ("LLM_EXTRA_BODY", f'{{"api_key": "{KEY}"}}')],
-    ids=["model", "model-with-the-key-inside", "url-user-part", "url-query", "extra-body"])
+@pytest.mark.parametrize(
+    "setting, value",
+    [
+        ("LLM_MODEL", KEY),
+        ("LLM_MODEL", f"gpt-{KEY}"),
+        ("LLM_BASE_URL", f"https://user:{KEY}@api.example.com/v1"),
+        ("LLM_BASE_URL", f"https://api.example.com/v1?key={KEY}"),
+        ("LLM_EXTRA_BODY", f'{{"api_key": "{KEY}"}}'),
+    ],
+    ids=["model", "model-with-the-key-inside", "url-user-part", "url-query", "extra-body"],
+)
 def test_no_representation_of_the_settings_shows_a_key_whichever_setting_it_sits_in(monkeypatch, setting, value):
     monkeypatch.setenv("LLM_API_KEY", KEY)
     monkeypatch.setenv(setting, value)
     shown = repr(settings()) + str(settings())
-    assert not any(KEY[i:i + 6] in shown for i in range(len(KEY) - 5)), shown
+    assert not any(KEY[i : i + 6] in shown for i in range(len(KEY) - 5)), shown
     assert "key_source='environment'" in shown
