@@ -10,9 +10,8 @@ Deliberately left out: prices (see pricing.py) and charts (the bars are plain HT
 from html import escape
 from itertools import count
 
-from .replay import reconstructed
 from .text import LANGUAGES, say
-from .trace_text import as_trace, labels
+from .trace_text import as_trace, labels, reconstructed
 
 TEXT = {
     # column headings
