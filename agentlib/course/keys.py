@@ -7,6 +7,7 @@ Deliberately left out: saving a key anywhere; a key typed into the field is gone
 import json
 import os
 from urllib.parse import urlsplit
+from html import escape
 
 from ..provider.errors import explain
 from ..provider.keys import looks_like_key, redact, shown_url
@@ -130,16 +131,18 @@ def key_field(language="en"):
     import ipywidgets as widgets  # imported here: the course loads without ipywidgets
 
     text = lambda part: say(TEXT, f"field_{part}", language)
-    secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em"))
-    button = widgets.Button(description=text("button"), button_style="primary")
-    status = widgets.Label(value=text("before"))
+    # The row wraps and the status is HTML, which wraps too: nothing is cut off at 200% zoom or in a narrow pane.
+    secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em", max_width="100%"))
+    button = widgets.Button(description=text("button"), button_style="primary",
+                            layout=widgets.Layout(width="auto", flex="0 0 auto"))
+    status = widgets.HTML(value=escape(text("before")))
 
     def take(_):
         key = secret.value.strip()
         secret.value = ""
         if key:
             os.environ["LLM_API_KEY"] = key
-        status.value = text("after" if key else "empty")
+        status.value = escape(text("after" if key else "empty"))
 
     button.on_click(take)
-    return widgets.VBox([widgets.HBox([secret, button]), status])
+    return widgets.VBox([widgets.HBox([secret, button], layout=widgets.Layout(flex_flow="row wrap")), status])

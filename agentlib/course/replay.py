@@ -20,6 +20,7 @@ from ..messages import Call, Message, Usage
 from ..provider.errors import ModelError, explain
 from ..trace import Trace
 from .text import say
+from .trace_text import RECONSTRUCTED, as_trace
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "data" / "recordings"
 DECISIONS = "agentlib-decisions/1"  # the model's replies and usage only: no prompt, no tool results
@@ -62,9 +63,7 @@ TEXT = {
     "departed_tools": {"de": "andere Tools als bei der Aufnahme", "en": "other tools than were recorded"},
     "departed_missing": {"de": "das Werkzeug {name} wird nicht angeboten", "en": "the tool {name} is not offered"},
     "departed_failed": {"de": "{name} ist gescheitert", "en": "{name} failed"},
-    # The lesson's run, reconstructed: its model's name in the viewer; the step-by-step comparison with the student's.
-    "reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
-                      "en": "reconstructed from the decisions the lesson prints"},
+    # The step-by-step comparison of the lesson's run with the student's.
     "compare.step": {"de": "Schritt", "en": "step"},
     "compare.lesson": {"de": "Lauf der Lektion ({model})", "en": "the lesson's run ({model})"},
     "compare.own": {"de": "dein Lauf ({model})", "en": "your run ({model})"},
@@ -141,7 +140,7 @@ class ReplayModel:
                 # Where the loop's own result goes: the recording holds none, the loop fetches it live.
                 messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
                              for call in reply.get("tool_calls", [])]
-            name = f"{data['model']}, {say(TEXT, 'reconstructed', language)}"
+            name = f"{data['model']}, {say(RECONSTRUCTED, 'reconstructed', language)}"
         except (KeyError, TypeError, AttributeError) as problem:
             raise ValueError(say(TEXT, "damaged", language, what=f"{type(problem).__name__}: {problem}"[:80])) from None
         return cls(Trace(messages, records, "answer", "the model answered", name), language, True, data["label"])
@@ -222,12 +221,6 @@ def differs(recorded, given):
     return False  # the system prompt is the loop's own
 
 
-def reconstructed(trace):
-    """True for a run of a decisions-only recording (`lesson_run`): its replies were not a model's, word for word,
-    and its per-step tokens are an estimate. Example: reconstructed(run_agent(lesson_run(), q)[1].trace) -> True"""
-    return any(trace.model.endswith(f", {sentence}") for sentence in TEXT["reconstructed"].values())
-
-
 def lesson_run(language="en"):
     """The lesson's own real run as a ReplayModel: its model's decisions, played through any loop, offline.
 
@@ -252,8 +245,6 @@ def compare(lesson, own, language="en"):
     Example: compare(lesson_stats, stats, "en") -> a table with the rows "step 1", "step 2", ..., "total"
     """
     from html import escape
-
-    from .trace_text import as_trace
 
     runs = [as_trace(lesson), as_trace(own)]
     word = lambda key, **facts: say(TEXT, key, language, **facts)

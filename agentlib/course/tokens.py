@@ -7,10 +7,9 @@ pandas (JupyterLite has none) `token_table` is table.py's stand-in, showing the 
 Deliberately left out: prices (see pricing.py) and charts (the bars are plain HTML).
 """
 
-from .replay import reconstructed
 from .table import styled
 from .text import LANGUAGES, say
-from .trace_text import as_trace, labels
+from .trace_text import as_trace, labels, reconstructed
 
 TEXT = {
     # column headings

@@ -11,7 +11,6 @@ from itertools import accumulate
 from pathlib import Path
 
 from ..trace import Trace
-from .replay import reconstructed
 from .text import LANGUAGES, number
 
 TEXT = {
@@ -67,6 +66,17 @@ TEXT = {
     "stop.unrecorded": {"de": "Der Lauf wurde nicht bis zum Ende aufgezeichnet.",
                         "en": "The run was not recorded to its end."},
 }
+
+
+# A run of a decisions-only recording (replay.lesson_run): its model's name ends so, and its answer's wording is ours.
+RECONSTRUCTED = {"reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
+                                   "en": "reconstructed from the decisions the lesson prints"}}
+
+
+def reconstructed(trace):
+    """True for a run of a decisions-only recording (`lesson_run`): its replies were not a model's, word for word,
+    and its per-step tokens are an estimate. Example: reconstructed(run_agent(lesson_run(), q)[1].trace) -> True"""
+    return any(trace.model.endswith(f", {sentence}") for sentence in RECONSTRUCTED["reconstructed"].values())
 
 
 def labels(language, texts=TEXT):

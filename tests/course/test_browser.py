@@ -36,12 +36,12 @@ from browser_support import (CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, chro
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOK = "notebooks/de/05_skriptmodell.ipynb"
+NOTEBOOK = "notebooks/de/06_echtes_modell.ipynb"  # the lesson's run: its trace, its token table, the step limit
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 README_IMAGE = REPO / "docs" / "images" / "trace-viewer.png"
 README_TEXT = README_IMAGE.with_suffix(".txt")  # what the viewer showed when the picture was taken
 LAB_SETTINGS = REPO / "tools" / "lab-settings"  # the course's defaults for the front end (widget state is saved)
-SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
+SCRIPT_STEPS = 3  # the lesson's run: two tool calls, one read, then the answer
 AA = 4.5  # WCAG 2.2 AA, normal text
 VIEWER = labels("de")
 CONTROL = labels("de", controls.TEXT)
@@ -52,10 +52,9 @@ WIDGET_OUTPUTS = f"{OUTPUTS}:not(:has([data-outcome]))"
 # A small notebook for Notebook 7: the lesson's run in the viewer and the control.
 WIDGETS_NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "widgets", "metadata": {}, "outputs": [],
-               "source": "from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent\n"
-                         "from agentlib.course.controls import MaxStepsControl\n"
-                         "from agentlib.course.viewer import TraceViewer\n"
-                         "make_model = lambda: ScriptedModel(lesson_script('de'), estimate_usage=True)\n"
+               "source": "from agentlib import QUESTION, run_agent\n"
+                         "from agentlib.course import MaxStepsControl, TraceViewer, lesson_run\n"
+                         "make_model = lambda: lesson_run('de')\n"
                          "answer, stats = run_agent(make_model(), QUESTION['de'], verbose=False)\n"
                          "display(TraceViewer(stats), MaxStepsControl(make_model, QUESTION['de']))\n"}],
     "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
@@ -103,7 +102,7 @@ def lab(servers):
 
 @pytest.fixture(scope="module")
 def student(browser, lab):
-    """Notebook 05 opened and run once, for the tests that only look, click and type: each of
+    """Notebook 06 opened and run once, for the tests that only look, click and type: each of
     them copes with whatever step or limit another one left behind (the order is random)."""
     page = new_page(browser)
     student = Student(page, lab)
@@ -118,10 +117,10 @@ def student(browser, lab):
 
 @pytest.fixture
 def own_student(browser, lab, course, request):
-    """A page, a workspace and a copy of notebook 05 of its own (so a kernel of its own), run once:
+    """A page, a workspace and a copy of notebook 06 of its own (so a kernel of its own), run once:
     for tests that restart the kernel or close the notebook."""
     name = re.sub(r"\W+", "-", request.node.name)[:60]
-    copy = f"notebooks/de/05-{name}.ipynb"
+    copy = f"notebooks/de/06-{name}.ipynb"
     shutil.copyfile(course / NOTEBOOK, course / copy)
     page = new_page(browser)
     student = Student(page, lab)
@@ -166,29 +165,29 @@ def test_student_steps_through_the_trace_and_changes_max_steps(student):
     page = student.page
     assert not student.problems(), "\n".join(student.problems())
 
-    # The trace viewer of the lesson's run: "weiter" moves from step 1 to step 2.
+    # The trace viewer of the lesson's run: two tool calls in one reply at step 1, "weiter" moves on to step 2.
     viewer = lesson_viewer(page)
     expect(viewer).to_have_count(1)
     close_toggles(page)
     viewer.locator(".trace-slider input").fill("1")
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=1, total=SCRIPT_STEPS))
+    expect(viewer.locator(".trace-body").get_by_text(VIEWER["calls"], exact=True)).to_have_count(2)
+    compare_with_readme_picture(viewer)
     first_body = viewer.locator(".trace-body").inner_text()
     viewer.locator(".trace-next").click()
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=2, total=SCRIPT_STEPS))
     expect(viewer.locator(".trace-body")).not_to_have_text(first_body)  # the body may follow the label a moment later
-    expect(viewer.locator(".trace-body")).to_contain_text(VIEWER["error"])  # the misspelt file: an error badge
-    compare_with_readme_picture(viewer)
     viewer.locator(".trace-next").click()
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=3, total=SCRIPT_STEPS))
 
     # The token table of that run: one row per step and a totals row.
-    table_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(stats"))
+    table_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(lesson_stats"))
     expect(table_cell.locator(".jp-OutputArea-output table tbody tr")).to_have_count(SCRIPT_STEPS + 1)
 
-    # The max_steps control: run at its starting limit, then one higher.
+    # The max_steps control: run at a limit of 1, then one higher; both below the run's three steps.
     control = page.locator(".max-steps-control")
     field = control.locator(".max-steps-limit input")
-    start = 2  # the notebook's starting value
+    start = 1
     field.fill(str(start))
     limit = start + 1
     assert limit < SCRIPT_STEPS, "the control should start below the script's length, so the limit bites"
@@ -260,7 +259,7 @@ def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
     close_toggles(page)
     for toggle in page.locator(".trace-context, .max-steps-show-log").all():  # message lists, log, badges
         toggle.click()
-    lesson_viewer(page).locator(".trace-slider input").fill("2")  # the step with the error badge
+    lesson_viewer(page).locator(".trace-slider input").fill("1")  # the step with two tool calls
     try:
         switch_theme(student, theme)
         low = too_faint(page, theme.split()[-1].lower())
@@ -322,7 +321,10 @@ def keyboard_pass(page):
     expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=SCRIPT_STEPS, total=SCRIPT_STEPS))
     expect(viewer.locator(".trace-next")).to_have_text(VIEWER["restart"])
     assert focused() == VIEWER["restart"], "the focus left 'weiter' at the last step"
-    page.keyboard.press("Tab")
+    for _ in range(3):  # past the answer's box, which scrolls and so takes the focus in Chromium, to the toggle
+        page.keyboard.press("Tab")
+        if focused() == VIEWER["context"]:
+            break
     page.keyboard.press("Space")
     expect(viewer.locator(".trace-context")).to_have_text(VIEWER["hide_context"])
     expect(viewer.locator(".trace-messages")).to_contain_text(VIEWER["new"])
@@ -331,17 +333,17 @@ def keyboard_pass(page):
     control = page.locator(".max-steps-control")
     control.locator(".max-steps-limit input").focus()
     control.locator(".max-steps-limit input").press("Control+a")
-    page.keyboard.type("2")
+    page.keyboard.type("1")
     page.keyboard.press("ArrowUp")
-    # On a busy machine the field may not yet hold 3 when Tab leaves it; then the run would use 2.
-    expect(control.locator(".max-steps-limit input")).to_have_value("3")
+    # On a busy machine the field may not yet hold 2 when Tab leaves it; then the run would use 1.
+    expect(control.locator(".max-steps-limit input")).to_have_value("2")
     page.keyboard.press("Tab")
     # ipywidgets holds a model's next update until the kernel has answered the last one, while the
     # button's click goes out at once: give the kernel a moment to receive the 3 before the run starts.
     page.wait_for_timeout(1000)
     assert focused() == CONTROL["run"]
     page.keyboard.press("Enter")
-    expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=3))
+    expect(control.locator(".max-steps-status")).to_have_text(CONTROL["max_steps"].format(limit=2))
     assert focused() == CONTROL["run"], "the focus left the run button while it ran"
     # The token table is drawn a moment after the status. Until it is, Tab may land on its box, which
     # scrolls and so takes the focus in Chromium, and which is then redrawn under the focus.
@@ -353,7 +355,7 @@ def keyboard_pass(page):
         if where == CONTROL["log"]:
             break
     page.keyboard.press("Space")
-    expect(control.locator(".max-steps-log")).to_contain_text("[step 1]")
+    expect(control.locator(".max-steps-log")).to_contain_text(re.compile(r"\[(Schritt|step) 1\]"))  # the page's language
     page.keyboard.press("Space")
 
 
@@ -466,7 +468,7 @@ def test_missing_widget_front_end_is_reported(browser, servers):
 
 
 def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(browser, lab, course):
-    """Issue 23: notebook 05 opened next to an agent_loop.py that holds the student's passed loop,
+    """Issue 23: notebook 06 opened next to an agent_loop.py that holds the student's passed loop,
     which prints a marker: the marker is in the run the viewer shows and in the control's log."""
     from playwright.sync_api import expect
 
@@ -477,16 +479,16 @@ def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(brows
     loop = exercise("loop", "de").SOLUTION["de"].replace(head, f'    print("{marker}")\n{head}')
     folder = course / "own"
     folder.mkdir(exist_ok=True)
-    shutil.copyfile(course / NOTEBOOK, folder / "05.ipynb")
+    shutil.copyfile(course / NOTEBOOK, folder / "06.ipynb")
     (folder / "agent_loop.py").write_text(agent_file.render({"loop": own_agent.unmarked(loop)}, "de"), encoding="utf-8")
     page = new_page(browser)
     student = Student(page, lab)
     try:
-        open_by_address(student, "own/05.ipynb", workspace="own-loop")
+        open_by_address(student, "own/06.ipynb", workspace="own-loop")
         student.run_all()
         setup = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="agent = load(LANGUAGE"))
         expect(setup.locator(".jp-OutputArea")).to_contain_text("Deine Teile: run_agent.")
-        run = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="model = ScriptedModel("))
+        run = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="lesson_answer, lesson_stats = run_agent(lesson_run"))
         expect(run.locator(".jp-OutputArea")).to_contain_text(marker)
         control = page.locator(".max-steps-control")
         control.locator(".max-steps-run").click()

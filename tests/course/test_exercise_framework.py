@@ -147,7 +147,7 @@ def test_the_first_hint_is_the_rule_in_words_the_second_the_shape_of_the_code(na
     first = capsys.readouterr().out
     exercise(name, "en").hint()
     second = capsys.readouterr().out
-    assert "The rules:" in first and "q.hint() again" in first
+    assert "The rule" in first and "q.hint() again" in first
     assert "(" not in first.split("q.hint()")[0].replace("(...)", "")  # words only, no call written out
     assert second != first and "q.hint() again" not in second
 
@@ -170,7 +170,7 @@ def test_pick_hands_on_only_the_work_that_passed_and_says_which(run_cell, langua
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_check_run_again_after_pick_replaced_a_failed_piece_repeats_why(run_cell, language, capsys, fresh_hints):
     q = exercise("scripted_model", language)
-    wrong = run_cell(q.SOLUTION[language].replace("return message, None", "return message"))["ScriptedModel"]
+    wrong = run_cell(q.SOLUTION[language].replace("return self.script.pop(0), None", "return self.script.pop(0)"))["ScriptedModel"]
     q.check(wrong)
     replaced = q.pick(wrong)
     assert replaced is agentlib.ScriptedModel
@@ -196,7 +196,7 @@ def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_
                                                                                        tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(agent_file, "FOLDER", tmp_path)
     solution = exercise("scripted_model", language).SOLUTION[language]
-    wrong = solution.replace("return message, None", "return message")
+    wrong = solution.replace("return self.script.pop(0), None", "return self.script.pop(0)")
     q = exercise("scripted_model", language)  # the check cell: q = exercise(...); q.check(x); x = q.pick(x)
     mine = run_cell(solution, language=language)["ScriptedModel"]
     q.check(mine)

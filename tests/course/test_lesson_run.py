@@ -166,7 +166,7 @@ def test_with_nothing_passed_notebook_06_says_agentlibs_loop_runs_and_replays_th
     said = run_notebook_06("en", no_key)
     assert "The runs in this notebook use agentlib's loop: yours has not passed" in said["setup"]
     assert MARKER not in said["lesson-run"]
-    assert "[steps: 3, tool calls: 3, tokens: 3742 prompt + 666 completion]" in said["real-run"]
+    assert "[steps: 3, tool calls: 3, tokens: 3742 prompt + 666 completion (estimated)]" in said["real-run"]
 
 
 # A claim that a piece is the student's: "deine Schleife", "dein RealModel", "your loop", ...
@@ -206,3 +206,16 @@ def test_prose_that_credits_a_piece_to_the_student_says_on_what_condition(name):
             for sentence in re.split(r"(?<=[.:!?])\s+", text):
                 if CLAIM.search(sentence):
                     assert condition.search(sentence), (cell["id"], language, sentence)
+
+
+GERMAN_CORE = [path for path in PATHS if path.parent.name == "de" and path.name[:2] in ("05", "06", "07")]
+
+
+@pytest.mark.parametrize("path", GERMAN_CORE, ids=ids(GERMAN_CORE))
+def test_a_german_notebook_shows_no_english_run_labels(path):
+    """agentlib's loop prints in the notebook's language (set_language in the set-up cell)."""
+    notebook = executed(path, "untouched")
+    shown = "\n".join(output.get("text", "") + "".join(str(v) for k, v in output.get("data", {}).items()
+                                                          if k.startswith("text/"))
+                      for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs)
+    assert shown and not re.findall(r"Answer:|Stopped:|tool calls", shown)

@@ -29,6 +29,7 @@ CELLS = [
             %pip install agentloop-course ipywidgets openai
 
         LANGUAGE = "⟨de|en⟩"
+        from agentlib import set_language; set_language(LANGUAGE)  # ⟨agentlibs Schleife schreibt ihre Zeilen auf Deutsch|agentlib's loop prints its lines in English⟩
         from agentlib.course import note_start; note_start("06", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in .env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in .env)⟩
 
         from agentlib import QUESTION
@@ -75,11 +76,11 @@ CELLS = [
     md("lesson-tokens-intro", de="""
         ## Tokens: warum ein Agent mehr kostet als ein Chat
 
-        Jeder Schritt schickt die ganze Liste noch einmal, samt allen Ergebnissen davor: Die Prompt-Tokens wachsen von Zeile zu Zeile. Zusammen kostete der Lauf 3.742 Prompt- und 666 Completion-Tokens; das RAG aus Modul 04 braucht für eine Frage einen Aufruf mit etwa 1.000 Prompt-Tokens. Der Agent ist beweglicher – und teurer.
+        Jeder Schritt schickt die ganze Liste noch einmal, samt allen Ergebnissen davor: Die Prompt-Tokens wachsen von Zeile zu Zeile, und ein langes Werkzeugergebnis bezahlst du bei jedem späteren Schritt wieder – deshalb kürzt die Schleife. Zusammen kostete der Lauf 3.742 Prompt- und 666 Completion-Tokens; das RAG aus Modul 04 braucht für eine Frage einen Aufruf mit etwa 1.000 Prompt-Tokens. Der Agent ist beweglicher – und teurer.
         """, en="""
         ## Tokens: why an agent costs more than a chat
 
-        Every step sends the whole list again, with every result before it: the prompt tokens grow row by row. In total the run cost 3,742 prompt and 666 completion tokens; module 04's RAG needs one call of about 1,000 prompt tokens per question. The agent is more flexible – and more expensive.
+        Every step sends the whole list again, with every result before it: the prompt tokens grow row by row, and a long tool result is paid for again at every later step – which is why the loop cuts it. In total the run cost 3,742 prompt and 666 completion tokens; module 04's RAG needs one call of about 1,000 prompt tokens per question. The agent is more flexible – and more expensive.
         """),
     code("lesson-tokens", """
         # ⟨braucht `lesson_stats`: führe zuerst die Zelle lesson_answer, lesson_stats = run_agent(...) aus|needs `lesson_stats`: run the cell lesson_answer, lesson_stats = run_agent(...) first⟩

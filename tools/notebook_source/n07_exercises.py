@@ -24,6 +24,7 @@ CELLS = [
             %pip install agentloop-course ipywidgets openai
 
         LANGUAGE = "⟨de|en⟩"
+        from agentlib import set_language; set_language(LANGUAGE)  # ⟨agentlibs Schleife schreibt ihre Zeilen auf Deutsch|agentlib's loop prints its lines in English⟩
         from agentlib.course import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in .env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in .env)⟩
 
         from agentlib.course import TraceViewer, exercise, has_key, load, real_model, terminal, yours

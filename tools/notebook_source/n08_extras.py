@@ -37,6 +37,7 @@ CELLS = [
             %pip install agentloop-course ipywidgets openai
 
         LANGUAGE = "⟨de|en⟩"
+        from agentlib import set_language; set_language(LANGUAGE)  # ⟨agentlibs Schleife schreibt ihre Zeilen auf Deutsch|agentlib's loop prints its lines in English⟩
 
         import agentlib
         from agentlib import QUESTION, ScriptedModel, lesson_script, run_agent
