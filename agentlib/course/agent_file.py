@@ -28,8 +28,8 @@ from ..tools import TOOLS
 from .text import say
 
 TEXT = {
-    "title": {"de": "Dein Agent: die Schleife der Lektion, Stück für Stück von dir geschrieben.",
-             "en": "Your agent: the lesson's loop, written by you piece by piece."},
+    "title": {"de": "Die Schleife der Lektion in fünf Teilen: deine, sobald sie ihre Prüfung bestehen, bis dahin agentlibs.",
+             "en": "The lesson's loop in five pieces: yours once they pass their checks, agentlib's until then."},
     "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
     "theirs": {"de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
               "en": "agentlib's version, until yours passes the check in notebook {n}"},

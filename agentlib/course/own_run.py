@@ -18,7 +18,7 @@ import time
 from unittest import mock
 
 from ..lesson import QUESTION, lesson_script
-from ..loop import Stats
+from ..loop import Stats, set_language
 from ..provider.errors import ModelError, explain, explained
 from ..provider.keys import redact, shown_url
 from ..provider.settings import dotenv, has_key, key_in_model, settings
@@ -48,6 +48,7 @@ def main(agent, local, argv=None):
     answers the lesson's question with the scripted model, --real or --local (`local` starts that server). Exit
     status 0 when it answered, 1 when not; a failure ends the run with one sentence, no traceback, no part of a key."""
     language = agent["LANGUAGE"]
+    set_language(language)  # agentlib's loop, where it stands in, prints in the file's language too
     text = lambda key: say(TEXT, key, language)  # noqa: E731
     parser = argparse.ArgumentParser(prog="agent_loop.py", description=text("usage"))
     source = parser.add_mutually_exclusive_group()

@@ -20,7 +20,7 @@ from ..messages import Call, Message, Usage
 from ..provider.errors import ModelError, explain
 from ..trace import Trace
 from .text import say
-from .trace_text import RECONSTRUCTED, as_trace
+from .trace_text import as_trace, reconstructed_name
 
 RECORDINGS = Path(__file__).resolve().parents[2] / "data" / "recordings"
 DECISIONS = "agentlib-decisions/1"  # the model's replies and usage only: no prompt, no tool results
@@ -140,7 +140,7 @@ class ReplayModel:
                 # Where the loop's own result goes: the recording holds none, the loop fetches it live.
                 messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
                              for call in reply.get("tool_calls", [])]
-            name = f"{data['model']}, {say(RECONSTRUCTED, 'reconstructed', language)}"
+            name = reconstructed_name(data["model"], language)
         except (KeyError, TypeError, AttributeError) as problem:
             raise ValueError(say(TEXT, "damaged", language, what=f"{type(problem).__name__}: {problem}"[:80])) from None
         return cls(Trace(messages, records, "answer", "the model answered", name), language, True, data["label"])

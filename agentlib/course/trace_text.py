@@ -11,7 +11,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from ..trace import Trace
-from .text import LANGUAGES, number
+from .text import LANGUAGES, number, say
 
 TEXT = {
     "question": {"de": "Frage", "en": "Question"},
@@ -65,18 +65,24 @@ TEXT = {
     "stop.interrupted": {"de": "Ende: Du hast den Lauf unterbrochen.", "en": "End: you interrupted the run."},
     "stop.unrecorded": {"de": "Der Lauf wurde nicht bis zum Ende aufgezeichnet.",
                         "en": "The run was not recorded to its end."},
+    # A run of a decisions-only recording (replay.lesson_run): its model's name ends so, its answer's wording is ours.
+    "reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
+                      "en": "reconstructed from the decisions the lesson prints"},
 }
-
-
-# A run of a decisions-only recording (replay.lesson_run): its model's name ends so, and its answer's wording is ours.
-RECONSTRUCTED = {"reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
-                                   "en": "reconstructed from the decisions the lesson prints"}}
 
 
 def reconstructed(trace):
     """True for a run of a decisions-only recording (`lesson_run`): its replies were not a model's, word for word,
     and its per-step tokens are an estimate. Example: reconstructed(run_agent(lesson_run(), q)[1].trace) -> True"""
-    return any(trace.model.endswith(f", {sentence}") for sentence in RECONSTRUCTED["reconstructed"].values())
+    return any(trace.model.endswith(f", {sentence}") for sentence in TEXT["reconstructed"].values())
+
+
+def reconstructed_name(model, language):
+    """The name a reconstructed run's model goes by.
+
+    Example: ("deepseek-flash", "en") -> "deepseek-flash, reconstructed from the decisions the lesson prints"
+    """
+    return f"{model}, {say(TEXT, 'reconstructed', language)}"
 
 
 def labels(language, texts=TEXT):

@@ -27,7 +27,7 @@ MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
 LOOP_HEAD = "def run_agent(model, question, max_steps=8, verbose=True):\n"
 ORDER = ["02", "03", "04", "05", "06", "07"]
 LOOKS = {  # cells added after a notebook's own cell (by id), and what they print
-    "05": {"max-steps-control": "control.run()\nprint(''.join(o.get('text', '') for o in control.log.outputs))"},
+    "06": {"max-steps-control": "control.run()\nprint(''.join(o.get('text', '') for o in control.log.outputs))"},
     "04": {"setup": "print('registry:', tool.__module__, TOOLS['read_doc']['fn'].__module__, list(TOOLS))"},
     "07": {"own-agent-run": "print('answered by:', stats.trace.model)",
            "exercise-4-run": "print('answered by:', stats4.trace.model)"},
@@ -92,7 +92,7 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
     assert "registry: agent_loop agent_loop ['list_docs', 'grep_docs', 'read_doc']" in said(runs["04"], "look-setup")
     assert MARKER in said(runs["05"], "scripted-run")  # the run the trace viewer shows
     assert ("Modell: ScriptedModel" if german else "model: ScriptedModel") in said(runs["05"], "trace-viewer")
-    assert MARKER in said(runs["05"], "look-max-steps-control")  # the control's run
+    assert MARKER in said(runs["06"], "look-max-steps-control")  # the control's run
     assert MARKER in said(runs["05"], "exercise-1-check")
     assert MARKER in said(runs["06"], "real-run")
     final = said(runs["07"], "own-agent-run")

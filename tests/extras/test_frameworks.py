@@ -250,19 +250,25 @@ def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_se
 
 
 def test_the_per_step_overhead_the_notebook_quotes_is_the_bench_table():
-    """The verdict quotes `make bench-peers` as printed in docs/benchmarks.md; a refreshed table must refresh it."""
+    """A figure of `make bench-peers` in the verdict must be the table docs/benchmarks.md prints; without that table
+    on the page (no committed bench/results/peers.json), the verdict quotes none."""
     sys.path.insert(0, str(ROOT / "tools"))
     from notebook_source.n09_frameworks import CELLS
 
     page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     verdict = next(cell for cell in CELLS if cell["id"] == "verdict")["text"]
+    quoted = {language: re.findall(r"(\d+[.,]\d) ms", verdict[language]) for language in ("de", "en")}
+    rows = {
+        name: re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", page, re.M)
+        for name in ("pydantic-ai", "openai-agents")
+    }
+    if not all(rows.values()):
+        assert quoted == {"de": [], "en": []}, quoted
+        return
     for name, label in (("pydantic-ai", "pydantic-ai"), ("openai-agents", "Agents SDK")):
-        row = re.search(rf"^  {name} +\S+ +[\d.,]+ +[\d.,]+ +([\d,]+\.\d) +(\d+)", page, re.M)
-        ms = float(row.group(1).replace(",", "")) / 1000
+        ms = float(rows[name].group(1).replace(",", "")) / 1000
         assert f"{label} {ms:.1f} ms" in verdict["en"], (name, ms)
         assert f"{label} {ms:.1f} ms".replace(".", ",") in verdict["de"], (name, ms)
-        low, high = (int(n.replace(",", "")) for n in re.search(r"([\d,]+) to ([\d,]+) times", verdict["en"]).groups())
-        assert low <= int(row.group(2)) <= high, (name, row.group(2), low, high)  # "1,100 to 1,500 times"
 
 
 def test_after_a_server_error_every_system_asks_twice_more_then_gives_up(installed):

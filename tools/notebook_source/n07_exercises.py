@@ -37,23 +37,23 @@ CELLS = [
 
         Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Wie die Datei im Terminal läuft, sagt die nächste Zelle am Ende.
 
-        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
+        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent stattdessen den Lauf der Lektion ab.
         """, en="""
         ## The whole agent with a real model
 
         Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. How to run the file in a terminal, the next cell says at its end.
 
-        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
+        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser the agent plays the lesson's run instead.
         """),
     code("own-agent-run", """
         from IPython.display import display
 
         from agentlib import QUESTION
-        from agentlib.course.replay import lesson_run
+        from agentlib.course import lesson_run
         from agentlib.extras.local import local_server
 
         if sys.platform == "emscripten" and not has_key():
-            print("⟨Im Browser läuft kein lokales Modell: Dein Agent spielt den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|No local model runs in the browser: your agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
+            print("⟨Im Browser läuft kein lokales Modell: Der Agent spielt den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|No local model runs in the browser: the agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
             model = lesson_run(LANGUAGE)
         else:
             model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
