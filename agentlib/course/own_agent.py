@@ -201,7 +201,7 @@ def load(language, before=7, quiet=False):
         chosen["TOOLS"], chosen["tool"] = module.TOOLS, module.tool  # the registry the file registered its tools in
     if "loop" in kept:
         chosen["run_agent"] = recorded(module.run_agent, language)
-    elif chosen["TOOLS"] is not agentlib.TOOLS or "real_model" in kept:  # agentlib's loop, the student's pieces
+    else:  # agentlib's loop, with the student's tools, and the student's RealModel's failures as sentences
         own_model = chosen["RealModel"] if "real_model" in kept else None
         chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"], own_model, language)
     if not quiet:
@@ -306,9 +306,15 @@ def module_from(text):
 def with_tools(run, tools, real_model=None, language="en"):
     """agentlib's run_agent with `tools` as its registry; a model of the student's class `real_model` raises its
     failures as one sentence, as agentlib's RealModel does (the openai client's own words name no fix)."""
+    import agentlib
+
     @functools.wraps(run)
     def run_agent(model, question, max_steps=8, verbose=True):
-        if real_model is not None and type(model) is real_model:
+        # The student's RealModel may pass its check after this loop was handed out: a model that holds a client
+        # of its own, and is not agentlib's (whose failures are sentences already), is that one.
+        students = type(model) is real_model or (getattr(model, "client", None) is not None
+                                                 and not isinstance(model, agentlib.RealModel))
+        if students:
             name = getattr(model, "name", None) or type(model).__name__
             model = explaining(model, language)
             model.name = name  # the trace's model, as the student's RealModel calls it

@@ -63,9 +63,10 @@ def pass_all(language="en"):
 
 def test_with_no_piece_passed_every_name_is_agentlibs(folder, capsys):
     agent = own_agent.load("en")
-    assert (agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent, agent.ScriptedModel, agent.RealModel) == (
-        agentlib.tool, agentlib.TOOLS, agentlib.read_doc, agentlib.run_agent, agentlib.ScriptedModel,
-        agentlib.RealModel)
+    # agentlib's loop comes wrapped: a RealModel of the student's that passes later still fails in one sentence
+    assert (agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent.__wrapped__, agent.ScriptedModel,
+            agent.RealModel) == (agentlib.tool, agentlib.TOOLS, agentlib.read_doc, agentlib.run_agent,
+                                 agentlib.ScriptedModel, agentlib.RealModel)
     assert agent.yours == []
     assert capsys.readouterr().out.strip() == ("Your pieces: none. From agentlib: tool, read_doc, run_agent, "
                                                "ScriptedModel, RealModel.")
