@@ -10,13 +10,13 @@ CELLS = [
 
         **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`; die erste Zelle unten sagt, welche. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 9 Minuten, dazu optional 10 Minuten
+        ⏱ etwa 4 Minuten, dazu optional 16 Minuten
         """, en="""
         # 7 · All pieces together, exercises and self-test
 
         **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s; the first cell below says which. It answers the lesson's question live, and the self-test checks what stuck.
 
-        ⏱ about 9 minutes, plus 10 optional minutes
+        ⏱ about 4 minutes, plus 16 optional minutes
         """),
     code("setup", """
         import sys
@@ -35,15 +35,11 @@ CELLS = [
     md("own-agent-intro", de="""
         ## Der ganze Agent mit einem echten Modell
 
-        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Wie die Datei im Terminal läuft, sagt die nächste Zelle am Ende.
-
-        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt dein Agent stattdessen den Lauf der Lektion ab.
+        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: falsches Werkzeug, oder dasselbe bis zum Schrittlimit. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
         """, en="""
         ## The whole agent with a real model
 
-        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. How to run the file in a terminal, the next cell says at its end.
-
-        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser your agent plays the lesson's run instead.
+        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: the wrong tool, or the same one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
         """),
     code("own-agent-run", """
         from IPython.display import display
