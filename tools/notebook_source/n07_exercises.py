@@ -8,13 +8,13 @@ CELLS = [
     md("title", de="""
         # 7 · Alle Teile zusammen, Übungen und Selbsttest
 
-        **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`; die erste Zelle unten sagt, welche. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
+        **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
 
         ⏱ etwa 4 Minuten, dazu optional 16 Minuten
         """, en="""
         # 7 · All pieces together, exercises and self-test
 
-        **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s; the first cell below says which. It answers the lesson's question live, and the self-test checks what stuck.
+        **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s. It answers the lesson's question live, and the self-test checks what stuck.
 
         ⏱ about 4 minutes, plus 16 optional minutes
         """),
@@ -35,11 +35,11 @@ CELLS = [
     md("own-agent-intro", de="""
         ## Der ganze Agent mit einem echten Modell
 
-        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: falsches Werkzeug, oder dasselbe bis zum Schrittlimit. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
+        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: Es greift zum falschen Werkzeug oder ruft eins bis zum Schrittlimit auf. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
         """, en="""
         ## The whole agent with a real model
 
-        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: the wrong tool, or the same one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
+        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: it picks the wrong tool or calls one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
         """),
     code("own-agent-run", """
         from IPython.display import display
