@@ -105,11 +105,11 @@ CELLS = [
         | 2 · Werkzeuge per Dekorator | die Regel des Schemas in `tool` | 7 |
         | 3 · Doku-Werkzeuge | die Pfadprüfung von `read_doc` | 7 |
         | 4 · Die Schleife | einen Schritt von Hand, dann `run_agent` | 24 |
-        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 6 |
-        | 6 · Echtes Modell | `RealModel` | 13 |
-        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 9 |
+        | 5 · Skriptmodell | `ScriptedModel`, ein Skript mit Pannen | 4 |
+        | 6 · Echtes Modell | `RealModel` | 11 |
+        | 7 · Dein Agent, Übungen und Selbsttest | was du im Trace abliest | 4 |
 
-        Der Kern dauert etwa 71 Minuten (47 bis 106, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
+        Der Kern dauert etwa 60 Minuten (40 bis 91, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """, en="""
         ## Your way through the module
 
@@ -119,11 +119,11 @@ CELLS = [
         | 2 · Tools by decorator | the schema's rule in `tool` | 7 |
         | 3 · Doc tools | `read_doc`'s path check | 7 |
         | 4 · The loop | one step by hand, then `run_agent` | 24 |
-        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 6 |
-        | 6 · Real model | `RealModel` | 13 |
-        | 7 · Your agent, exercises and self-test | what you read off the trace | 9 |
+        | 5 · Scripted model | `ScriptedModel`, a script with mishaps | 4 |
+        | 6 · Real model | `RealModel` | 11 |
+        | 7 · Your agent, exercises and self-test | what you read off the trace | 4 |
 
-        The core takes about 70 minutes (47 to 106, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
+        The core takes about 60 minutes (40 to 90, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """),
     md("show-script-intro", de="""
         ## Das Skript ansehen *(optional)*

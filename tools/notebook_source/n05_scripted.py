@@ -1,5 +1,5 @@
-"""Notebook 5: the lesson's ScriptedModel, read, run and changed; the lesson's script and its three deliberate mishaps;
-optional: the shapes of the messages, the trace viewer, exercise 1."""
+"""Notebook 5: the lesson's ScriptedModel, read and run; the lesson's script and its three deliberate mishaps;
+optional: the shapes of the messages, the change to ScriptedModel, the trace viewer, exercise 1."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -9,19 +9,15 @@ CELLS = [
     md("title", de="""
         # 5 · Das Skriptmodell: die Schleife testen, ohne zu bezahlen
 
-        **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du liest es, führst es aus und änderst es an einer Stelle.
+        **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du liest es und führst es aus.
 
-        **Danach kannst du** eine Schleife testen, ohne zu bezahlen, und nachsehen, was das Modell bei jedem Schritt bekam.
-
-        ⏱ etwa 6 Minuten, dazu optional 6 Minuten
+        ⏱ etwa 4 Minuten, dazu optional 9 Minuten
         """, en="""
         # 5 · The scripted model: testing the loop without paying
 
-        **What this is about:** a model that calls no API but plays back a prepared script. You read it, run it and change it in one place.
+        **What this is about:** a model that calls no API but plays back a prepared script. You read it and run it.
 
-        **Afterwards you can** test a loop without paying, and look up what the model was given at every step.
-
-        ⏱ about 6 minutes, plus 6 optional minutes
+        ⏱ about 4 minutes, plus 9 optional minutes
         """),
     md("why", de="""
         ## Warum erst ein Skript?
@@ -61,21 +57,31 @@ CELLS = [
         print(call.id, call.function.name, call.function.arguments)
         print(Message(tool_calls=[call]).model_dump(exclude_none=True))
         """, tags=["optional"]),
-    md("build-scripted-model", de="""
-        ## Das Skriptmodell der Lektion – und deine Änderung
+    md("scripted-model", de="""
+        ## Das Skriptmodell der Lektion
 
         `ScriptedModel(script)` gibt bei jedem Aufruf die nächste Nachricht seiner eigenen Kopie des Skripts zurück, mit `None` als usage: Ein Skript verbraucht keine Tokens. Ist es aufgebraucht, bricht der Aufruf mit einem Fehler ab. Lies die Zelle und führ sie aus.
-
-        **Deine Änderung:** Ein Test will oft wissen, was das Modell bei einem Schritt bekam. Lass `ScriptedModel` bei jedem Aufruf in `self.calls` festhalten, was es bekam: die Nachrichtenliste, wie sie in diesem Moment ist – die Schleife hängt danach weiter an dieselbe Liste an. Führ die Zelle aus, dann die Prüfzelle.
         """, en="""
-        ## The lesson's scripted model – and your change
+        ## The lesson's scripted model
 
         `ScriptedModel(script)` returns, at every call, the next message of its own copy of the script, with `None` as its usage: a script uses no tokens. Once the script is spent, the call fails with an error. Read the cell and run it.
+        """),
+    code("scripted-model-code", {language: "".join(
+        line for line in text.splitlines(keepends=True)[1:] if not line.lstrip().startswith("...")) + {
+        "de": "\nScriptedModel = agent.ScriptedModel  # agentlibs Skriptmodell, bis deine Änderung unten ihre Prüfung besteht\n",
+        "en": "\nScriptedModel = agent.ScriptedModel  # agentlib's scripted model until your change below passes its check\n",
+    }[language] for language, text in skeleton("scripted_model").items()}),
+    md("build-scripted-model", de="""
+        ## Deine Änderung am Skriptmodell *(optional)*
 
-        **Your change:** a test often wants to know what the model was given at a step. Make `ScriptedModel` keep in `self.calls`, at every call, what it was given: the message list as it is at that moment – the loop goes on appending to that same list afterwards. Run the cell, then the check cell.
-        """, tags=["exercise"]),
-    code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise"]),
-    check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True),
+        Ein Test will oft wissen, was das Modell bei einem Schritt bekam. Lass `ScriptedModel` bei jedem Aufruf in `self.calls` festhalten, was es bekam: die Nachrichtenliste, wie sie in diesem Moment ist – die Schleife hängt danach weiter an dieselbe Liste an. Führ die Zelle aus, dann die Prüfzelle.
+        """, en="""
+        ## Your change to the scripted model *(optional)*
+
+        A test often wants to know what the model was given at a step. Make `ScriptedModel` keep in `self.calls`, at every call, what it was given: the message list as it is at that moment – the loop goes on appending to that same list afterwards. Run the cell, then the check cell.
+        """, tags=["exercise", "optional"]),
+    code("build-scripted-model-code", skeleton("scripted_model"), tags=["exercise", "optional"]),
+    check_cell("build-scripted-model-check", "scripted_model", "ScriptedModel", pick=True, optional=True),
     md("script-intro", de="""
         ## Das Skript der Lektion: drei Pannen mit Absicht
 
@@ -90,9 +96,9 @@ CELLS = [
         answer, stats = run_agent(model, QUESTION[LANGUAGE])
         """),
     md("what-the-model-saw-intro", de="""
-        Was das Modell bei jedem Schritt bekam, steht jetzt in `model.calls`:
+        Was das Modell bei jedem Schritt bekam, hält das Skriptmodell in `model.calls` fest:
         """, en="""
-        What the model was given at every step is now in `model.calls`:
+        What the model was given at every step, the scripted model keeps in `model.calls`:
         """),
     code("what-the-model-saw", """
         # ⟨braucht `model` aus dem Lauf oben: führe zuerst die Zelle model = ScriptedModel(...) aus|needs `model` from the run above: run the cell model = ScriptedModel(...) first⟩
@@ -100,9 +106,9 @@ CELLS = [
             print(f"⟨Schritt|Step⟩ {n}: {len(seen)} ⟨Nachrichten|messages⟩, {sum(len(m.get('content') or '') for m in seen)} ⟨Zeichen|characters⟩")
         """, needs="scripted-run"),
     md("what-the-model-saw-after", de="""
-        Jeder Schritt schickt die ganze Liste noch einmal, samt allen Ergebnissen davor: Deshalb kostet ein Agent mehr als ein Chat (Notebook 6 zeigt es in Tokens). Ein Skript prüft die Mechanik der Schleife; ob ein Modell gut entscheidet, zeigt erst ein echtes. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
+        Die Liste wächst mit jedem Schritt; was das kostet, zeigt Notebook 6. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
         """, en="""
-        Every step sends the whole list again, with every result before it: that is why an agent costs more than a chat (notebook 6 shows it in tokens). A script tests the loop's mechanics; whether a model decides well only a real one shows. Next: **[6 · Real model](06_real_model.ipynb)**.
+        The list grows with every step; notebook 6 shows what that costs. Next: **[6 · Real model](06_real_model.ipynb)**.
         """),
     md("viewer-intro", de="""
         ## Der Skriptlauf im Trace-Viewer *(optional)*

@@ -1,5 +1,5 @@
 """Notebook 6: the lesson's real run, reconstructed, through the student's loop: its trace, its tokens, the step limit;
-RealModel read, run and changed; optional: a key, a run of one's own, exercise 2 in code."""
+RealModel read and run; optional: its change, exercise 2 in code, a key, a run of one's own."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -9,19 +9,15 @@ CELLS = [
     md("title", de="""
         # 6 · Ein echtes Modell anschließen
 
-        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft der Lauf aus der Lektion nachgestellt durch die Schleife aus Notebook 4 (deine, wenn sie bestanden hat); mit Schlüssel kommt ein eigener Lauf dazu.
+        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft der Lauf der Lektion nachgestellt durch die Schleife aus Notebook 4; mit Schlüssel kommt optional ein eigener dazu.
 
-        **Danach kannst du** einen Lauf im Trace lesen, seine Tokens erklären und mit `RealModel` ein Modell über eine OpenAI-kompatible API anschließen.
-
-        ⏱ etwa 13 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 11 Minuten, dazu optional 12 Minuten
         """, en="""
         # 6 · Plugging in a real model
 
-        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key, the lesson's run is reconstructed through the loop from notebook 4 (yours, if it passed); with a key, a run of your own follows.
+        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key, the lesson's run is reconstructed through the loop from notebook 4; with a key, a run of your own can follow.
 
-        **Afterwards you can** read a run in its trace, explain its tokens, and connect a model through an OpenAI-compatible API with `RealModel`.
-
-        ⏱ about 13 minutes, plus 9 optional minutes
+        ⏱ about 11 minutes, plus 12 optional minutes
         """),
     code("setup", """
         import sys
@@ -103,25 +99,34 @@ CELLS = [
         MaxStepsControl(lambda: lesson_run(LANGUAGE), QUESTION[LANGUAGE], language=LANGUAGE, agent=run_agent)
         """, tags=["widget"]),
     md("limit-after", de="""
-        Bei 2 endet der Lauf ohne Antwort. Das Limit greift immer: Ein Modell, das sich festbeißt, kostet höchstens `max_steps` Schritte. Greift es oft, brauchen Systemprompt oder Werkzeuge Arbeit.
+        Bei 2 endet der Lauf ohne Antwort: Ein Modell, das sich festbeißt, kostet höchstens `max_steps` Schritte. Greift das Limit oft, brauchen Systemprompt oder Werkzeuge Arbeit.
         """, en="""
-        At 2 the run ends without an answer. The limit always holds: a model that gets stuck costs at most `max_steps` steps. When it fires often, the system prompt or the tools need work.
+        At 2 the run ends without an answer: a model that gets stuck costs at most `max_steps` steps. When the limit fires often, the system prompt or the tools need work.
         """),
-    md("build-real-model", de="""
-        ## `RealModel` – und deine Änderung
+    md("real-model", de="""
+        ## `RealModel`: die Anfrage an die API
 
-        `RealModel` verpackt den offiziellen `openai`-Client und gibt wie das Skriptmodell `(message, usage)` zurück: Die Schleife merkt keinen Unterschied. Adresse und Schlüssel liest es aus `LLM_BASE_URL` und `LLM_API_KEY`; jeder Aufruf ist eine Anfrage an `chat.completions.create`. Lies die Zelle und führ sie aus.
-
-        **Deine Änderung:** Der Modellname steht fest im Code. Lass ihn aus der Umgebungsvariablen `LLM_MODEL` kommen, `deepseek-flash` nur, wenn sie fehlt – dann läuft dieselbe Klasse mit Ollama, OpenAI oder DeepSeek. Die Prüfzelle spielt die API auf deinem Rechner nach.
+        `RealModel` verpackt den offiziellen `openai`-Client und gibt wie das Skriptmodell `(message, usage)` zurück: Die Schleife merkt keinen Unterschied. Lies die Zelle und führ sie aus.
         """, en="""
-        ## `RealModel` – and your change
+        ## `RealModel`: the request to the API
 
-        `RealModel` wraps the official `openai` client and, like the scripted model, returns `(message, usage)`: the loop cannot tell the difference. It reads address and key from `LLM_BASE_URL` and `LLM_API_KEY`; every call is one request to `chat.completions.create`. Read the cell and run it.
+        `RealModel` wraps the official `openai` client and, like the scripted model, returns `(message, usage)`: the loop cannot tell the difference. Read the cell and run it.
+        """),
+    code("real-model-code", {language: text.split("\n", 1)[1] + {
+        "de": "\nRealModel = agent.RealModel  # agentlibs RealModel, bis deine Änderung unten ihre Prüfung besteht\n",
+        "en": "\nRealModel = agent.RealModel  # agentlib's RealModel until your change below passes its check\n",
+    }[language] for language, text in skeleton("real_model").items()}),
+    md("build-real-model", de="""
+        ## Deine Änderung an `RealModel` *(optional)*
 
-        **Your change:** the model name is written into the code. Make it come from the environment variable `LLM_MODEL`, `deepseek-flash` only when that is missing – then the same class runs with Ollama, OpenAI or DeepSeek. The check cell plays the API on your own machine.
-        """, tags=["exercise"]),
-    code("build-real-model-code", skeleton("real_model"), tags=["exercise"]),
-    check_cell("build-real-model-check", "real_model", "RealModel", pick=True),
+        Der Modellname steht fest im Code. Lass ihn aus der Umgebungsvariablen `LLM_MODEL` kommen, `deepseek-flash` nur, wenn sie fehlt – dann läuft dieselbe Klasse mit Ollama, OpenAI oder DeepSeek. Die Prüfzelle spielt die API auf deinem Rechner nach.
+        """, en="""
+        ## Your change to `RealModel` *(optional)*
+
+        The model name is written into the code. Make it come from the environment variable `LLM_MODEL`, `deepseek-flash` only when that is missing – then the same class runs with Ollama, OpenAI or DeepSeek. The check cell plays the API on your own machine.
+        """, tags=["exercise", "optional"]),
+    code("build-real-model-code", skeleton("real_model"), tags=["exercise", "optional"]),
+    check_cell("build-real-model-check", "real_model", "RealModel", pick=True, optional=True),
     md("exercise-2-code-intro", de="""
         ## Übung 2 im Code *(optional)*
 

@@ -1,4 +1,4 @@
-"""Notebook 7: all pieces together as one agent with a real model; exercise 4; the self-test; exercise 3 (optional)."""
+"""Notebook 7: all pieces together as one agent with a real model; the self-test; optional: exercises 4 and 3, handing in."""
 
 from .cells import check_cell, code, md, skeleton
 
@@ -8,15 +8,15 @@ CELLS = [
     md("title", de="""
         # 7 · Alle Teile zusammen, Übungen und Selbsttest
 
-        **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`; die erste Zelle unten sagt, welche. Der Agent bekommt eine Frage, die die Doku nicht beantwortet, und im Selbsttest prüfst du, was hängen geblieben ist.
+        **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 9 Minuten, dazu optional 10 Minuten
+        ⏱ etwa 4 Minuten, dazu optional 16 Minuten
         """, en="""
         # 7 · All pieces together, exercises and self-test
 
-        **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s; the first cell below says which. The agent gets a question the docs do not answer, and the self-test checks what stuck.
+        **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s. It answers the lesson's question live, and the self-test checks what stuck.
 
-        ⏱ about 9 minutes, plus 10 optional minutes
+        ⏱ about 4 minutes, plus 16 optional minutes
         """),
     code("setup", """
         import sys
@@ -35,15 +35,11 @@ CELLS = [
     md("own-agent-intro", de="""
         ## Der ganze Agent mit einem echten Modell
 
-        Jeder deiner Teile, der seine Prüfung bestanden hat, steht jetzt in `agent_loop.py` neben diesem Notebook; wo einer fehlt, springt `agentlib` ein. Wie die Datei im Terminal läuft, sagt die nächste Zelle am Ende.
-
-        Die nächste Zelle stellt ihm die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst einem winzigen Modell auf deinem Rechner – SmolLM2, 135 Millionen Parameter, mit dem Kurs installiert, ohne Netz und Kosten. Jeder der drei Schritte dauert ein paar Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass es scheitert: Es greift zum falschen Werkzeug oder wiederholt eins bis zum Schrittlimit. Genau das zeigt der Lauf: Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent stattdessen den Lauf der Lektion ab.
+        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: Es greift zum falschen Werkzeug oder ruft eins bis zum Schrittlimit auf. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
         """, en="""
         ## The whole agent with a real model
 
-        Every piece of yours that passed its check is now in `agent_loop.py` next to this notebook; where one is missing, `agentlib` steps in. How to run the file in a terminal, the next cell says at its end.
-
-        The next cell puts the lesson's question to it, live: to the real model with your key, otherwise to a tiny model on your machine – SmolLM2, 135 million parameters, installed with the course, no network, no cost. Each of its three steps takes a few seconds, up to half a minute on a busy machine. Expect it to fail: it picks the wrong tool or repeats one until the step limit. That is what the run shows: the loop holds; the decisions are the model's. In the browser the agent plays the lesson's run instead.
+        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: it picks the wrong tool or calls one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
         """),
     code("own-agent-run", """
         from IPython.display import display
@@ -63,34 +59,6 @@ CELLS = [
         print(yours(LANGUAGE))
         print(terminal(LANGUAGE))
         """),
-    md("exercise-4", de="""
-        ## Übung 4: eine Frage, die die Doku nicht beantwortet
-
-        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – demselben Modell wie eben (höchstens fünf Schritte); im Browser spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
-        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
-        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
-        """, en="""
-        ## Exercise 4: a question the docs do not answer
-
-        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the same model as above (five steps at most); in the browser a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
-        - `tool_steps`: in how many steps did the model call a tool?
-        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
-        """, tags=["exercise"]),
-    code("exercise-4-run", """
-        import sys
-
-        from agentlib.course import HTTP3_QUESTION, http3_script
-        from agentlib.extras.local import local_server
-
-        live = sys.platform != "emscripten" or has_key()
-        model4 = real_model(RealModel, LANGUAGE, local_server) if live else None  # ⟨dasselbe Modell wie oben|the same model as above⟩
-        if model4 is None:  # ⟨im Browser: ein Skript, das sucht, nichts findet und das sagt|in the browser: a script that searches, finds nothing and says so⟩
-            model4 = ScriptedModel(http3_script(LANGUAGE))
-        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE], max_steps=5)
-        TraceViewer(stats4, language=LANGUAGE)
-        """, tags=["widget", "needs-key"]),
-    code("exercise-4-code", skeleton(4), tags=["exercise"]),
-    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run"),
     md("self-test", de="""
         ## Selbsttest
 
@@ -148,6 +116,34 @@ CELLS = [
 
         </details>
         """, tags=["self-test"]),
+    md("exercise-4", de="""
+        ## Übung 4: eine Frage, die die Doku nicht beantwortet *(optional)*
+
+        Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – demselben Modell wie oben (höchstens fünf Schritte); im Browser spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
+        - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
+        - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
+        """, en="""
+        ## Exercise 4: a question the docs do not answer *(optional)*
+
+        Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the same model as above (five steps at most); in the browser a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
+        - `tool_steps`: in how many steps did the model call a tool?
+        - `keywords`: which keywords did it search for with `grep_docs`, in this order?
+        """, tags=["exercise", "optional"]),
+    code("exercise-4-run", """
+        import sys
+
+        from agentlib.course import HTTP3_QUESTION, http3_script
+        from agentlib.extras.local import local_server
+
+        live = sys.platform != "emscripten" or has_key()
+        model4 = real_model(RealModel, LANGUAGE, local_server) if live else None  # ⟨dasselbe Modell wie oben|the same model as above⟩
+        if model4 is None:  # ⟨im Browser: ein Skript, das sucht, nichts findet und das sagt|in the browser: a script that searches, finds nothing and says so⟩
+            model4 = ScriptedModel(http3_script(LANGUAGE))
+        answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE], max_steps=5)
+        TraceViewer(stats4, language=LANGUAGE)
+        """, tags=["widget", "needs-key", "optional"]),
+    code("exercise-4-code", skeleton(4), tags=["exercise", "optional"]),
+    check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run", optional=True),
     md("exercise-3", de="""
         ## Übung 3: ein neues Werkzeug `count_lines` *(optional)*
 

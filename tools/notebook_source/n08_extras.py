@@ -17,7 +17,7 @@ CELLS = [
         4. Agent oder RAG?
         5. Eine Sammlung von Testfragen: entscheidet ein Modell gut?
 
-        ⏱ etwa 12 Minuten, alles optional
+        ⏱ etwa 13 Minuten, alles optional
         """, en="""
         # 8 · Extras *(optional)*
 
