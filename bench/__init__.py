@@ -47,13 +47,16 @@ def peak_mib():
             return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
     except (OSError, StopIteration):
         import resource  # not on Windows; macOS counts bytes, Linux kibibytes
+
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (1024 if sys.platform == "linux" else 1024**2)
 
 
 # Put in front of a command run with -c, it prints the peak RSS at exit, after everything else.
-PEAK_PROBE = ("import atexit, sys\n"
-              "atexit.register(lambda: sys.stderr.write('\\npeak_kib ' + next(line.split()[1] for line in "
-              "open('/proc/self/status') if line.startswith('VmHWM:')) + '\\n'))\n")
+PEAK_PROBE = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('\\npeak_kib ' + next(line.split()[1] for line in "
+    "open('/proc/self/status') if line.startswith('VmHWM:')) + '\\n'))\n"
+)
 
 
 def cold_import_seconds(module):
@@ -77,6 +80,7 @@ def fastest_seconds(function, repeat):
 
 
 # ---- the races' workload (bench/peers.py, bench/race.py) ----
+
 
 class Counter:
     """The cheap tool: counts its calls, so a run that skipped the tool cannot pass."""
@@ -104,8 +108,9 @@ def mini_swe_environment(tool):
 
         def execute(self, action, cwd=""):
             if action["command"] == "submit":
-                raise Submitted({"role": "exit", "content": ANSWER,
-                                 "extra": {"exit_status": "Submitted", "submission": ANSWER}})
+                raise Submitted(
+                    {"role": "exit", "content": ANSWER, "extra": {"exit_status": "Submitted", "submission": ANSWER}}
+                )
             return {"output": tool(), "returncode": 0, "exception_info": ""}
 
         def get_template_vars(self, **kwargs):

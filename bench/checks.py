@@ -22,8 +22,13 @@ import time
 from . import ROOT, run_times
 
 PIECES = ["decorator", "read_doc", "loop", "scripted_model", "real_model"]
-NAMES = {"decorator": "tool", "read_doc": "read_doc", "loop": "run_agent", "scripted_model": "ScriptedModel",
-         "real_model": "RealModel"}
+NAMES = {
+    "decorator": "tool",
+    "read_doc": "read_doc",
+    "loop": "run_agent",
+    "scripted_model": "ScriptedModel",
+    "real_model": "RealModel",
+}
 HANGS_IN = re.compile(r"^( *)def (register|read_doc|run_agent|__call__)\(.*\n", re.MULTILINE)
 TARGETS = {"correct": 1.0, "hanging": 5.0}  # seconds
 GIVE_UP = 60.0  # a check still running after this long is reported as not stopping at all
@@ -45,7 +50,7 @@ def hanging(source):
     found = HANGS_IN.search(source)
     if not found:
         raise ValueError("no function the check calls was found in the solution")
-    return source[:found.end()] + f"{found.group(1)}    while True: pass\n" + source[found.end():]
+    return source[: found.end()] + f"{found.group(1)}    while True: pass\n" + source[found.end() :]
 
 
 def judged(name, source, language):
@@ -64,8 +69,13 @@ def judged(name, source, language):
 def judged_apart(name, language):
     """judged() on the hanging piece, in a process of its own: a check without a time limit never returns."""
     try:
-        done = subprocess.run([sys.executable, "-m", "bench.checks", "--hanging", name, language], cwd=ROOT,
-                              capture_output=True, text=True, timeout=GIVE_UP)
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.checks", "--hanging", name, language],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=GIVE_UP,
+        )
     except subprocess.TimeoutExpired:
         return GIVE_UP, f"none in {GIVE_UP:g} s"
     if done.returncode:
@@ -83,21 +93,32 @@ def measure(repeat=5, language="en"):
         first, status = judged(name, solution, language)
         times = run_times(lambda: judged(name, solution, language), repeat)
         stuck, stuck_status = judged_apart(name, language)
-        rows.append({"check": name, "status": status, "first_s": round(first, 3),
-                     "median_s": round(statistics.median(times), 3), "hanging_s": round(stuck, 3),
-                     "hanging_status": stuck_status})
+        rows.append(
+            {
+                "check": name,
+                "status": status,
+                "first_s": round(first, 3),
+                "median_s": round(statistics.median(times), 3),
+                "hanging_s": round(stuck, 3),
+                "hanging_status": stuck_status,
+            }
+        )
     return {"repeat": repeat, "language": language, "targets_s": TARGETS, "rows": rows}
 
 
 def table(result):
     """The rows as plain text, each figure beside its target."""
     t = result["targets_s"]
-    out = [f"\nCheck latency (q.check; median of {result['repeat']} on the solution, target {t['correct']:g} s; "
-           f"once on a piece that never returns, target {t['hanging']:g} s)",
-           f"  {'check':16} {'first s':>8} {'median s':>9} {'verdict':>14} {'hanging s':>10} {'verdict':>14}"]
+    out = [
+        f"\nCheck latency (q.check; median of {result['repeat']} on the solution, target {t['correct']:g} s; "
+        f"once on a piece that never returns, target {t['hanging']:g} s)",
+        f"  {'check':16} {'first s':>8} {'median s':>9} {'verdict':>14} {'hanging s':>10} {'verdict':>14}",
+    ]
     for row in result["rows"]:
-        out.append(f"  {row['check']:16} {row['first_s']:8.2f} {row['median_s']:9.2f} {row['status']:>14} "
-                   f"{row['hanging_s']:10.2f} {row['hanging_status']:>14}")
+        out.append(
+            f"  {row['check']:16} {row['first_s']:8.2f} {row['median_s']:9.2f} {row['status']:>14} "
+            f"{row['hanging_s']:10.2f} {row['hanging_status']:>14}"
+        )
     return "\n".join(out)
 
 

@@ -11,9 +11,11 @@ Deliberately left out: realistic prose, code blocks, non-ASCII text.
 import random
 from pathlib import Path
 
-WORDS = ("client request response header cookie stream proxy transport async "
-         "connect read write pool limit retry redirect auth status body json "
-         "encoding url query params verify certificate event hook").split()
+WORDS = (
+    "client request response header cookie stream proxy transport async "
+    "connect read write pool limit retry redirect auth status body json "
+    "encoding url query params verify certificate event hook"
+).split()
 FREQUENT = "timeout"  # in about one line in ten: many hits, so grep_docs stops early
 MISSING = "wombat"  # in no line: grep has to scan the whole folder
 BIG_FILE = "reference.md"
@@ -26,8 +28,7 @@ def sentence(rng):
     if rng.random() < 0.1:
         words[rng.randrange(len(words))] = FREQUENT.capitalize()  # capitalised: grep is case-insensitive
     text = " ".join(words)
-    return rng.choices(["", f"## {text.title()}", f"- {text}.", f"{text.capitalize()}."],
-                       weights=[15, 5, 15, 65])[0]
+    return rng.choices(["", f"## {text.title()}", f"- {text}.", f"{text.capitalize()}."], weights=[15, 5, 15, 65])[0]
 
 
 def write_corpus(folder, files=10_000, megabytes=100, seed=5):
@@ -46,7 +47,11 @@ def write_corpus(folder, files=10_000, megabytes=100, seed=5):
     sizes = [int(total * BIG_SHARE)] + [int(total * (1 - BIG_SHARE) / (files - 1))] * (files - 1)
     written, big_lines = 0, 0
     for number, size in enumerate(sizes):
-        path = folder / BIG_FILE if number == 0 else folder / f"part-{number % 10}" / f"section-{number % 100:02d}" / f"page-{number:05d}.md"
+        path = (
+            folder / BIG_FILE
+            if number == 0
+            else folder / f"part-{number % 10}" / f"section-{number % 100:02d}" / f"page-{number:05d}.md"
+        )
         text = "\n".join(rng.choices(lines, k=max(1, round(size / average)))) + "\n"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

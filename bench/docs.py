@@ -21,9 +21,11 @@ def tables():
     peered = RESULTS / "peers.json"  # none committed: the page shows no peers
     peer_results = json.loads(peered.read_text(encoding="utf-8")) if peered.exists() else None
     measured = memory.table(latest["memory"]) if "memory" in latest else ""  # a run before bench/memory.py has none
-    return [table(latest) + measured + checks.table(latest["checks"]),
-            *([peers.table(peer_results), race.table(peer_results["end_to_end"])] if peer_results else []),
-            front_ends.table(latest["front_ends"])]
+    return [
+        table(latest) + measured + checks.table(latest["checks"]),
+        *([peers.table(peer_results), race.table(peer_results["end_to_end"])] if peer_results else []),
+        front_ends.table(latest["front_ends"]),
+    ]
 
 
 if __name__ == "__main__":

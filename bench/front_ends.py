@@ -41,10 +41,17 @@ TIMEOUT_MS = 300_000  # a cold Pyodide kernel on two busy cores can take a minut
 IDLE = re.compile(r"^(?!No Kernel).+ \| Idle$")  # the status bar, e.g. "Python 3 (ipykernel) | Idle"
 EVERY_CELL_RAN = """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim())); }"""
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",  # as root, in a container
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--no-default-browser-check",
-                 "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]  # reach nothing but this machine
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",  # as root, in a container
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]  # reach nothing but this machine
 WAITS = ("link_to_idle", "run_all")
 LABELS = {"JupyterLab": "JupyterLab (ipykernel)", "site": "site (JupyterLite, Pyodide)"}
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -52,9 +59,11 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.whic
 
 def missing():
     """The sentence that names what to run before the front ends can be measured, or None."""
-    needs = {"the JupyterLite site is not built: run make lite": (SITE / "index.html").is_file(),
-             "Playwright is not installed: run make setup": find_spec("playwright"),
-             "Chromium is not installed: run apt-get install chromium": CHROMIUM}
+    needs = {
+        "the JupyterLite site is not built: run make lite": (SITE / "index.html").is_file(),
+        "Playwright is not installed: run make setup": find_spec("playwright"),
+        "Chromium is not installed: run apt-get install chromium": CHROMIUM,
+    }
     return next((sentence for sentence, there in needs.items() if not there), None)
 
 
@@ -77,16 +86,43 @@ def lab_link():
     with tempfile.TemporaryDirectory(prefix="agentlib-front-ends-") as scratch:
         root = shutil.copytree(ROOT / "notebooks", Path(scratch) / "notebooks")  # the repository's stay untouched
         env = {name: value for name, value in os.environ.items() if not name.startswith(("LLM_", "OPENAI_"))}
-        env.update({name: f"{scratch}/{name.lower()}" for name in ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
-                    "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR")})
+        env.update(
+            {
+                name: f"{scratch}/{name.lower()}"
+                for name in (
+                    "HOME",
+                    "JUPYTER_CONFIG_DIR",
+                    "JUPYTER_DATA_DIR",
+                    "JUPYTER_RUNTIME_DIR",
+                    "IPYTHONDIR",
+                    "JUPYTERLAB_SETTINGS_DIR",
+                    "JUPYTERLAB_WORKSPACES_DIR",
+                )
+            }
+        )
         token, log = secrets.token_hex(16), Path(scratch) / "lab.log"
         with open(log, "wb") as out:
             server = subprocess.Popen(
-                [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-                 "--ServerApp.port=0", "--ServerApp.port_retries=0",  # port 0: it takes a free one and names it
-                 f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-                 "--LabApp.extension_manager=readonly", "--ServerApp.allow_root=True"],  # no PyPI; containers: root
-                env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "jupyter",
+                    "lab",
+                    "--no-browser",
+                    "--ServerApp.ip=127.0.0.1",
+                    "--ServerApp.port=0",
+                    "--ServerApp.port_retries=0",  # port 0: it takes a free one and names it
+                    f"--IdentityProvider.token={token}",
+                    f"--ServerApp.root_dir={root}",
+                    "--LabApp.extension_manager=readonly",
+                    "--ServerApp.allow_root=True",
+                ],  # no PyPI; containers: root
+                env=env,
+                cwd=root,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         try:
             port = answering_port(Path(env["JUPYTER_RUNTIME_DIR"]), server, token, log)
             yield f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK}?token={token}"
@@ -124,8 +160,9 @@ def visit(browser, link):
         idle.wait_for(timeout=TIMEOUT_MS)
         opened = time.perf_counter()
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).first.click()
-        page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
-                     has_text=re.compile("^Run All Cells$")).click()
+        page.locator(
+            ".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")
+        ).click()
         page.wait_for_function(EVERY_CELL_RAN, timeout=TIMEOUT_MS)
         idle.wait_for(timeout=TIMEOUT_MS)
         return {"link_to_idle": opened - started, "run_all": time.perf_counter() - opened}
@@ -152,17 +189,31 @@ def measure(rounds=3, sites=None):
                     for wait, value in visit(browser, link).items():
                         waits[wait].append(value)
                 # Each visit as it ends: on a machine so busy that a visit times out, the others are not lost.
-                print(f"{front_end}: " + ", ".join(f"{wait} {waits[wait][-1]:.1f} s" for wait in WAITS),
-                      f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+                print(
+                    f"{front_end}: " + ", ".join(f"{wait} {waits[wait][-1]:.1f} s" for wait in WAITS),
+                    f"(load {os.getloadavg()[0]:.1f})",
+                    file=sys.stderr,
+                    flush=True,
+                )
         version = browser.version
         browser.close()
     load.append(os.getloadavg()[0])
-    medians = {front_end: {wait: statistics.median(values) for wait, values in waits.items()}
-               for front_end, waits in seconds.items()}
-    return {"date": date, "notebook": f"notebooks/{NOTEBOOK}", "rounds": rounds, "chromium": version,
-            "load_average": [round(value, 1) for value in load], "seconds": seconds, "median_seconds": medians,
-            "site_ratio": {name: {wait: medians[name][wait] / medians["JupyterLab"][wait] for wait in WAITS}
-                           for name in sites}}
+    medians = {
+        front_end: {wait: statistics.median(values) for wait, values in waits.items()}
+        for front_end, waits in seconds.items()
+    }
+    return {
+        "date": date,
+        "notebook": f"notebooks/{NOTEBOOK}",
+        "rounds": rounds,
+        "chromium": version,
+        "load_average": [round(value, 1) for value in load],
+        "seconds": seconds,
+        "median_seconds": medians,
+        "site_ratio": {
+            name: {wait: medians[name][wait] / medians["JupyterLab"][wait] for wait in WAITS} for name in sites
+        },
+    }
 
 
 def table(results):
@@ -170,9 +221,11 @@ def table(results):
     if "skipped" in results:
         return f"Front ends (the site beside JupyterLab): left out: {results['skipped']}"
     start, end = results["load_average"]
-    out = [f"Front ends, {results['date']}: {results['notebook']} in Chromium {results['chromium']}, median of "
-           f"{results['rounds']} rounds taking turns, a first visit each; load {start} at the start, {end} at the end",
-           f"  {'':30} {'link to idle kernel s':>22} {'run-all s':>10}"]
+    out = [
+        f"Front ends, {results['date']}: {results['notebook']} in Chromium {results['chromium']}, median of "
+        f"{results['rounds']} rounds taking turns, a first visit each; load {start} at the start, {end} at the end",
+        f"  {'':30} {'link to idle kernel s':>22} {'run-all s':>10}",
+    ]
     for front_end, median in results["median_seconds"].items():
         label = LABELS.get(front_end, front_end)
         out.append(f"  {label:30} {median['link_to_idle']:22.1f} {median['run_all']:10.1f}")
@@ -184,12 +237,18 @@ def table(results):
 # Where the site's wait goes (timeline): console marks put into the site's code as it is served, so never in a
 # timed visit. The kernel worker's steps, and inside Pyodide's start the packages it loads beside booting
 # Python. The names are those of jupyterlite-pyodide-kernel 0.8.6's and Pyodide 314's minified code.
-MARKS = {"comlink.worker": [(r"await this\.(init\w+)\(e\)",
-                             r'(console.log("mark:worker \1:"+Date.now()),await this.\1(e))'),
-                            (r"null==\(t=this\._initializer\)", 'console.log("mark:kernel ready:"+Date.now()),$&')],
-         "pyodide.asm.mjs": [(r"await pe\(n,\{messageCallback\(\)\{\}\}\)",
-                              '(console.log("mark:preload start:"+Date.now()),$&,'
-                              'console.log("mark:preload end:"+Date.now()))')]}
+MARKS = {
+    "comlink.worker": [
+        (r"await this\.(init\w+)\(e\)", r'(console.log("mark:worker \1:"+Date.now()),await this.\1(e))'),
+        (r"null==\(t=this\._initializer\)", 'console.log("mark:kernel ready:"+Date.now()),$&'),
+    ],
+    "pyodide.asm.mjs": [
+        (
+            r"await pe\(n,\{messageCallback\(\)\{\}\}\)",
+            '(console.log("mark:preload start:"+Date.now()),$&,console.log("mark:preload end:"+Date.now()))',
+        )
+    ],
+}
 FETCHED = re.compile(r"[^/?]+\.(wasm|zip|whl)$|comlink\.worker[^/]*\.js$")  # what the timeline lists, by name
 
 
@@ -219,9 +278,14 @@ def timeline(folder=None):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context()
         context.route(re.compile(r"(comlink\.worker[^/]*\.js|pyodide\.asm\.mjs)$"), marked)
-        context.on("console", lambda message: events.append((int(message.text.rsplit(":", 1)[1]) / 1000,
-                                                             message.text.split(":")[1]))
-                   if message.text.startswith("mark:") else None)
+        context.on(
+            "console",
+            lambda message: (
+                events.append((int(message.text.rsplit(":", 1)[1]) / 1000, message.text.split(":")[1]))
+                if message.text.startswith("mark:")
+                else None
+            ),
+        )
         context.on("requestfinished", finished)
         page = context.new_page()
         started = time.time()

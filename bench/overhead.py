@@ -31,9 +31,19 @@ def noop() -> str:
 
 
 # A registry of its own, so the lesson's TOOLS stay as they are.
-TRIVIAL_TOOLS = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
-    "name": "noop", "description": "Do nothing.",
-    "parameters": {"type": "object", "properties": {}, "required": []}}}}}
+TRIVIAL_TOOLS = {
+    "noop": {
+        "fn": noop,
+        "schema": {
+            "type": "function",
+            "function": {
+                "name": "noop",
+                "description": "Do nothing.",
+                "parameters": {"type": "object", "properties": {}, "required": []},
+            },
+        },
+    }
+}
 
 
 class NoopModel:
@@ -57,8 +67,7 @@ def scripted(steps):
 def run(model, steps):
     answer, stats = run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=TRIVIAL_TOOLS)
     if answer != "done" or stats.steps != steps:
-        raise RuntimeError(f"the no-op run stopped after {stats.steps} of {steps} steps: "
-                           f"{stats.trace.stop_message}")
+        raise RuntimeError(f"the no-op run stopped after {stats.steps} of {steps} steps: {stats.trace.stop_message}")
 
 
 def exponent(points):
@@ -76,8 +85,13 @@ MODELS = {"loop": NoopModel, "with_scripted_model": scripted}
 
 def one_size(name, steps, repeat):
     """In a fresh process: the fastest of `repeat` runs of `steps` steps, and the process's peak RSS."""
-    done = subprocess.run([sys.executable, "-m", "bench.overhead", name, str(steps), str(repeat)],
-                          cwd=ROOT, check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.overhead", name, str(steps), str(repeat)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -92,9 +106,14 @@ def measure(steps, repeat):
         # ScriptedModel's copies grow quadratically: not run at ten times STEPS
         measured = {size: one_size(name, size, repeat) for size in sizes if name == "loop" or size <= steps}
         points = [(size, figures["seconds"]) for size, figures in measured.items()]
-        results[name] = {"us_per_step": 1e6 * measured[steps]["seconds"] / steps, "exponent": exponent(points),
-                         "points": [{"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s,
-                                     "peak_mib": measured[s]["peak_mib"]} for s, t in points]}
+        results[name] = {
+            "us_per_step": 1e6 * measured[steps]["seconds"] / steps,
+            "exponent": exponent(points),
+            "points": [
+                {"steps": s, "ms": 1000 * t, "us_per_step": 1e6 * t / s, "peak_mib": measured[s]["peak_mib"]}
+                for s, t in points
+            ],
+        }
     return {"steps": steps, "repeat": repeat} | results
 
 

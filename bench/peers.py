@@ -51,8 +51,19 @@ def agentlib_run(steps, tool):
     def noop() -> str:
         return tool()
 
-    tools = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
-        "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}}}
+    tools = {
+        "noop": {
+            "fn": noop,
+            "schema": {
+                "type": "function",
+                "function": {
+                    "name": "noop",
+                    "description": "Do nothing.",
+                    "parameters": {"type": "object", "properties": {}, "required": []},
+                },
+            },
+        }
+    }
     asked = 0
 
     def model(messages, schemas):  # keeps nothing: only the loop is measured
@@ -70,8 +81,19 @@ def agentlib_scripted_run(steps, tool):
     def noop() -> str:
         return tool()
 
-    tools = {"noop": {"fn": noop, "schema": {"type": "function", "function": {
-        "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}}}
+    tools = {
+        "noop": {
+            "fn": noop,
+            "schema": {
+                "type": "function",
+                "function": {
+                    "name": "noop",
+                    "description": "Do nothing.",
+                    "parameters": {"type": "object", "properties": {}, "required": []},
+                },
+            },
+        }
+    }
     model = ScriptedModel([Message(tool_calls=[Call("", "noop", "{}")])] * (steps - 1) + [Message(ANSWER)])
     return lambda: run_agent(model, "Do nothing.", max_steps=steps, verbose=False, tools=tools)[0]
 
@@ -91,8 +113,9 @@ def pydantic_ai_run(steps, tool):
     def model(messages, info):
         nonlocal asked
         asked += 1
-        return ModelResponse(parts=[ToolCallPart("noop", {}, tool_call_id=f"c{asked}") if asked < steps
-                                    else TextPart(ANSWER)])
+        return ModelResponse(
+            parts=[ToolCallPart("noop", {}, tool_call_id=f"c{asked}") if asked < steps else TextPart(ANSWER)]
+        )
 
     agent = Agent(FunctionModel(model), tools=[noop], instructions="Do nothing.")
     return lambda: agent.run_sync("Do nothing.", usage_limits=UsageLimits(request_limit=None)).output
@@ -117,11 +140,21 @@ def openai_agents_run(steps, tool):
         async def get_response(self, *args, **kwargs):
             self.asked += 1
             if self.asked < steps:
-                output = [ResponseFunctionToolCall(arguments="{}", call_id=f"c{self.asked}", name="noop",
-                                                   type="function_call")]
+                output = [
+                    ResponseFunctionToolCall(
+                        arguments="{}", call_id=f"c{self.asked}", name="noop", type="function_call"
+                    )
+                ]
             else:
-                output = [ResponseOutputMessage(id="m", role="assistant", status="completed", type="message", content=[
-                    ResponseOutputText(annotations=[], text=ANSWER, type="output_text")])]
+                output = [
+                    ResponseOutputMessage(
+                        id="m",
+                        role="assistant",
+                        status="completed",
+                        type="message",
+                        content=[ResponseOutputText(annotations=[], text=ANSWER, type="output_text")],
+                    )
+                ]
             return ModelResponse(output=output, usage=Usage(), response_id=None)
 
         def stream_response(self, *args, **kwargs):
@@ -164,13 +197,25 @@ def mini_swe_agent_run(steps, tool):
         def query(self, messages, **kwargs):
             self.asked += 1
             command = "noop" if self.asked < steps else "submit"
-            call = {"id": f"c{self.asked}", "type": "function",
-                    "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
-            return {"role": "assistant", "content": None, "tool_calls": [call],
-                    "extra": {"actions": [{"command": command, "tool_call_id": call["id"]}]}}
+            call = {
+                "id": f"c{self.asked}",
+                "type": "function",
+                "function": {"name": "bash", "arguments": json.dumps({"command": command})},
+            }
+            return {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [call],
+                "extra": {"actions": [{"command": command, "tool_call_id": call["id"]}]},
+            }
 
-    agent = DefaultAgent(Fake(outputs=[]), mini_swe_environment(tool), system_template="Do nothing.",
-                         instance_template="{{task}}", step_limit=steps)
+    agent = DefaultAgent(
+        Fake(outputs=[]),
+        mini_swe_environment(tool),
+        system_template="Do nothing.",
+        instance_template="{{task}}",
+        step_limit=steps,
+    )
     return lambda: agent.run("Do nothing.")["submission"]
 
 
@@ -202,15 +247,23 @@ def child(name, steps):
         answer = run()
         times.append(time.perf_counter() - started)
         if answer != ANSWER or tool.runs != steps - 1:
-            raise RuntimeError(f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs; "
-                               f"expected {ANSWER!r} after {steps - 1}")
-    return {"import_s": imported, "run_s": min(times), "runs": len(times), "tool_runs": tool.runs,
-            "peak_mib": peak_mib()}
+            raise RuntimeError(
+                f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs; "
+                f"expected {ANSWER!r} after {steps - 1}"
+            )
+    return {
+        "import_s": imported,
+        "run_s": min(times),
+        "runs": len(times),
+        "tool_runs": tool.runs,
+        "peak_mib": peak_mib(),
+    }
 
 
 def measure_one(name, steps):
-    done = subprocess.run([sys.executable, "-m", "bench.peers", "child", name, str(steps)], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.peers", "child", name, str(steps)], cwd=ROOT, capture_output=True, text=True
+    )
     if done.returncode:
         raise RuntimeError(f"{name} at {steps} steps failed:\n{done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.splitlines()[-1])
@@ -224,11 +277,14 @@ def summarise(runs, sizes):
     for name, by_size in runs.items():
         row = {"import_ms": 1000 * statistics.median(imports[FRAMEWORKS[name][0]]), "sizes": {}}
         for steps in sizes:
-            row["sizes"][steps] = {"us_per_step": 1e6 * statistics.median(r["run_s"] for r in by_size[steps]) / steps,
-                                   "peak_mib": statistics.median(r["peak_mib"] for r in by_size[steps])}
+            row["sizes"][steps] = {
+                "us_per_step": 1e6 * statistics.median(r["run_s"] for r in by_size[steps]) / steps,
+                "peak_mib": statistics.median(r["peak_mib"] for r in by_size[steps]),
+            }
         small, large = min(sizes), max(sizes)
-        row["exponent"] = growth_exponent((small, row["sizes"][small]["us_per_step"] * small),
-                                          (large, row["sizes"][large]["us_per_step"] * large))
+        row["exponent"] = growth_exponent(
+            (small, row["sizes"][small]["us_per_step"] * small), (large, row["sizes"][large]["us_per_step"] * large)
+        )
         rows[name] = row
     base = rows["agentlib"]
     for row in rows.values():
@@ -253,13 +309,18 @@ def versions():
 def table(result):
     """The result as plain text; it reads a result loaded back from JSON too (sizes as text there)."""
     sizes = result["sizes"]
-    rows = {name: row | {"sizes": {int(n): figures for n, figures in row["sizes"].items()}}
-            for name, row in result["rows"].items()}
-    out = [f"agentlib and its peers, {result['date']}: {result['machine']}, Python {result['versions']['python']}, "
-           f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all",
-           f"  {'':24} {'version':>9} {'import ms':>10} {'x':>6}"
-           + "".join(f" {'us/step N=' + str(n):>15} {'x':>6}" for n in sizes)
-           + f" {'exponent':>9}" + "".join(f" {'MiB N=' + str(n):>11} {'x':>5}" for n in sizes)]
+    rows = {
+        name: row | {"sizes": {int(n): figures for n, figures in row["sizes"].items()}}
+        for name, row in result["rows"].items()
+    }
+    out = [
+        f"agentlib and its peers, {result['date']}: {result['machine']}, Python {result['versions']['python']}, "
+        f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all",
+        f"  {'':24} {'version':>9} {'import ms':>10} {'x':>6}"
+        + "".join(f" {'us/step N=' + str(n):>15} {'x':>6}" for n in sizes)
+        + f" {'exponent':>9}"
+        + "".join(f" {'MiB N=' + str(n):>11} {'x':>5}" for n in sizes),
+    ]
     for name, row in rows.items():
         version_ = result["versions"].get(name) or "this repo"
         line = f"  {name:24} {version_:>9} {row['import_ms']:10.1f} {row['import_ratio']:6.1f}"
@@ -267,8 +328,10 @@ def table(result):
         line += f" {row['exponent']:9.2f}"
         line += "".join(f" {row['sizes'][n]['peak_mib']:11.0f} {row['sizes'][n]['memory_ratio']:5.1f}" for n in sizes)
         out.append(line)
-    out.append("  x: ratio to agentlib; exponent: growth of a run's time with N (1 = linear, 2 = quadratic); "
-               "MiB: peak RSS of the measuring process")
+    out.append(
+        "  x: ratio to agentlib; exponent: growth of a run's time with N (1 = linear, 2 = quadratic); "
+        "MiB: peak RSS of the measuring process"
+    )
     return "\n".join(out)
 
 
@@ -277,19 +340,35 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, nargs="+", default=[100, 1000], help="run lengths (model calls)")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; each figure is their median")
     parser.add_argument("--only", nargs="+", choices=list(FRAMEWORKS), default=list(FRAMEWORKS))
-    parser.add_argument("--races", nargs="+", choices=["fake", "e2e"], default=["fake", "e2e"],
-                        help="fake: the loops around a fake model; e2e: end to end over HTTP (bench/race.py)")
+    parser.add_argument(
+        "--races",
+        nargs="+",
+        choices=["fake", "e2e"],
+        default=["fake", "e2e"],
+        help="fake: the loops around a fake model; e2e: end to end over HTTP (bench/race.py)",
+    )
     parser.add_argument("--e2e-repeat", type=int, default=1, help="rounds of the end-to-end race")
-    parser.add_argument("--budget", type=float, default=240.0,
-                        help="seconds one end-to-end run may take; a slower one is stopped and shown as a lower bound")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=240.0,
+        help="seconds one end-to-end run may take; a slower one is stopped and shown as a lower bound",
+    )
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "peers.json"))
     args = parser.parse_args(argv)
-    if len(args.steps) < 2 or min(args.steps) < 2 or min(args.repeat, args.e2e_repeat) < 1 or "agentlib" not in args.only:
+    if (
+        len(args.steps) < 2
+        or min(args.steps) < 2
+        or min(args.repeat, args.e2e_repeat) < 1
+        or "agentlib" not in args.only
+    ):
         parser.error("give at least two sizes of 2 steps or more, --repeat 1 or more, and keep agentlib in --only")
     missing = [name for name, found in versions().items() if name in args.only and found is None]
     if missing:
-        parser.error(f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
-                     f"which installs them into .peers-venv")
+        parser.error(
+            f"{', '.join(missing)} not installed for {sys.executable}; run make bench-peers, "
+            f"which installs them into .peers-venv"
+        )
     from .__main__ import machine
 
     sizes, result = sorted(set(args.steps)), {"versions": versions(), "sizes": sorted(set(args.steps))}
@@ -301,9 +380,14 @@ def main(argv=None):
                 for name in args.only:  # interleaved: one of each in turn
                     runs[name][steps].append(measure_one(name, steps))
             print(f"round {round_ + 1} of {args.repeat} done", file=sys.stderr)
-        result |= {"date": datetime.now().astimezone().isoformat(timespec="seconds"), "machine": described(machine()),
-                   "repeat": args.repeat, "rows": summarise(runs, sizes), "runs": runs,
-                   "wall_seconds": time.perf_counter() - started}
+        result |= {
+            "date": datetime.now().astimezone().isoformat(timespec="seconds"),
+            "machine": described(machine()),
+            "repeat": args.repeat,
+            "rows": summarise(runs, sizes),
+            "runs": runs,
+            "wall_seconds": time.perf_counter() - started,
+        }
         print(table(result))
     if "e2e" in args.races:
         started, load = time.perf_counter(), machine()["load_average"]
@@ -311,9 +395,15 @@ def main(argv=None):
         runs = race.race(names, sizes, args.e2e_repeat, args.budget)
         result["end_to_end"] = e2e = {
             "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-            "machine": described(machine(), load), "versions": result["versions"], "repeat": args.e2e_repeat,
-            "sizes": sizes, "budget_s": args.budget, "rows": race.summarise(runs, sizes), "runs": runs,
-            "wall_seconds": time.perf_counter() - started}
+            "machine": described(machine(), load),
+            "versions": result["versions"],
+            "repeat": args.e2e_repeat,
+            "sizes": sizes,
+            "budget_s": args.budget,
+            "rows": race.summarise(runs, sizes),
+            "runs": runs,
+            "wall_seconds": time.perf_counter() - started,
+        }
         print(("\n" if "fake" in args.races else "") + race.table(e2e))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as file:
@@ -324,7 +414,9 @@ def main(argv=None):
 
 def described(m, load_before=None):
     """The machine in one line, with the load average (before and after, for a long run)."""
-    load = f"{load_before} at the start, {m['load_average']} at the end" if load_before is not None else m["load_average"]
+    load = (
+        f"{load_before} at the start, {m['load_average']} at the end" if load_before is not None else m["load_average"]
+    )
     return f"{m['cores']} cores, {m['cpu']}, load {load}"
 
 

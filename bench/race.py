@@ -52,8 +52,14 @@ from agentlib.course.loopback import Loopback
 from . import ANSWER, ROOT, SHORT, Counter, growth_exponent, mini_swe_environment, peak_mib
 
 QUESTION = "Do nothing."
-NOOP_SCHEMA = {"type": "function", "function": {
-    "name": "noop", "description": "Do nothing.", "parameters": {"type": "object", "properties": {}, "required": []}}}
+NOOP_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": "noop",
+        "description": "Do nothing.",
+        "parameters": {"type": "object", "properties": {}, "required": []},
+    },
+}
 
 
 # dialect: (tool name, arguments of each step's call, the last step's reply: a call, or None for text)
@@ -76,11 +82,18 @@ def reply(dialect, steps, request):
     call = (name, arguments) if step < steps else last
     message = {"role": "assistant", "content": ANSWER if call is None else None}
     if call:
-        message["tool_calls"] = [{"id": f"c{step}", "type": "function",
-                                  "function": {"name": call[0], "arguments": json.dumps(call[1])}}]
-    return {"id": f"chatcmpl-{step}", "object": "chat.completion", "created": 0, "model": request.get("model", "m"),
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if call else "stop"}],
-            "usage": {"prompt_tokens": step, "completion_tokens": 1, "total_tokens": step + 1}}
+        message["tool_calls"] = [
+            {"id": f"c{step}", "type": "function", "function": {"name": call[0], "arguments": json.dumps(call[1])}}
+        ]
+    return {
+        "id": f"chatcmpl-{step}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", "m"),
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if call else "stop"}],
+        "usage": {"prompt_tokens": step, "completion_tokens": 1, "total_tokens": step + 1},
+    }
+
 
 def serve(lifetime=3600.0, record=False):
     """The race's server (a Loopback, not started): each run answered by `reply`, the totals at GET /stats."""
@@ -119,8 +132,11 @@ def floor_run(url, steps, tool):
         messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION}]
         try:
             for _ in range(steps):
-                body = json.dumps({"model": "bench", "messages": messages, "tools": [NOOP_SCHEMA], "tool_choice": "auto"},
-                                  ensure_ascii=False, separators=(",", ":")).encode()
+                body = json.dumps(
+                    {"model": "bench", "messages": messages, "tools": [NOOP_SCHEMA], "tool_choice": "auto"},
+                    ensure_ascii=False,
+                    separators=(",", ":"),
+                ).encode()
                 connection.request("POST", where.path + "/chat/completions", body, {"Content-Type": "application/json"})
                 answer = connection.getresponse()
                 message = json.loads(answer.read())["choices"][0]["message"]
@@ -132,6 +148,7 @@ def floor_run(url, steps, tool):
             return None
         finally:
             connection.close()
+
     return run
 
 
@@ -149,6 +166,7 @@ def agentlib_run(url, steps, tool, transform=True):
     def run():
         answer, stats = run_agent(model, QUESTION, max_steps=steps, verbose=False, tools=tools)
         return answer if answer is not None else stats.trace.stop_message  # the reason, for the error shown
+
     return run
 
 
@@ -157,9 +175,13 @@ def posted(client):
     from openai.types.chat import ChatCompletion
 
     def create(extra_body=None, **fields):
-        body = json.dumps(fields | (extra_body or {}), ensure_ascii=False,
-                          default=lambda message: message.model_dump(exclude_none=True))
+        body = json.dumps(
+            fields | (extra_body or {}),
+            ensure_ascii=False,
+            default=lambda message: message.model_dump(exclude_none=True),
+        )
         return client.post("/chat/completions", content=body.encode(), cast_to=ChatCompletion)
+
     return create
 
 
@@ -203,8 +225,12 @@ def smolagents_run(url, steps, tool):
         """Do nothing."""
         return tool()
 
-    agent = ToolCallingAgent(tools=[noop], model=OpenAIModel("bench", api_base=url, api_key="bench-key"),
-                             max_steps=steps, verbosity_level=LogLevel.OFF)
+    agent = ToolCallingAgent(
+        tools=[noop],
+        model=OpenAIModel("bench", api_base=url, api_key="bench-key"),
+        max_steps=steps,
+        verbosity_level=LogLevel.OFF,
+    )
     return lambda: agent.run(QUESTION)
 
 
@@ -212,10 +238,12 @@ def mini_swe_agent_run(url, steps, tool):
     from minisweagent.agents.default import DefaultAgent
     from minisweagent.models.litellm_model import LitellmModel
 
-    model = LitellmModel(model_name="openai/bench", model_kwargs={"api_base": url, "api_key": "bench-key"},
-                         cost_tracking="ignore_errors")
-    agent = DefaultAgent(model, mini_swe_environment(tool), system_template=QUESTION, instance_template="{{task}}",
-                         step_limit=steps)
+    model = LitellmModel(
+        model_name="openai/bench", model_kwargs={"api_base": url, "api_key": "bench-key"}, cost_tracking="ignore_errors"
+    )
+    agent = DefaultAgent(
+        model, mini_swe_environment(tool), system_template=QUESTION, instance_template="{{task}}", step_limit=steps
+    )
     return lambda: agent.run(QUESTION)["submission"]
 
 
@@ -269,21 +297,33 @@ def child(name, steps, server):
         after = stats(server)
         served.append(after["seconds"] - before["seconds"])
         if answer != ANSWER or tool.runs != steps - 1 or after["requests"] - before["requests"] != steps:
-            raise RuntimeError(f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs and "
-                               f"{after['requests'] - before['requests']} requests; expected {ANSWER!r} after "
-                               f"{steps - 1} and {steps}")
+            raise RuntimeError(
+                f"{name} at {steps} steps answered {answer!r} after {tool.runs} tool runs and "
+                f"{after['requests'] - before['requests']} requests; expected {ANSWER!r} after "
+                f"{steps - 1} and {steps}"
+            )
     fastest = times.index(min(times))
-    return {"run_s": times[fastest], "cpu_s": cpu[fastest], "server_s": served[fastest],
-            "runs": len(times),
-            "tool_runs": tool.runs, "peak_mib": peak_mib()}
+    return {
+        "run_s": times[fastest],
+        "cpu_s": cpu[fastest],
+        "server_s": served[fastest],
+        "runs": len(times),
+        "tool_runs": tool.runs,
+        "peak_mib": peak_mib(),
+    }
 
 
 def measure_one(name, steps, server, budget):
     """One fresh process's figures, or {"over_s": budget} when it had not finished within `budget` seconds."""
     try:
-        done = subprocess.run([sys.executable, "-m", "bench.race", "child", name, str(steps)], cwd=ROOT,
-                              env=os.environ | {"BENCH_RACE_SERVER": server}, capture_output=True, text=True,
-                              timeout=budget)
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.race", "child", name, str(steps)],
+            cwd=ROOT,
+            env=os.environ | {"BENCH_RACE_SERVER": server},
+            capture_output=True,
+            text=True,
+            timeout=budget,
+        )
     except subprocess.TimeoutExpired:  # killed: its time is at least the budget, its memory unknown
         return {"over_s": budget}
     if done.returncode:
@@ -307,8 +347,10 @@ def race(names, sizes, repeat, budget, log=sys.stderr):
     return runs
 
 
-MEASURES = {"wall": "time per step, the server's own time taken out (wall clock)",
-            "cpu": "CPU time of the agent's process per step (what waiting for a busy core leaves out)"}
+MEASURES = {
+    "wall": "time per step, the server's own time taken out (wall clock)",
+    "cpu": "CPU time of the agent's process per step (what waiting for a busy core leaves out)",
+}
 
 
 def summarise(runs, sizes):
@@ -323,15 +365,19 @@ def summarise(runs, sizes):
             over = [r["over_s"] for r in by_size[steps] if "over_s" in r]
             per_step = lambda value: 1e6 * statistics.median(map(value, done)) / steps if done else None  # noqa: E731
             row["sizes"][steps] = {
-                "wall": per_step(lambda r: r["run_s"] - r["server_s"]), "cpu": per_step(lambda r: r["cpu_s"]),
+                "wall": per_step(lambda r: r["run_s"] - r["server_s"]),
+                "cpu": per_step(lambda r: r["cpu_s"]),
                 "wall_at_least": 1e6 * over[0] / steps if over else None,
                 "server": per_step(lambda r: r["server_s"]),
-                "peak_mib": statistics.median(r["peak_mib"] for r in done) if done else None}
+                "peak_mib": statistics.median(r["peak_mib"] for r in done) if done else None,
+            }
         for measure in MEASURES:
             small, large = (row["sizes"][n][measure] for n in (min(sizes), max(sizes)))
             row["exponent"][measure] = (
                 growth_exponent((min(sizes), small * min(sizes)), (max(sizes), large * max(sizes)))
-                if small and large and min(sizes) < max(sizes) else None)
+                if small and large and min(sizes) < max(sizes)
+                else None
+            )
         rows[name] = row
     for row in rows.values():
         for steps, figures in row["sizes"].items():
@@ -352,12 +398,17 @@ def table(result):
     """The end-to-end race as plain text; reads a result loaded back from JSON too (sizes as text there)."""
     sizes, rows = result["sizes"], result["rows"]
     figures = {name: [row["sizes"].get(n) or row["sizes"][str(n)] for n in sizes] for name, row in rows.items()}
-    out = [f"End to end over HTTP, one loopback server, {result['date']}: {result['machine']}, "
-           f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all"]
+    out = [
+        f"End to end over HTTP, one loopback server, {result['date']}: {result['machine']}, "
+        f"median of {result['repeat']} interleaved rounds, {result['wall_seconds']:.0f} s in all"
+    ]
     for measure, heading in MEASURES.items():
         out.append(f"  {heading}")
-        out.append(f"  {'':24} {'version':>9}" + "".join(
-            f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10}" for n in sizes) + f" {'exponent':>9}")
+        out.append(
+            f"  {'':24} {'version':>9}"
+            + "".join(f" {'us/step N=' + str(n):>15} {'x floor':>8} {'x agentlib':>10}" for n in sizes)
+            + f" {'exponent':>9}"
+        )
         for name, row in rows.items():
             version_ = result["versions"].get(name) or ("this repo" if name.startswith("agentlib") else "-")
             line = f"  {name:24} {version_:>9}"
@@ -366,28 +417,46 @@ def table(result):
                 value = f[measure] or f.get(f"{measure}_at_least")
                 line += f" {bound + format(value, ',.0f') if value else '-':>15}" + "".join(
                     f" {bound + ratio(f[k]) if f[k] else '-':>{w}}"
-                    for k, w in ((f"{measure}_x_floor", 8), (f"{measure}_x_agentlib", 10)))
+                    for k, w in ((f"{measure}_x_floor", 8), (f"{measure}_x_agentlib", 10))
+                )
             exponent = row["exponent"][measure]
             out.append(line + (f" {exponent:9.2f}" if exponent is not None else f" {'-':>9}"))
     out.append("  the server's own time per step, and the peak memory (RSS) of the agent's process")
-    out.append(f"  {'':24} {'':>9}" + "".join(f" {'server us N=' + str(n):>17}" for n in sizes)
-               + "".join(f" {'MiB N=' + str(n):>11} {'x agentlib':>10}" for n in sizes))
+    out.append(
+        f"  {'':24} {'':>9}"
+        + "".join(f" {'server us N=' + str(n):>17}" for n in sizes)
+        + "".join(f" {'MiB N=' + str(n):>11} {'x agentlib':>10}" for n in sizes)
+    )
     base = figures.get("agentlib")
     for name in rows:
         line = f"  {name:24} {'':>9}" + "".join(
-            f" {f['server']:17,.0f}" if f["server"] is not None else f" {'-':>17}" for f in figures[name])
+            f" {f['server']:17,.0f}" if f["server"] is not None else f" {'-':>17}" for f in figures[name]
+        )
         for k, f in enumerate(figures[name]):
-            line += (f" {f['peak_mib']:11.0f} {ratio(f['peak_mib'] / base[k]['peak_mib']):>10}"
-                     if f["peak_mib"] and base and base[k]["peak_mib"] else f" {'-':>11} {'-':>10}")
+            line += (
+                f" {f['peak_mib']:11.0f} {ratio(f['peak_mib'] / base[k]['peak_mib']):>10}"
+                if f["peak_mib"] and base and base[k]["peak_mib"]
+                else f" {'-':>11} {'-':>10}"
+            )
         out.append(line)
-    out.append(f"  x: ratio to the floor, to agentlib; > : stopped after {result['budget_s']:.0f} s, a lower bound; "
-               f"-: not measured (stopped)")
+    out.append(
+        f"  x: ratio to the floor, to agentlib; > : stopped after {result['budget_s']:.0f} s, a lower bound; "
+        f"-: not measured (stopped)"
+    )
     if "agentlib" in figures and NO_TRANSFORM in figures:
-        out.append("  what the openai SDK's request transform in create() costs per step (agentlib minus "
-                   f"{NO_TRANSFORM!r}): " + "; ".join(
-                       f"N={n}: " + ", ".join(f"{with_[m] - without[m]:,.0f} us {m}" for m in MEASURES
-                                              if with_[m] is not None and without[m] is not None)
-                       for n, with_, without in zip(sizes, figures["agentlib"], figures[NO_TRANSFORM])))
+        out.append(
+            "  what the openai SDK's request transform in create() costs per step (agentlib minus "
+            f"{NO_TRANSFORM!r}): "
+            + "; ".join(
+                f"N={n}: "
+                + ", ".join(
+                    f"{with_[m] - without[m]:,.0f} us {m}"
+                    for m in MEASURES
+                    if with_[m] is not None and without[m] is not None
+                )
+                for n, with_, without in zip(sizes, figures["agentlib"], figures[NO_TRANSFORM])
+            )
+        )
     return "\n".join(out)
 
 

@@ -17,9 +17,11 @@ from agentlib.docs import doc_paths, relative
 
 LINES = 20  # lines per passage
 TOP = 5  # passages in the request: about 100 lines of documentation
-SYSTEM = ("You answer questions about the Python HTTP client library httpx from the documentation passages "
-          "given with the question. Cite the file and line numbers you used. If the passages do not answer "
-          "the question, say so. Answer in the language of the question.")
+SYSTEM = (
+    "You answer questions about the Python HTTP client library httpx from the documentation passages "
+    "given with the question. Cite the file and line numbers you used. If the passages do not answer "
+    "the question, say so. Answer in the language of the question."
+)
 
 
 def words(text):
@@ -33,7 +35,7 @@ def passages():
     for path in doc_paths():
         lines = path.read_text(encoding="utf-8").splitlines()
         for start in range(0, len(lines), LINES):
-            numbered = "\n".join(f"{n}: {line}" for n, line in enumerate(lines[start:start + LINES], start + 1))
+            numbered = "\n".join(f"{n}: {line}" for n, line in enumerate(lines[start : start + LINES], start + 1))
             found.append((relative(path), start + 1, numbered))
     return found
 
@@ -44,11 +46,18 @@ def retrieve(question, top=TOP, k1=1.5, b=0.75):
     counts = [Counter(words(text)) for _, _, text in found]
     average = sum(sum(c.values()) for c in counts) / len(counts)
     documents = Counter(word for c in counts for word in c)
+
     def score(c):
         size = sum(c.values())
-        return sum(math.log(1 + (len(counts) - documents[w] + 0.5) / (documents[w] + 0.5))
-                   * c[w] * (k1 + 1) / (c[w] + k1 * (1 - b + b * size / average))
-                   for w in set(words(question)) if w in c)
+        return sum(
+            math.log(1 + (len(counts) - documents[w] + 0.5) / (documents[w] + 0.5))
+            * c[w]
+            * (k1 + 1)
+            / (c[w] + k1 * (1 - b + b * size / average))
+            for w in set(words(question))
+            if w in c
+        )
+
     ranked = sorted(range(len(found)), key=lambda i: score(counts[i]), reverse=True)
     return [found[i] for i in ranked[:top]]
 
@@ -60,7 +69,11 @@ def request(question, top=TOP, query=None):
     match a German question against English docs (module 04's multilingual vectors can), so the
     bench retrieves for the English wording and sends the German question.
     """
-    context = "\n\n".join(f"{path}, lines {start}-{start + text.count(chr(10))}:\n{text}"
-                          for path, start, text in retrieve(query or question, top))
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": f"{question}\n\nDocumentation passages:\n\n{context}"}]
+    context = "\n\n".join(
+        f"{path}, lines {start}-{start + text.count(chr(10))}:\n{text}"
+        for path, start, text in retrieve(query or question, top)
+    )
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": f"{question}\n\nDocumentation passages:\n\n{context}"},
+    ]

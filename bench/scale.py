@@ -39,15 +39,24 @@ def cases(folder, big_lines):
     return [
         ("grep_docs, no hit", "grep_docs", {"keyword": MISSING}, f"grep -rniF {MISSING} DIR"),
         ("grep_docs, many hits", "grep_docs", {"keyword": FREQUENT}, f"grep -rniF {FREQUENT} DIR | head -n 21"),
-        ("read_doc, deep lines", "read_doc", {"path": BIG_FILE, "start": start, "end": end},
-         f"sed -n '{start},{end}p;{end}q' DIR/{BIG_FILE}"),
+        (
+            "read_doc, deep lines",
+            "read_doc",
+            {"path": BIG_FILE, "start": start, "end": end},
+            f"sed -n '{start},{end}p;{end}q' DIR/{BIG_FILE}",
+        ),
         ("list_docs", "list_docs", {}, "find DIR -type f -name '*.md'"),
     ]
 
 
 def shell(command, folder):
-    done = subprocess.run(["sh", "-c", command.replace("DIR", shlex.quote(str(folder)))], env=GNU_ENV,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        ["sh", "-c", command.replace("DIR", shlex.quote(str(folder)))],
+        env=GNU_ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if done.returncode > 1:  # grep says 1 when nothing matches: an answer, not a failure
         raise RuntimeError(f"{command!r} failed ({done.stderr.strip()}); the bench needs grep, sed and find")
 
@@ -60,8 +69,13 @@ def gnu_grep():
 
 def cold_call(folder, tool, arguments):
     """Seconds of the first call of `tool` in a fresh Python process, and that process's peak MiB."""
-    done = subprocess.run([sys.executable, "-m", "bench.scale", str(folder), tool, json.dumps(arguments)],
-                          cwd=ROOT, check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.scale", str(folder), tool, json.dumps(arguments)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -77,10 +91,18 @@ def measure(folder, big_lines, repeat):
             function(**arguments)  # fills the cache for the warm runs
             warm = median_seconds(lambda: function(**arguments), repeat)
             gnu = median_seconds(lambda: shell(command, folder), repeat)
-            rows.append({"case": name, "gnu_command": command, "cold_ms": 1000 * cold,
-                         "warm_ms": 1000 * warm, "gnu_ms": 1000 * gnu,
-                         "cold_ratio": cold / gnu, "warm_ratio": warm / gnu,
-                         "peak_mib": statistics.median(c["peak_mib"] for c in colds)})
+            rows.append(
+                {
+                    "case": name,
+                    "gnu_command": command,
+                    "cold_ms": 1000 * cold,
+                    "warm_ms": 1000 * warm,
+                    "gnu_ms": 1000 * gnu,
+                    "cold_ratio": cold / gnu,
+                    "warm_ratio": warm / gnu,
+                    "peak_mib": statistics.median(c["peak_mib"] for c in colds),
+                }
+            )
     finally:
         agentlib.docs.DOCS = docs
     return rows

@@ -33,8 +33,11 @@ COMMANDS = {
     "demo": ["-m", "agentlib"],  # the scripted run, to its final answer
 }
 # The same, as code the memory probe can run after its own line; see peak().
-CODE = {"bare": "pass", "import": "import agentlib",
-        "demo": "import runpy\nrunpy.run_module('agentlib', run_name='__main__', alter_sys=True)"}
+CODE = {
+    "bare": "pass",
+    "import": "import agentlib",
+    "demo": "import runpy\nrunpy.run_module('agentlib', run_name='__main__', alter_sys=True)",
+}
 
 
 def plain_install(folder):
@@ -45,8 +48,12 @@ def plain_install(folder):
     """
     venv.create(Path(folder) / "venv", with_pip=False)
     python = Path(folder) / "venv" / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     shutil.copytree(ROOT / "agentlib", Path(site) / "agentlib", ignore=shutil.ignore_patterns("__pycache__"))
     # pip compiles a wheel's modules as it installs them; without that, and with PYTHONDONTWRITEBYTECODE
     # set, every start would compile agentlib anew
@@ -60,8 +67,9 @@ ENV = dict(os.environ, PYTHONPATH="")
 def run(python, arguments, folder):
     """Seconds of one fresh process."""
     started = time.perf_counter()
-    subprocess.run([str(python), *arguments], cwd=folder, env=ENV, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [str(python), *arguments], cwd=folder, env=ENV, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - started
 
 
@@ -70,16 +78,22 @@ def peak(python, name, folder):
 
     A separate run: the probe's two lines cost a little time, and memory does not drift with load.
     """
-    done = subprocess.run([str(python), "-c", PEAK_PROBE + CODE[name]], cwd=folder, env=ENV, check=True,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [str(python), "-c", PEAK_PROBE + CODE[name]],
+        cwd=folder,
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     return int(done.stderr.rsplit("peak_kib ", 1)[1]) / 1024
 
 
 def rows(plain):
     """(install, command name, python) for every row, in the order they take turns."""
     editable = Path(sys.executable)  # the bench runs with .venv's python
-    return [("plain", name, plain) for name in ("bare", "import")] + [
-        ("editable", name, editable) for name in COMMANDS]
+    return [("plain", name, plain) for name in ("bare", "import")] + [("editable", name, editable) for name in COMMANDS]
 
 
 def measure(repeat):
@@ -99,6 +113,15 @@ def measure(repeat):
     out = []
     for (install, name), values in samples.items():
         ms = 1000 * statistics.median(values)
-        out.append({"install": install, "command": name, "arguments": COMMANDS[name], "ms": ms,
-                    "ratio": ms / base, "added_ms": ms - base, "peak_mib": memory[install, name]})
+        out.append(
+            {
+                "install": install,
+                "command": name,
+                "arguments": COMMANDS[name],
+                "ms": ms,
+                "ratio": ms / base,
+                "added_ms": ms - base,
+                "peak_mib": memory[install, name],
+            }
+        )
     return {"runs": repeat, "rows": out}

@@ -32,10 +32,14 @@ import pytest
 WIDGET_MANAGER = "@jupyter-widgets/jupyterlab-manager"  # the lab extension that draws widgets
 CHROMIUM_ARGS = [
     "--no-sandbox",  # tests run as root in CI, where Chromium's sandbox refuses to start
-    "--disable-gpu", "--disable-dev-shm-usage",  # containers: no GPU, a tiny /dev/shm
+    "--disable-gpu",
+    "--disable-dev-shm-usage",  # containers: no GPU, a tiny /dev/shm
     # A closed network: stop Chromium from phoning home (updates, sync, field trials).
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
 ]
 SETTINGS = {  # JupyterLab user settings for an unattended, reproducible session
     # Keep every cell in the page, so a cell far down still has its outputs drawn.
@@ -46,12 +50,20 @@ SETTINGS = {  # JupyterLab user settings for an unattended, reproducible session
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
 }
 # What an output shows when a widget could not be drawn, or when a cell failed.
-WIDGET_ERRORS = ["Error displaying widget", "Error rendering view", "Failed to load model class",
-                 "[Widget not found]", "Traceback (most recent call last)"]
+WIDGET_ERRORS = [
+    "Error displaying widget",
+    "Error rendering view",
+    "Failed to load model class",
+    "[Widget not found]",
+    "Traceback (most recent call last)",
+]
 # Without a widget front end JupyterLab falls back to a widget's text form: the repr of a plain
 # widget, e.g. "VBox(children=(...", or the sentence agentlib's own widgets put first.
-WIDGET_AS_TEXT = re.compile(r"^[A-Z]\w*\((children|value|description|layout|min|max)=|"
-                            r"^(Hier kann kein Widget angezeigt werden|No widget can be shown here)", re.M)
+WIDGET_AS_TEXT = re.compile(
+    r"^[A-Z]\w*\((children|value|description|layout|min|max)=|"
+    r"^(Hier kann kein Widget angezeigt werden|No widget can be shown here)",
+    re.M,
+)
 
 
 @contextmanager
@@ -125,35 +137,51 @@ def jupyter_lab(root, scratch, disabled=(), startup_seconds=90, app="lab", app_s
     if disabled:  # the same file `jupyter labextension disable` writes at user level
         (folders["config"] / "labconfig").mkdir()
         (folders["config"] / "labconfig" / "page_config.json").write_text(
-            json.dumps({"disabledExtensions": {name: True for name in disabled}}))
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folders["config"]),
-           "JUPYTER_DATA_DIR": str(folders["data"]), "JUPYTER_RUNTIME_DIR": str(folders["runtime"]),
-           "IPYTHONDIR": str(folders["ipython"]), "JUPYTER_PLATFORM_DIRS": "0",
-           # Read by JupyterLab and Notebook 7 alike.
-           "JUPYTERLAB_SETTINGS_DIR": str(folders["settings"]),
-           "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"]),
-           # A .env of the checkout (a key, another model) must not reach the kernels: agentlib reads this one,
-           # which does not exist, instead of searching from the notebook's folder up.
-           "LLM_ENV_FILE": str(scratch / "no.env")}
+            json.dumps({"disabledExtensions": {name: True for name in disabled}})
+        )
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(folders["config"]),
+        "JUPYTER_DATA_DIR": str(folders["data"]),
+        "JUPYTER_RUNTIME_DIR": str(folders["runtime"]),
+        "IPYTHONDIR": str(folders["ipython"]),
+        "JUPYTER_PLATFORM_DIRS": "0",
+        # Read by JupyterLab and Notebook 7 alike.
+        "JUPYTERLAB_SETTINGS_DIR": str(folders["settings"]),
+        "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"]),
+        # A .env of the checkout (a key, another model) must not reach the kernels: agentlib reads this one,
+        # which does not exist, instead of searching from the notebook's folder up.
+        "LLM_ENV_FILE": str(scratch / "no.env"),
+    }
     for name in ("LLM_API_KEY", "OPENAI_API_KEY"):  # the course must work without a key
         env.pop(name, None)
     token = secrets.token_hex(16)
     log = scratch / "jupyter-lab.log"
     app_class = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
-    command = [sys.executable, "-m", "jupyter", app, "--no-browser",
-               # port 0: the server takes a free port itself and names it in its runtime file. A port
-               # found free here could be taken by another program in the seconds before the server binds it.
-               "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               f"--{app_class}.user_settings_dir={folders['settings']}",
-               f"--{app_class}.workspaces_dir={folders['workspaces']}",
-               f"--{app_class}.extension_manager=readonly",  # the default one asks PyPI about extensions
-               "--ServerApp.allow_root=True"]  # CI containers run as root
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        app,
+        "--no-browser",
+        # port 0: the server takes a free port itself and names it in its runtime file. A port
+        # found free here could be taken by another program in the seconds before the server binds it.
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port=0",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        f"--{app_class}.user_settings_dir={folders['settings']}",
+        f"--{app_class}.workspaces_dir={folders['workspaces']}",
+        f"--{app_class}.extension_manager=readonly",  # the default one asks PyPI about extensions
+        "--ServerApp.allow_root=True",
+    ]  # CI containers run as root
     if app_settings_dir:
         command.append(f"--{app_class}.app_settings_dir={app_settings_dir}")
     with open(log, "wb") as out:
-        server = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
-                                  start_new_session=True)  # a signal for it never reaches pytest
+        server = subprocess.Popen(
+            command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )  # a signal for it never reaches pytest
     # Kernels run in sessions of their own; the server shuts them down when it gets SIGTERM.
     lab = Lab("", token, log, app)
     try:
@@ -237,8 +265,9 @@ class Student:
             deadline = time.monotonic() + timeout / 1000
             while time.monotonic() < deadline:
                 try:
-                    with urllib.request.urlopen(f"{self.lab.url}/api/kernels?token={self.lab.token}",
-                                                timeout=5) as reply:
+                    with urllib.request.urlopen(
+                        f"{self.lab.url}/api/kernels?token={self.lab.token}", timeout=5
+                    ) as reply:
                         kernels = json.load(reply)
                 except urllib.error.HTTPError as error:  # jupyter_server answers 500 while a kernel is starting
                     if error.code != 500:
@@ -249,31 +278,38 @@ class Student:
                 time.sleep(0.3)
             raise TimeoutError(f"the kernel did not become idle within {timeout / 1000:.0f} s")
         self.page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$")).wait_for(
-            timeout=timeout)
+            timeout=timeout
+        )
 
     def menu(self, *labels):
         """Click through the menu bar, e.g. menu("Run", "Run All Cells")."""
         top, *items = labels
         self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{top}$")).first.click()
         for label in items:
-            self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
-                              has_text=re.compile(f"^{re.escape(label)}$")).click()
+            self.page.locator(
+                ".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
+                has_text=re.compile(f"^{re.escape(label)}$"),
+            ).click()
 
     def run_all(self, timeout=180_000):
         """Run > Run All Cells, then wait until every code cell has run and the kernel is idle."""
         self.menu("Run", "Run All Cells")
-        self.page.wait_for_function("""() => {
+        self.page.wait_for_function(
+            """() => {
             const prompts = [...document.querySelectorAll(
                 '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
             return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
-        }""", timeout=timeout)
+        }""",
+            timeout=timeout,
+        )
         self.wait_until_idle()
 
     def outputs(self):
         """(mime type, text) of every output area the notebook shows."""
         return self.page.eval_on_selector_all(
             ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output",
-            "nodes => nodes.map(n => [n.dataset.mimeType || '', n.innerText])")
+            "nodes => nodes.map(n => [n.dataset.mimeType || '', n.innerText])",
+        )
 
     def problems(self):
         """Every output that shows a widget error, a traceback, or a widget drawn as plain text."""
@@ -281,8 +317,9 @@ class Student:
         for mime, text in self.outputs():
             found += [f"{marker!r} in an output: {text[:300]}" for marker in WIDGET_ERRORS if marker in text]
             if mime == "text/plain" and WIDGET_AS_TEXT.search(text):
-                found.append(f"a widget shown as plain text (is the widget front end, {WIDGET_MANAGER}, "
-                             f"loaded?): {text[:200]}")
+                found.append(
+                    f"a widget shown as plain text (is the widget front end, {WIDGET_MANAGER}, loaded?): {text[:200]}"
+                )
         return found
 
 
@@ -291,7 +328,8 @@ class Student:
 # gradient (a table's bar) as well as the colour beside it. WCAG 2 relative luminance.
 CONTRAST = """root => {
   const parse = c => { const m = /rgba?\\(([^)]+)\\)/.exec(c); if (!m) return null;
-    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
   const blend = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
   const lum = c => { const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
@@ -329,11 +367,14 @@ CUT_LABELS = """root => {
     if (!el.getClientRects().length || !el.textContent.trim()) continue;
     const box = el.getBoundingClientRect();
     let scroller = el.parentElement;  // a table in a scrolling box is not cut: it scrolls
-    while (scroller && scroller !== root && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+    while (scroller && scroller !== root && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX))
+      scroller = scroller.parentElement;
     const scrolls = el.tagName !== 'CAPTION' && scroller && scroller !== root;  // columns may scroll, a caption not
-    const edge = el.tagName === 'CAPTION' && scroller ? Math.min(area.right, scroller.getBoundingClientRect().right) : area.right;
+    const edge = el.tagName === 'CAPTION' && scroller
+      ? Math.min(area.right, scroller.getBoundingClientRect().right) : area.right;
     if (el.scrollWidth > el.clientWidth + 1 || (!scrolls && box.right > edge + 1))
-      cut.push(`${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}": ${el.scrollWidth} px of text in ${el.clientWidth} px`);
+      const name = `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`;
+      cut.push(`${name}: ${el.scrollWidth} px of text in ${el.clientWidth} px`);
   }
   return cut;
 }"""

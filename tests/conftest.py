@@ -14,8 +14,11 @@ os.environ["AGENTLOOP_PROGRESS"] = "off"
 
 
 def pytest_addoption(parser):
-    parser.addoption("--paid", action="store_true",
-                     help="also run the tests marked costs_money, which ask a real provider (make test-paid)")
+    parser.addoption(
+        "--paid",
+        action="store_true",
+        help="also run the tests marked costs_money, which ask a real provider (make test-paid)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -55,8 +58,18 @@ def clean_registry():
 @pytest.fixture
 def no_llm_settings(monkeypatch, tmp_path):
     """No test sees the developer's own LLM_* variables, .env file or proxies."""
-    for name in ("LLM_API_KEY", "LLM_BASE_URL", "LLM_MODEL", "LLM_EXTRA_BODY", "HTTP_PROXY", "HTTPS_PROXY",
-                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    for name in (
+        "LLM_API_KEY",
+        "LLM_BASE_URL",
+        "LLM_MODEL",
+        "LLM_EXTRA_BODY",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(config, "ENV_FILE", tmp_path / ".env")
 
@@ -78,8 +91,14 @@ def docs(tmp_path, monkeypatch):
     root = tmp_path / "docs"
     (root / "advanced").mkdir(parents=True)
     lines = [f"filler line {n}" for n in range(1, 101)]
-    lines[14:20] = ["httpx has four timeouts:", "connect timeout: ConnectTimeout", "read timeout: ReadTimeout",
-                    "write timeout: WriteTimeout", "pool timeout: PoolTimeout", "all default to 5 seconds"]
+    lines[14:20] = [
+        "httpx has four timeouts:",
+        "connect timeout: ConnectTimeout",
+        "read timeout: ReadTimeout",
+        "write timeout: WriteTimeout",
+        "pool timeout: PoolTimeout",
+        "all default to 5 seconds",
+    ]
     (root / "advanced" / "timeouts.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (root / "index.md").write_text("# httpx\nA next-generation HTTP client.\n", encoding="utf-8")
     monkeypatch.setattr(agentlib.docs, "DOCS", root)

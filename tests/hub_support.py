@@ -82,17 +82,34 @@ def jupyterhub(scratch, students, startup_seconds=90, **settings):
             path.write_text(json.dumps(values))
     port, password = free_port(), secrets.token_hex(12)
     # No key, no foreign Jupyter set-up, and progress recorded as in a class (the suite switches it off for itself).
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith(("LLM_", "OPENAI_", "JUPYTER", "HUB_", "AGENTLOOP_"))}
-    env.update(HUB_PORT=str(port), HUB_API_PORT=str(free_port()), HUB_PROXY_API_PORT=str(free_port()),
-               HUB_STATE=str(state), HUB_HOMES=str(homes), HUB_STUDENTS=",".join(students),
-               HUB_PASSWORD=password, HUB_PROXY=find_proxy(),
-               HUB_SINGLEUSER=str(Path(sys.executable).parent / "jupyterhub-singleuser"),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}", **settings)
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("LLM_", "OPENAI_", "JUPYTER", "HUB_", "AGENTLOOP_"))
+    }
+    env.update(
+        HUB_PORT=str(port),
+        HUB_API_PORT=str(free_port()),
+        HUB_PROXY_API_PORT=str(free_port()),
+        HUB_STATE=str(state),
+        HUB_HOMES=str(homes),
+        HUB_STUDENTS=",".join(students),
+        HUB_PASSWORD=password,
+        HUB_PROXY=find_proxy(),
+        HUB_SINGLEUSER=str(Path(sys.executable).parent / "jupyterhub-singleuser"),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        **settings,
+    )
     log = scratch / "jupyterhub.log"
     with open(log, "wb") as out:
-        server = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)], cwd=state, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)],
+            cwd=state,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     hub = Hub(f"http://127.0.0.1:{port}", homes, log, password)
     try:
         wait_until_answering(hub, server, startup_seconds)
@@ -128,8 +145,11 @@ def environ(pid):
 
 def student_processes(student):
     """The pids of a student's server and kernels: every process the hub started for them."""
-    return [int(p.name) for p in Path("/proc").iterdir()
-            if p.name.isdigit() and environ(p.name).get("JUPYTERHUB_USER") == student]
+    return [
+        int(p.name)
+        for p in Path("/proc").iterdir()
+        if p.name.isdigit() and environ(p.name).get("JUPYTERHUB_USER") == student
+    ]
 
 
 def leftovers(homes, seconds=10):
@@ -139,8 +159,11 @@ def leftovers(homes, seconds=10):
     """
     deadline = time.monotonic() + seconds
     while True:
-        found = [int(p.name) for p in Path("/proc").iterdir()
-                 if p.name.isdigit() and environ(p.name).get("HOME", "").startswith(str(homes))]
+        found = [
+            int(p.name)
+            for p in Path("/proc").iterdir()
+            if p.name.isdigit() and environ(p.name).get("HOME", "").startswith(str(homes))
+        ]
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.2)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 @dataclass
 class Hang:
     """Answer nothing for `seconds` (or until the server stops), then close. Example: Hang(10)"""
+
     seconds: float = 5.0
 
     def __call__(self, handler, stopping):
@@ -25,6 +26,7 @@ class Hang:
 class Trickle:
     """A 200 whose body never ends: `chunk` every `every` seconds for `seconds` (or until the server stops);
     `in_headers=True` trickles header lines. Example: Trickle(b"\\n", 0.5), DeepSeek's blank lines while queued."""
+
     chunk: bytes = b"\n"
     every: float = 0.5
     seconds: float = 60.0

@@ -9,8 +9,19 @@ import re
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
-CLOCKS = {"perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time", "process_time_ns",
-          "thread_time", "thread_time_ns", "time", "time_ns", "getrusage"}
+CLOCKS = {
+    "perf_counter",
+    "perf_counter_ns",
+    "monotonic",
+    "monotonic_ns",
+    "process_time",
+    "process_time_ns",
+    "thread_time",
+    "thread_time_ns",
+    "time",
+    "time_ns",
+    "getrusage",
+}
 TIMING = re.compile(r"elapsed|duration|seconds|took|cpu|wall|runtime|ru_utime|ru_stime", re.I)
 ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -55,6 +66,10 @@ def test_the_scan_finds_a_timing_bound_and_passes_a_count():
 
 
 def test_no_test_compares_a_duration_with_a_bound():
-    found = [f"{path.relative_to(TESTS)}:{line}: {code}" for path in sorted(TESTS.rglob("*.py"))
-             if path.name != "test_hygiene.py" for line, code in timing_bounds(path.read_text(encoding="utf-8"))]
+    found = [
+        f"{path.relative_to(TESTS)}:{line}: {code}"
+        for path in sorted(TESTS.rglob("*.py"))
+        if path.name != "test_hygiene.py"
+        for line, code in timing_bounds(path.read_text(encoding="utf-8"))
+    ]
     assert found == [], "count work instead of timing it (speed lives in bench/):\n" + "\n".join(found)

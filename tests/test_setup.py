@@ -34,17 +34,43 @@ def commands_in_pages():
 
 # ---- no surprise costs ---------------------------------------------------------------------------
 
+
 def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_path):
     # A test marked costs_money that would fail loudly if it ran, under the suite's own conftest and settings.
-    (tmp_path / "test_paid.py").write_text("import pytest\n\n@pytest.mark.costs_money\n"
-                                           "def test_paid():\n    raise AssertionError('it ran')\n", encoding="utf-8")
+    (tmp_path / "test_paid.py").write_text(
+        "import pytest\n\n@pytest.mark.costs_money\ndef test_paid():\n    raise AssertionError('it ran')\n",
+        encoding="utf-8",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")} | {
-        "LLM_API_KEY": "sk-fake-0123456789abcdef", "PYTHONPATH": str(REPO / "tests")}
+        "LLM_API_KEY": "sk-fake-0123456789abcdef",
+        "PYTHONPATH": str(REPO / "tests"),
+    }
 
     def pytest_run(*args):
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "conftest",
-                               "-c", str(REPO / "pyproject.toml"), "--rootdir", str(tmp_path), "test_paid.py", *args],
-                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120).stdout
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-rs",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "conftest",
+                "-c",
+                str(REPO / "pyproject.toml"),
+                "--rootdir",
+                str(tmp_path),
+                "test_paid.py",
+                *args,
+            ],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
 
     skipped = pytest_run()
     assert "1 skipped" in skipped and "runs only with --paid (make test-paid)" in skipped
@@ -53,19 +79,28 @@ def test_a_key_in_the_environment_does_not_make_the_test_suite_spend_money(tmp_p
 
 # ---- the Makefile ---------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def project(tmp_path):
     """A copy of what the Makefile needs, without a .venv."""
-    for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "requirements-local.txt", "requirements.lock",
-                 "pyproject.toml", "tools/lab-settings/overrides.json"):
+    for name in (
+        "Makefile",
+        "requirements.txt",
+        "requirements-dev.txt",
+        "requirements-local.txt",
+        "requirements.lock",
+        "pyproject.toml",
+        "tools/lab-settings/overrides.json",
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, tmp_path / name)
     return tmp_path
 
 
 def make(project, *args):
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=project, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args], cwd=project, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
@@ -80,8 +115,7 @@ def test_a_broken_venv_is_named_with_the_fix(project):
 def test_a_venv_that_cannot_be_created_is_removed_and_the_package_named(project):
     # A Python whose venv module fails half-way, as Debian's does without python3-venv.
     fake = project / "python-without-venv"
-    fake.write_text(f"#!/bin/sh\nif [ \"$1\" = -m ]; then mkdir -p .venv/bin; exit 1; fi\n"
-                    f"exec {sys.executable} \"$@\"\n")
+    fake.write_text(f'#!/bin/sh\nif [ "$1" = -m ]; then mkdir -p .venv/bin; exit 1; fi\nexec {sys.executable} "$@"\n')
     fake.chmod(0o755)
     done = make(project, "setup", f"PYTHON={fake}")
     assert done.returncode != 0 and "sudo apt install python3-venv" in done.stdout
@@ -97,6 +131,7 @@ def test_every_make_command_in_the_readme_is_a_target():
 
 
 # ---- the lock --------------------------------------------------------------------------------------
+
 
 def requirements(name):
     """The package requirements of a requirements file, following its -r lines."""
@@ -124,6 +159,7 @@ def test_the_lock_pins_every_requirement_inside_its_range():
 
 
 # ---- the README and its pages -------------------------------------------------------------------
+
 
 def test_the_readme_is_a_landing_page():
     """The manual lives in docs/; the README says what the course is, what it needs and where to read on."""
@@ -156,20 +192,29 @@ def test_the_pages_run_the_course_with_the_venvs_python():
 
 def test_every_option_the_pages_give_the_cli_exists():
     def options(*args):
-        text = subprocess.run([sys.executable, "-m", *args, "--help"], cwd=REPO, capture_output=True,
-                              text=True, timeout=60).stdout
+        text = subprocess.run(
+            [sys.executable, "-m", *args, "--help"], cwd=REPO, capture_output=True, text=True, timeout=60
+        ).stdout
         return set(re.findall(r"--[a-z-]+", text))
-    known = {"agentlib": options("agentlib"), "agentlib.course eval": options("agentlib.course", "eval"),
-             "agentlib.course progress": options("agentlib.course", "progress")}
-    found = re.findall(r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(?![.\w])(.*)",
-                       "\n".join(commands_in_pages()))
+
+    known = {
+        "agentlib": options("agentlib"),
+        "agentlib.course eval": options("agentlib.course", "eval"),
+        "agentlib.course progress": options("agentlib.course", "progress"),
+    }
+    found = re.findall(
+        r"\.venv/bin/python -m (agentlib(?:\.course (?:eval|progress))?)(?![.\w])(.*)", "\n".join(commands_in_pages())
+    )
     assert {command for command, _ in found} == set(known)
     for command, rest in found:
         assert set(re.findall(r"--[a-z-]+", rest)) <= known[command], (command, rest)
 
 
 def anchors(page):
-    """The #fragments GitHub makes of a Markdown page's headings. Example: "## The threat model" -> "the-threat-model"."""
+    """The #fragments GitHub makes of a Markdown page's headings.
+
+    Example: "## The threat model" -> "the-threat-model"
+    """
     headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S), re.M)
     return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
 
@@ -190,21 +235,29 @@ def test_no_link_in_the_pages_leads_nowhere(page):
 def test_the_figures_the_pages_state_are_their_sources():
     instructors = (REPO / "docs" / "instructors.md").read_text(encoding="utf-8")
     questions = json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8"))
-    stated = re.search(r"all (\d+)\s+questions in `data/questions.json` \((\d+) answerable from the docs, (\d+) not\)",
-                       instructors)
+    stated = re.search(
+        r"all (\d+)\s+questions in `data/questions.json` \((\d+) answerable from the docs, (\d+) not\)", instructors
+    )
     answerable = sum(q["answerable"] for q in questions)
     assert stated and tuple(map(int, stated.groups())) == (len(questions), answerable, len(questions) - answerable)
-    stated = re.search(r"\((\d+) packages pinned in `requirements-frameworks.txt`",
-                       (REPO / "docs" / "real-model.md").read_text(encoding="utf-8"))
+    stated = re.search(
+        r"\((\d+) packages pinned in `requirements-frameworks.txt`",
+        (REPO / "docs" / "real-model.md").read_text(encoding="utf-8"),
+    )
     assert stated and int(stated.group(1)) == len(requirements("requirements-frameworks.txt"))
 
 
 # ---- pyproject.toml --------------------------------------------------------------------------------
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-EXTRAS = {"dev": ["requirements-dev.txt", "bench/requirements-bench.txt"], "bench": ["bench/requirements-bench.txt"],
-          "local": ["requirements-local.txt"], "frameworks": ["requirements-frameworks.txt"],
-          "hub": ["requirements-hub.txt", "bench/requirements-bench.txt"], "lite": ["requirements-lite.txt"]}
+EXTRAS = {
+    "dev": ["requirements-dev.txt", "bench/requirements-bench.txt"],
+    "bench": ["bench/requirements-bench.txt"],
+    "local": ["requirements-local.txt"],
+    "frameworks": ["requirements-frameworks.txt"],
+    "hub": ["requirements-hub.txt", "bench/requirements-bench.txt"],
+    "lite": ["requirements-lite.txt"],
+}
 
 
 def extra(name):
@@ -218,8 +271,15 @@ def extra(name):
 
 def same(requirements):
     """Requirements as pip compares them, without the marker that keeps the course's packages out of the browser."""
-    return {(r.name.lower(), tuple(sorted(r.extras)), r.specifier, str(r.marker or "").replace(
-        'sys_platform != "emscripten"', "")) for r in requirements}
+    return {
+        (
+            r.name.lower(),
+            tuple(sorted(r.extras)),
+            r.specifier,
+            str(r.marker or "").replace('sys_platform != "emscripten"', ""),
+        )
+        for r in requirements
+    }
 
 
 @pytest.mark.parametrize("name", [None, *EXTRAS])
@@ -233,8 +293,11 @@ def test_the_browser_installs_agentlib_without_the_courses_packages():
     """The JupyterLite site installs this package with piplite, which has no wheel for JupyterLab or pandas."""
     browser = {"sys_platform": "emscripten", "platform_system": "Emscripten"}
     assert PYPROJECT["dependencies"]
-    assert not [line for line in PYPROJECT["dependencies"] if Requirement(line).marker is None
-                or Requirement(line).marker.evaluate(browser)]
+    assert not [
+        line
+        for line in PYPROJECT["dependencies"]
+        if Requirement(line).marker is None or Requirement(line).marker.evaluate(browser)
+    ]
 
 
 def test_binder_and_make_install_the_setting_that_saves_widget_state(tmp_path):

@@ -24,8 +24,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from notebook_source.cells import render  # noqa: E402
 
-SOURCES = ["n01_overview", "n02_tools", "n03_doc_tools", "n04_loop", "n05_scripted", "n06_real", "n07_exercises",
-           "n08_extras", "n09_frameworks"]
+SOURCES = [
+    "n01_overview",
+    "n02_tools",
+    "n03_doc_tools",
+    "n04_loop",
+    "n05_scripted",
+    "n06_real",
+    "n07_exercises",
+    "n08_extras",
+    "n09_frameworks",
+]
 ASIDE = ["instructor"]  # the instructor's notebook: written to notebooks/ itself, not into the students' folders
 LANGUAGES = ("de", "en")
 METADATA = {
@@ -55,8 +64,11 @@ def main(argv):
     try:
         built = notebooks()
     except ModuleNotFoundError as missing:  # the system's Python, which lacks agentlib and the course's packages
-        print(f"{missing}: run this with the course's Python, .venv/bin/python tools/build_notebooks.py "
-              "(make setup makes .venv)", file=sys.stderr)
+        print(
+            f"{missing}: run this with the course's Python, .venv/bin/python tools/build_notebooks.py "
+            "(make setup makes .venv)",
+            file=sys.stderr,
+        )
         return 2
     if "--check" in argv:
         stale = [p for p, text in built.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]

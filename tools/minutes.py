@@ -47,11 +47,14 @@ import build_notebooks  # noqa: E402
 from notebook_source.cells import render  # noqa: E402
 
 try:
-    import agentlib.course  # noqa: F401  (the exercises' solutions come from it)
     import nbclient  # noqa: F401  (--measure runs the notebooks)
+
+    import agentlib.course  # noqa: F401  (the exercises' solutions come from it)
 except ModuleNotFoundError as missing:
-    sys.exit(f"tools/minutes.py needs the course's packages ({missing.name} is missing in {sys.executable}): "
-             f"run it with the venv's Python, .venv/bin/python tools/minutes.py (make setup creates .venv)")
+    sys.exit(
+        f"tools/minutes.py needs the course's packages ({missing.name} is missing in {sys.executable}): "
+        f"run it with the venv's Python, .venv/bin/python tools/minutes.py (make setup creates .venv)"
+    )
 
 ROOT = build_notebooks.ROOT
 README = ROOT / "README.md"
@@ -73,10 +76,14 @@ TIMER = {
     "de": re.compile(r"⏱ etwa (\d+) Minuten(?:, dazu optional (\d+) Minuten?|(, alles optional))?"),
     "en": re.compile(r"⏱ about (\d+) minutes(?:, plus (\d+) optional minutes?|(, all optional))?"),
 }
-TOTAL = {"de": re.compile(r"Der Kern dauert etwa (\d+) Minuten(?: \((\d+) bis (\d+), je nach Tempo\))?"),
-         "en": re.compile(r"The core takes about (\d+) minutes(?: \((\d+) to (\d+), depending on pace\))?")}
-README_TOTAL = re.compile(r"The core takes a typical student about (\d+) minutes in German \((\d+)–(\d+)\) "
-                          r"and (\d+) in English \((\d+)–(\d+)\)")
+TOTAL = {
+    "de": re.compile(r"Der Kern dauert etwa (\d+) Minuten(?: \((\d+) bis (\d+), je nach Tempo\))?"),
+    "en": re.compile(r"The core takes about (\d+) minutes(?: \((\d+) to (\d+), depending on pace\))?"),
+}
+README_TOTAL = re.compile(
+    r"The core takes a typical student about (\d+) minutes in German \((\d+)–(\d+)\) "
+    r"and (\d+) in English \((\d+)–(\d+)\)"
+)
 
 
 def half_up(x):
@@ -169,10 +176,16 @@ def count(module, language, stored=None):
 def minutes(part, language):
     """The typical student's exact minutes. Example: 850 words (de), 40 set-up and 40 other code lines, 6 typed
     lines, one exercise's retries (1 minute), 300 output words, 1 widget: 0.5 + 5 + 1 + 2 + 2.5 + 1 + 2 + 2 = 16."""
-    return (part.get("open", 0) * OPEN_MINUTES + part["words"] / PROSE_WORDS_PER_MINUTE[language]
-            + part["setup"] / SETUP_LINES_PER_MINUTE + part["code"] / CODE_LINES_PER_MINUTE
-            + part["typed"] * SECONDS_PER_TYPED_LINE / 60 + part["retries"]
-            + part["output"] / OUTPUT_WORDS_PER_MINUTE + part["widgets"] * MINUTES_PER_WIDGET)
+    return (
+        part.get("open", 0) * OPEN_MINUTES
+        + part["words"] / PROSE_WORDS_PER_MINUTE[language]
+        + part["setup"] / SETUP_LINES_PER_MINUTE
+        + part["code"] / CODE_LINES_PER_MINUTE
+        + part["typed"] * SECONDS_PER_TYPED_LINE / 60
+        + part["retries"]
+        + part["output"] / OUTPUT_WORDS_PER_MINUTE
+        + part["widgets"] * MINUTES_PER_WIDGET
+    )
 
 
 def pace(exact):
@@ -201,17 +214,22 @@ def core_total(language):
 
 def table(language):
     """Per notebook, what the rule counts and the fast / typical / slow minutes of the core, then the optional."""
-    rows = [f"{language}: notebook (core)                  words set-up   code  typed retries output widgets"
-            f"    fast typical   slow   optional"]
+    rows = [
+        f"{language}: notebook (core)                  words set-up   code  typed retries output widgets"
+        f"    fast typical   slow   optional"
+    ]
     for module, c in counts(language):
         core, fast_typical_slow = c["core"], pace(c["core"]["exact"])
-        rows.append(f"    {module.FILES[language]:<32} {core['words']:>5} {core['setup']:>6} {core['code']:>6}"
-                    f" {core['typed']:>6} {core['retries']:>7.1f} {core['output']:>6} {core['widgets']:>7}"
-                    f" {fast_typical_slow[0]:>7} {fast_typical_slow[1]:>7} {fast_typical_slow[2]:>6}"
-                    f" {half_up(c['optional']['exact']):>10}")
+        rows.append(
+            f"    {module.FILES[language]:<32} {core['words']:>5} {core['setup']:>6} {core['code']:>6}"
+            f" {core['typed']:>6} {core['retries']:>7.1f} {core['output']:>6} {core['widgets']:>7}"
+            f" {fast_typical_slow[0]:>7} {fast_typical_slow[1]:>7} {fast_typical_slow[2]:>6}"
+            f" {half_up(c['optional']['exact']):>10}"
+        )
     fast, typical, slow = pace(core_exact(language))
-    rows.append(f"    core total ({core_exact(language):.1f} exact): "
-                f"fast {fast}, typical {typical}, slow {slow} minutes")
+    rows.append(
+        f"    core total ({core_exact(language):.1f} exact): fast {fast}, typical {typical}, slow {slow} minutes"
+    )
     return "\n".join(rows)
 
 
@@ -219,8 +237,9 @@ def timer(module, c, language):
     """The ⏱ line's figures as the rule gives them. Example: "⏱ about 9 minutes, plus 1 optional minute"."""
     if getattr(module, "OPTIONAL", False):
         extra = half_up(c["optional"]["exact"])
-        return {"de": f"⏱ etwa {extra} Minuten, alles optional",
-                "en": f"⏱ about {extra} minutes, all optional"}[language]
+        return {"de": f"⏱ etwa {extra} Minuten, alles optional", "en": f"⏱ about {extra} minutes, all optional"}[
+            language
+        ]
     core, extra = half_up(c["core"]["exact"]), half_up(c["optional"]["exact"])
     if language == "de":
         return f"⏱ etwa {core} Minuten" + (f", dazu optional {extra} Minute{'n' * (extra != 1)}" if extra else "")
@@ -237,8 +256,7 @@ def total_sentence(language):
 
 def readme_total():
     (fd, td, sd), (fe, te, se) = pace(core_exact("de")), pace(core_exact("en"))
-    return (f"The core takes a typical student about {td} minutes in German ({fd}–{sd}) "
-            f"and {te} in English ({fe}–{se})")
+    return f"The core takes a typical student about {td} minutes in German ({fd}–{sd}) and {te} in English ({fe}–{se})"
 
 
 def shown(module, language):
@@ -277,20 +295,26 @@ def problems():
             by_number.setdefault(number, {})[language] = c
             unmeasured = c["core"]["unmeasured"] + c["optional"]["unmeasured"]
             if unmeasured:
-                found.append(f"{language}/{module.FILES[language]}: the outputs of {unmeasured} cell(s) are not "
-                             f"measured as the cells are now; run python tools/minutes.py --measure")
+                found.append(
+                    f"{language}/{module.FILES[language]}: the outputs of {unmeasured} cell(s) are not "
+                    f"measured as the cells are now; run python tools/minutes.py --measure"
+                )
             want, have = timer(module, c, language), shown(module, language)
             if want != have:
                 found.append(f"{module.FILES[language]}: the title shows {have!r}, the rule gives {want!r}")
             if not getattr(module, "OPTIONAL", False) and road_map.get(number) != half_up(c["core"]["exact"]):
-                found.append(f"{modules()[0].FILES[language]}: the road map gives notebook {number} "
-                             f"{road_map.get(number)} minutes, the rule {half_up(c['core']['exact'])}")
+                found.append(
+                    f"{modules()[0].FILES[language]}: the road map gives notebook {number} "
+                    f"{road_map.get(number)} minutes, the rule {half_up(c['core']['exact'])}"
+                )
         if total != total_sentence(language):
-            found.append(f"{modules()[0].FILES[language]}: the road map says {total!r}, the rule "
-                         f"{total_sentence(language)!r}")
+            found.append(
+                f"{modules()[0].FILES[language]}: the road map says {total!r}, the rule {total_sentence(language)!r}"
+            )
     for number, pair in by_number.items():
-        want = tuple(tuple(half_up(pair[lang][part]["exact"]) for lang in ("de", "en"))
-                     for part in ("core", "optional"))
+        want = tuple(
+            tuple(half_up(pair[lang][part]["exact"]) for lang in ("de", "en")) for part in ("core", "optional")
+        )
         if readme.get(number) != want:
             found.append(f"README.md: notebook {number:02} shows {readme.get(number)}, the rule {want}")
     if shown_total != readme_total():
@@ -318,18 +342,28 @@ def write():
                 part = text[start:end]
                 for other, c in found[language]:
                     number = int(other.FILES[language][:2])
-                    part = re.sub(rf"^(\s*\| {number} · [^\n]*\| )\d+( \|)$", rf"\g<1>{half_up(c['core']['exact'])}\2",
-                                  part, flags=re.MULTILINE)
+                    part = re.sub(
+                        rf"^(\s*\| {number} · [^\n]*\| )\d+( \|)$",
+                        rf"\g<1>{half_up(c['core']['exact'])}\2",
+                        part,
+                        flags=re.MULTILINE,
+                    )
                 part = TOTAL[language].sub(total_sentence(language), part)
                 text = text[:start] + part + text[end:]
         path.write_text(text, encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     for (module, de), (_, en) in zip(found["de"], found["en"]):
         number = int(module.FILES["de"][:2])
-        figures = (f"{half_up(de['core']['exact'])} / {half_up(en['core']['exact'])} | "
-                   f"+{half_up(de['optional']['exact'])} / +{half_up(en['optional']['exact'])}")
-        readme = re.sub(rf"^(\| {number:02} \| `\w+` \| `\w+` \| )\d+ / \d+ \| \+?\d+ / \+?\d+", rf"\g<1>{figures}",
-                        readme, flags=re.MULTILINE)
+        figures = (
+            f"{half_up(de['core']['exact'])} / {half_up(en['core']['exact'])} | "
+            f"+{half_up(de['optional']['exact'])} / +{half_up(en['optional']['exact'])}"
+        )
+        readme = re.sub(
+            rf"^(\| {number:02} \| `\w+` \| `\w+` \| )\d+ / \d+ \| \+?\d+ / \+?\d+",
+            rf"\g<1>{figures}",
+            readme,
+            flags=re.MULTILINE,
+        )
     README.write_text(README_TOTAL.sub(readme_total(), readme), encoding="utf-8")
     for module in modules():
         importlib.reload(module)
@@ -362,11 +396,14 @@ def measure():
             for language in ("de", "en"):
                 path = Path(folder) / "notebooks" / language / f"{module.FILES[language]}.ipynb"
                 notebook = nbformat.read(path, as_version=4)
-                NotebookClient(notebook, kernel_name="python3", timeout=300,
-                               resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
+                NotebookClient(
+                    notebook, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(path.parent)}}
+                ).execute(env=env)
                 measured[f"{language}/{module.FILES[language]}"] = {
                     cell.id: {"cell": fingerprint(cell.source), "words": sum(map(shown_words, cell.outputs))}
-                    for cell in notebook.cells if cell.cell_type == "code"}
+                    for cell in notebook.cells
+                    if cell.cell_type == "code"
+                }
                 print(f"measured {language}/{module.FILES[language]}", flush=True)
     OUTPUTS.write_text(json.dumps(measured, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
 

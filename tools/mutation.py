@@ -47,10 +47,24 @@ SLOW = ["*/tests/extras/*", "*/test_notebook*.py", "*/test_setup.py", "*/test_co
 FAST = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 LEFT_BEHIND = [".git", ".venv", ".peers-venv", "test-artifacts", "build", "__pycache__", "node_modules", "*.gguf"]
 EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
-SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
-        ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
-        ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
-        ast.And: ast.Or, ast.Or: ast.And}
+SWAP = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.FloorDiv: ast.Mult,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
+}
 
 
 def mutations(node):
@@ -77,8 +91,11 @@ def mutations(node):
         out.append((f"{node.value} → {not node.value}", ast.Constant(not node.value)))
     elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
         out.append((f"string {node.value[:30]!r} → 'XX'", ast.Constant("XX")))
-    elif isinstance(node, ast.Return) and node.value is not None and not (
-            isinstance(node.value, ast.Constant) and node.value.value is None):  # `return None` already
+    elif (
+        isinstance(node, ast.Return)
+        and node.value is not None
+        and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+    ):  # `return None` already
         out.append(("return None", ast.Return(ast.Constant(None))))
     elif isinstance(node, ast.If):
         new = copy.deepcopy(node)
@@ -89,8 +106,9 @@ def mutations(node):
 
 def is_docstring(node, parents):
     parent = parents.get(node)
-    return (isinstance(parent, ast.Expr) and isinstance(parents.get(parent), (ast.Module, ast.FunctionDef,
-                                                                              ast.ClassDef, ast.AsyncFunctionDef)))
+    return isinstance(parent, ast.Expr) and isinstance(
+        parents.get(parent), (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)
+    )
 
 
 def mutants(module):
@@ -151,20 +169,41 @@ def coverage_map(work, modules):
     """{module: {line: [test ids that execute it]}} and {test id: seconds}, measured once over the fast tests."""
     out = work / "lines.json"
     tests = [f"--ignore-glob={pattern}" for pattern in SLOW]
-    done = subprocess.run([sys.executable, str(work / "tools" / "mutation.py"), "--map", str(out), *modules, "--",
-                           "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *tests, "tests"], cwd=work,
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(work / "tools" / "mutation.py"),
+            "--map",
+            str(out),
+            *modules,
+            "--",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            *tests,
+            "tests",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if done.returncode != 0:
         sys.exit(f"{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
     found = json.loads(out.read_text())
-    return ({module: {int(n): tests for n, tests in lines.items()} for module, lines in found["lines"].items()},
-            found["seconds"])
+    return (
+        {module: {int(n): tests for n, tests in lines.items()} for module, lines in found["lines"].items()},
+        found["seconds"],
+    )
 
 
 def measure(out, modules, pytest_args):
     """Run pytest once under coverage, one context per test; write which test runs which line."""
     import coverage  # only here: the mutants themselves run without it
     import pytest
+
     sys.path.insert(0, ".")  # this copy's agentlib, not the installed one
 
     seconds = {}
@@ -214,8 +253,8 @@ def killed_by(work, tests):
             os.chdir(work)
             sys.path.insert(0, str(work))
             import pytest
-            code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "pytest_timeout", "--timeout=60",
-                                *tests])
+
+            code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "pytest_timeout", "--timeout=60", *tests])
         except BaseException:
             code = 1
         os._exit(int(code))
@@ -233,8 +272,21 @@ def killed_by(work, tests):
 def preload():
     """Import what the tests import and agentlib does not define, once, before any fork."""
     os.environ.update(FAST)
-    for name in ("pytest", "pytest_timeout", "openai", "httpx", "pandas", "ipywidgets", "IPython", "jsonschema",
-                 "hypothesis", "nbformat", "nbclient", "numpy", "trustme"):
+    for name in (
+        "pytest",
+        "pytest_timeout",
+        "openai",
+        "httpx",
+        "pandas",
+        "ipywidgets",
+        "IPython",
+        "jsonschema",
+        "hypothesis",
+        "nbformat",
+        "nbclient",
+        "numpy",
+        "trustme",
+    ):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -269,13 +321,18 @@ def run(modules):
                     killed += 1
                 else:
                     survived.append((first, text, description, len(tests)))
-                    print(f"  survived (line {first}, {len(tests)} tests ran): {module} | {text} | {description}",
-                          flush=True)
+                    print(
+                        f"  survived (line {first}, {len(tests)} tests ran): {module} | {text} | {description}",
+                        flush=True,
+                    )
             path.write_text(original, encoding="utf-8")
             report[module] = (killed, survived, argued)
             total = killed + len(survived)
-            print(f"{module}: {killed}/{total} killed ({100 * killed / max(total, 1):.1f}%), "
-                  f"{argued} argued equivalent\n", flush=True)
+            print(
+                f"{module}: {killed}/{total} killed ({100 * killed / max(total, 1):.1f}%), "
+                f"{argued} argued equivalent\n",
+                flush=True,
+            )
         killed = sum(k for k, _, _ in report.values())
         total = killed + sum(len(s) for _, s, _ in report.values())
         print(f"\nscore: {killed}/{total} non-equivalent mutants killed ({100 * killed / max(total, 1):.1f}%)")
@@ -287,11 +344,15 @@ def run(modules):
 def main(argv):
     if argv[:1] == ["--map"]:  # internal: the coverage run inside the copy
         split = argv.index("--")
-        return measure(argv[1], argv[2:split], argv[split + 1:])
-    parser = argparse.ArgumentParser(prog="python tools/mutation.py", description=__doc__.splitlines()[0],
-                                     epilog="A whole run takes about a quarter of an hour on two busy cores.")
-    parser.add_argument("modules", nargs="*", metavar="MODULE",
-                        help=f"lesson modules to mutate (default: all of {MODULES})")
+        return measure(argv[1], argv[2:split], argv[split + 1 :])
+    parser = argparse.ArgumentParser(
+        prog="python tools/mutation.py",
+        description=__doc__.splitlines()[0],
+        epilog="A whole run takes about a quarter of an hour on two busy cores.",
+    )
+    parser.add_argument(
+        "modules", nargs="*", metavar="MODULE", help=f"lesson modules to mutate (default: all of {MODULES})"
+    )
     parser.add_argument("--list", action="store_true", help="print the mutants without running them")
     args = parser.parse_args(argv)
     modules = args.modules or MODULES

@@ -29,18 +29,26 @@ def main(argv=None):
     if argv[:1] != ["eval"]:
         print("usage: python -m agentlib.course eval|progress ... (--help after either says more)", file=sys.stderr)
         return USAGE
-    parser = argparse.ArgumentParser(prog="python -m agentlib.course eval", epilog=EXIT_CODES,
-                                     description="Run the agent on every question of the question set and score "
-                                                 "the citations.")
-    parser.add_argument("--model", choices=["oracle", "naive", "real", "replay"], default="oracle",
-                        help="oracle and naive are scripted and free; real needs LLM_API_KEY (or LLM_BASE_URL of a "
-                             "server on this machine); replay needs --recording")
+    parser = argparse.ArgumentParser(
+        prog="python -m agentlib.course eval",
+        epilog=EXIT_CODES,
+        description="Run the agent on every question of the question set and score the citations.",
+    )
+    parser.add_argument(
+        "--model",
+        choices=["oracle", "naive", "real", "replay"],
+        default="oracle",
+        help="oracle and naive are scripted and free; real needs LLM_API_KEY (or LLM_BASE_URL of a "
+        "server on this machine); replay needs --recording",
+    )
     parser.add_argument("--recording", metavar="FOLDER", help="traces saved by an earlier `eval --save`")
     parser.add_argument("--questions", metavar="FILE", help="default: data/questions.json")
-    parser.add_argument("--language", choices=["en", "de"], default="en",
-                        help="which language of each question to ask (default: en)")
-    parser.add_argument("--max-steps", type=positive, default=8, metavar="N",
-                        help="stop a question after N model calls (default: 8)")
+    parser.add_argument(
+        "--language", choices=["en", "de"], default="en", help="which language of each question to ask (default: en)"
+    )
+    parser.add_argument(
+        "--max-steps", type=positive, default=8, metavar="N", help="stop a question after N model calls (default: 8)"
+    )
     parser.add_argument("--save", metavar="FOLDER", help="save every run's trace there, for --model replay")
     args = parser.parse_args(argv[1:])
     for name, example in (("save", "runs"), ("recording", "runs"), ("questions", "data/questions.json")):
@@ -55,20 +63,28 @@ def main(argv=None):
     questions = usage_check(load_questions, args.questions)
     save = args.save is not None and usage_check(writable_folder, args.save)
     try:
-        model = usage_check(load_recording, args.recording, args.language) if args.model == "replay" else \
-            choose_model(args.model, args.language, questions)
+        model = (
+            usage_check(load_recording, args.recording, args.language)
+            if args.model == "replay"
+            else choose_model(args.model, args.language, questions)
+        )
         table = evaluate(model, questions, language=args.language, max_steps=args.max_steps, save_to=save)
     except ModelError as error:
         print(f"error: {error}", file=sys.stderr)
         return FAILED
     except KeyboardInterrupt:
-        print(f"error: you interrupted the evaluation{'; the runs so far are in ' + str(save) if save else ''}",
-              file=sys.stderr)
+        print(
+            f"error: you interrupted the evaluation{'; the runs so far are in ' + str(save) if save else ''}",
+            file=sys.stderr,
+        )
         return FAILED
     except ImportError as error:
-        print(f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
-              f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
-              f"-r requirements.txt`", file=sys.stderr)
+        print(
+            f"error: the package {error.name or error} is not installed for {sys.executable}: run `make setup` "
+            f"and use .venv/bin/python, or install the course in its folder with `{sys.executable} -m pip install "
+            f"-r requirements.txt`",
+            file=sys.stderr,
+        )
         return FAILED
     print(report(table))
     return 0
@@ -80,19 +96,25 @@ def progress(argv):
     from .progress import FILE, FOLDER
     from .progress_report import read_class
 
-    parser = argparse.ArgumentParser(prog="python -m agentlib.course progress",
-                                     description="The instructor's view of a class: who solved which exercise, who "
-                                                 "is stuck, how long each notebook took.",
-                                     epilog="marks: ✓ solved, ✗ 2 two different incorrect attempts, ○ not attempted "
-                                            "(the check ran on the untouched cell), · not reached (the check never "
-                                            "ran). exit status: 0 every home was read, 1 some could not be, "
-                                            "2 bad usage")
-    parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="a student's home or handed-in folder, a progress file (ada.jsonl), or a folder of "
-                             "these (e.g. /home)")
+    parser = argparse.ArgumentParser(
+        prog="python -m agentlib.course progress",
+        description="The instructor's view of a class: who solved which exercise, who "
+        "is stuck, how long each notebook took.",
+        epilog="marks: ✓ solved, ✗ 2 two different incorrect attempts, ○ not attempted "
+        "(the check ran on the untouched cell), · not reached (the check never "
+        "ran). exit status: 0 every home was read, 1 some could not be, "
+        "2 bad usage",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="a student's home or handed-in folder, a progress file (ada.jsonl), or a folder of these (e.g. /home)",
+    )
     parser.add_argument("--csv", action="store_true", help="comma-separated values instead of a table")
-    parser.add_argument("--minutes", action="store_true",
-                        help="only the median minutes per notebook, for the course's stated times")
+    parser.add_argument(
+        "--minutes", action="store_true", help="only the median minutes per notebook, for the course's stated times"
+    )
     parser.add_argument("--html", metavar="FILE", help="write the class as one self-contained web page instead")
     parser.add_argument("--language", choices=["en", "de"], default="en", help="the language of the --html page")
     args = parser.parse_args(argv)
@@ -101,19 +123,21 @@ def progress(argv):
         parser.error(f"{missing[0]} does not exist: name a student's home, a folder of homes or a progress file")
     if args.html is not None and (args.csv or args.minutes):
         parser.error("--html writes the whole class as a page: leave out --csv and --minutes")
-    if args.html is not None and (not args.html.strip() or Path(args.html).is_dir()
-                                  or not Path(args.html).parent.is_dir()):
+    if args.html is not None and (
+        not args.html.strip() or Path(args.html).is_dir() or not Path(args.html).parent.is_dir()
+    ):
         parser.error(f"--html {args.html!r}: name a file in a folder that exists, e.g. --html class.html")
     students, problems = read_class(args.paths)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     for name, student in students.items():  # said, not failed on: the rest of the file still counts
         if student.skipped:
-            print(f"note: {name}: {student.skipped} line(s) of the progress file are no record and were skipped",
-                  file=sys.stderr)
+            print(
+                f"note: {name}: {student.skipped} line(s) of the progress file are no record and were skipped",
+                file=sys.stderr,
+            )
     if not any(student.found for student in students.values()):
-        print(f"error: no progress file ({FOLDER}/{FILE} or NAME.jsonl) under {', '.join(args.paths)}",
-              file=sys.stderr)
+        print(f"error: no progress file ({FOLDER}/{FILE} or NAME.jsonl) under {', '.join(args.paths)}", file=sys.stderr)
         return FAILED
     if args.html is not None:
         from .class_view import page
@@ -126,7 +150,8 @@ def progress(argv):
         print(f"wrote {args.html}: {len(students)} students")
     elif args.csv:
         csv.writer(sys.stdout, lineterminator="\n").writerows(
-            [[spreadsheet_safe(cell) for cell in row] for row in table(students, args.minutes)])
+            [[spreadsheet_safe(cell) for cell in row] for row in table(students, args.minutes)]
+        )
     else:
         print(aligned(table(students, args.minutes)))
     return FAILED if problems else 0
@@ -157,16 +182,20 @@ def load_recording(path, language="en"):
     path = Path(path)
     files = sorted(path.glob("*.json")) if path.is_dir() else [path] if path.is_file() else []
     if not files:
-        raise FileNotFoundError(f"no recording (*.json) at {path}: check the path, or record one with `python -m "
-                                f"agentlib.course eval --model real --save {quote(str(path))}` (needs a key)")
+        raise FileNotFoundError(
+            f"no recording (*.json) at {path}: check the path, or record one with `python -m "
+            f"agentlib.course eval --model real --save {quote(str(path))}` (needs a key)"
+        )
     traces = []
     for file in files:
         try:
             traces.append(Trace.load(file))
             traces[-1].question  # noqa: B018 -- raises when the trace holds no question, which no replay can ask
         except Exception as error:
-            raise ValueError(f"{file} is not a run saved with --save ({reason(error)}): set it aside with "
-                             f"`mv {quote(str(file))} {quote(str(file) + '.bad')}`") from None
+            raise ValueError(
+                f"{file} is not a run saved with --save ({reason(error)}): set it aside with "
+                f"`mv {quote(str(file))} {quote(str(file) + '.bad')}`"
+            ) from None
     return ReplayModel(traces, language)
 
 
@@ -177,8 +206,13 @@ def choose_model(kind, language, questions):
     from .oracle import NaiveModel, OracleModel
 
     try:
-        return RealModel(language=language) if kind == "real" else OracleModel(questions) if kind == "oracle" \
+        return (
+            RealModel(language=language)
+            if kind == "real"
+            else OracleModel(questions)
+            if kind == "oracle"
             else NaiveModel()
+        )
     except (ModelError, OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(FAILED)

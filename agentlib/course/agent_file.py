@@ -28,27 +28,41 @@ from ..tools import TOOLS
 from .text import say
 
 TEXT = {
-    "title": {"de": "Die Schleife der Lektion in fünf Teilen: deine, sobald sie ihre Prüfung bestehen, bis dahin agentlibs.",
-             "en": "The lesson's loop in five pieces: yours once they pass their checks, agentlib's until then."},
+    "title": {
+        "de": "Die Schleife der Lektion in fünf Teilen: deine, sobald sie ihre Prüfung bestehen, bis dahin agentlibs.",
+        "en": "The lesson's loop in five pieces: yours once they pass their checks, agentlib's until then.",
+    },
     "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
-    "theirs": {"de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
-              "en": "agentlib's version, until yours passes the check in notebook {n}"},
-    "run": {"de": "Im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes python kennt agentlib nicht):",
-            "en": "In a terminal, in this folder, with the course's Python (a bare python does not know agentlib):"},
-    "modes": {"de": "Ohne Schalter spielt das Skriptmodell die Lektion ab (kostenlos, immer gleich); --real fragt das "
-                    "echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env), --local das winzige auf "
-                    "diesem Rechner (mit dem Kurs installiert).",
-              "en": "Without a switch the scripted model replays the lesson (free, the same every time); --real asks "
-                    "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env), --local the tiny one on "
-                    "this machine (installed with the course)."},
-    "rewrite": {"de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil besteht. Was in einem Abschnitt "
-                      "steht, bleibt; was du außerhalb änderst, sichert er vorher in agent_loop.py.bak-… daneben.",
-               "en": "The course rewrites this file whenever another piece passes. What is inside a section stays; "
-                      "what you change outside the sections is first copied to agent_loop.py.bak-… beside it."},
-    "tools": {"de": "die drei Doku-Werkzeuge, angemeldet mit dem Decorator oben",
-             "en": "the three doc tools, registered with the decorator above"},
-    "main": {"de": "python agent_loop.py [--real | --local]: dein Agent beantwortet die Frage der Lektion",
-            "en": "python agent_loop.py [--real | --local]: your agent answers the lesson's question"},
+    "theirs": {
+        "de": "agentlibs Fassung, bis deine in Notebook {n} die Prüfung besteht",
+        "en": "agentlib's version, until yours passes the check in notebook {n}",
+    },
+    "run": {
+        "de": "Im Terminal, in diesem Ordner, mit dem Python des Kurses (ein bloßes python kennt agentlib nicht):",
+        "en": "In a terminal, in this folder, with the course's Python (a bare python does not know agentlib):",
+    },
+    "modes": {
+        "de": "Ohne Schalter spielt das Skriptmodell die Lektion ab (kostenlos, immer gleich); --real fragt das "
+        "echte Modell (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env), --local das winzige auf "
+        "diesem Rechner (mit dem Kurs installiert).",
+        "en": "Without a switch the scripted model replays the lesson (free, the same every time); --real asks "
+        "the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env), --local the tiny one on "
+        "this machine (installed with the course).",
+    },
+    "rewrite": {
+        "de": "Der Kurs schreibt diese Datei neu, sobald ein weiterer Teil besteht. Was in einem Abschnitt "
+        "steht, bleibt; was du außerhalb änderst, sichert er vorher in agent_loop.py.bak-… daneben.",
+        "en": "The course rewrites this file whenever another piece passes. What is inside a section stays; "
+        "what you change outside the sections is first copied to agent_loop.py.bak-… beside it.",
+    },
+    "tools": {
+        "de": "die drei Doku-Werkzeuge, angemeldet mit dem Decorator oben",
+        "en": "the three doc tools, registered with the decorator above",
+    },
+    "main": {
+        "de": "python agent_loop.py [--real | --local]: dein Agent beantwortet die Frage der Lektion",
+        "en": "python agent_loop.py [--real | --local]: your agent answers the lesson's question",
+    },
     "count": {"de": "{n} von 5 Teilen stammen von dir.", "en": "{n} of 5 pieces are yours."},
     "count_one": {"de": "1 von 5 Teilen stammt von dir.", "en": "1 of 5 pieces is yours."},
 }
@@ -59,11 +73,13 @@ WAIT = 10.0  # seconds a kernel waits for that lock: a rewrite takes a fraction 
 FOLDER = None  # where agent_loop.py lives; None: the working directory, which is the notebook's folder
 
 # (exercise, notebook, the names its cell defines, the import that stands in until it passes)
-PIECES = [("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
-          ("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
-          ("loop", 4, ("run_agent",), "from agentlib import run_agent"),
-          ("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
-          ("real_model", 6, ("RealModel",), "from agentlib import RealModel")]
+PIECES = [
+    ("decorator", 2, ("tool", "TOOLS"), "from agentlib import TOOLS, tool"),
+    ("read_doc", 3, ("read_doc",), "from agentlib import read_doc"),
+    ("loop", 4, ("run_agent",), "from agentlib import run_agent"),
+    ("scripted_model", 5, ("ScriptedModel",), "from agentlib import ScriptedModel"),
+    ("real_model", 6, ("RealModel",), "from agentlib import RealModel"),
+]
 BY_EXERCISE = {piece[0]: piece for piece in PIECES}
 MARKER = re.compile(r"^# ── \[(\w+)\]", re.MULTILINE)  # the start of a section; the word names its piece
 
@@ -97,10 +113,10 @@ def sections(text):
     starts = list(MARKER.finditer(text))
     found = {}
     for marker, following in zip(starts, starts[1:] + [None]):
-        rest = text[marker.end():following.start() if following else len(text)].partition("\n")[2]
+        rest = text[marker.end() : following.start() if following else len(text)].partition("\n")[2]
         body = rest.strip()
         if marker[1] in BY_EXERCISE and body and body != BY_EXERCISE[marker[1]][3]:
-            skipped = rest[:len(rest) - len(rest.lstrip())].count("\n")
+            skipped = rest[: len(rest) - len(rest.lstrip())].count("\n")
             found[marker[1]] = body, text.count("\n", 0, marker.start()) + 2 + skipped
     return found
 
@@ -128,14 +144,18 @@ def definitions(text, names):
     """
     body = compile(text, "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).body
     wanted, kept = set(names), set()
-    while more := {i for i, node in enumerate(body) if i not in kept and (
-            isinstance(node, (ast.Import, ast.ImportFrom)) or bound(node) & wanted)}:
+    while more := {
+        i
+        for i, node in enumerate(body)
+        if i not in kept and (isinstance(node, (ast.Import, ast.ImportFrom)) or bound(node) & wanted)
+    }:
         kept |= more
         wanted |= {name for i in more for name in used(body[i])}
     if len(kept) == len(body):
         return text.strip()
-    spans = [(min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]), node.end_lineno)
-             for node in body]
+    spans = [
+        (min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]), node.end_lineno) for node in body
+    ]
     if any(a[1] == b[0] for a, b in zip(spans, spans[1:])):  # two statements on one line (a; b): keep no line whole
         return "\n\n".join(ast.unparse(body[i]) for i in sorted(kept))
     lines, chosen = text.splitlines(), set()
@@ -176,8 +196,11 @@ def used(node):
     names = set()
     while tables:
         table = tables.pop()
-        names |= {s.get_name() for s in table.get_symbols()
-                  if s.is_referenced() and (table.get_type() == "module" or s.is_global())}
+        names |= {
+            s.get_name()
+            for s in table.get_symbols()
+            if s.is_referenced() and (table.get_type() == "module" or s.is_global())
+        }
         tables += table.get_children()
     return names
 
@@ -188,21 +211,32 @@ def render(pieces, language):
     wrapped = lambda words: textwrap.fill(words, 115)  # noqa: E731
     runs = "".join(f"    {command(shell)} [--real | --local]{labelled(shell)}\n" for shell in shells())
     # Raw: a Windows path (C:\Users\...) holds backslashes that a plain string would read as escapes (\U...).
-    header = (f'r"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
-              f'{runs}{wrapped(text("modes"))}\n\n{wrapped(text("rewrite"))}\n"""')
+    header = (
+        f'r"""{wrapped(text("title") + " " + yours(language, len(pieces)))}\n\n{text("run")}\n'
+        f'{runs}{wrapped(text("modes"))}\n\n{wrapped(text("rewrite"))}\n"""'
+    )
     whose = lambda name, n: text("yours" if name in pieces else "theirs", n=n)  # noqa: E731
     parts = [header, HEAD.format(language=language).strip()]
-    parts += [f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n"
-              f"{unrepeated(pieces.get(name, reference)).strip()}" for name, n, names, reference in PIECES]
+    parts += [
+        f"# ── [{name}] {', '.join(names)}: {whose(name, n)} ──\n{unrepeated(pieces.get(name, reference)).strip()}"
+        for name, n, names, reference in PIECES
+    ]
     parts += [registration(pieces, language), MAIN.format(comment=text("main")).strip()]
     return "\n\n\n".join(parts) + "\n"
 
 
-DESCRIBED = {name: TOOLS[name]["schema"] for name in ("list_docs", "grep_docs", "read_doc")}  # agentlib's, before any pick
+DESCRIBED = {
+    name: TOOLS[name]["schema"] for name in ("list_docs", "grep_docs", "read_doc")
+}  # agentlib's, before any pick
 # The student's read_doc, described by what it does and no more: no character cap, no note where to read on.
-OWN_READ_DOC = {"type": "function", "function": {
-    **DESCRIBED["read_doc"]["function"],
-    "description": "Read lines of one documentation file, each prefixed with its line number. At most 80 lines per call."}}
+OWN_READ_DOC = {
+    "type": "function",
+    "function": {
+        **DESCRIBED["read_doc"]["function"],
+        "description": "Read lines of one documentation file, each prefixed with its line number. "
+        "At most 80 lines per call.",
+    },
+}
 
 
 def imported(node):
@@ -226,10 +260,12 @@ def unrepeated(text):
         return text
     lines = text.splitlines(keepends=True)
     for node in reversed(tree.body):
-        alone = not any(other is not node and other.lineno <= node.end_lineno and other.end_lineno >= node.lineno
-                        for other in tree.body)  # not `import json; x = 1`, whose line holds more
+        alone = not any(
+            other is not node and other.lineno <= node.end_lineno and other.end_lineno >= node.lineno
+            for other in tree.body
+        )  # not `import json; x = 1`, whose line holds more
         if isinstance(node, (ast.Import, ast.ImportFrom)) and alone and (imported(node) or {0}) <= HEAD_IMPORTS:
-            del lines[node.lineno - 1:node.end_lineno]
+            del lines[node.lineno - 1 : node.end_lineno]
     return "".join(lines).lstrip("\n")
 
 
@@ -245,7 +281,7 @@ def shells(platform=None):
 
 
 def command(shell, executable=None, folder=None):
-    """The command that runs agent_loop.py with this kernel's Python (which has agentlib: `python` in a terminal
+    r"""The command that runs agent_loop.py with this kernel's Python (which has agentlib: `python` in a terminal
     may be another one, or none at all), first changing to `folder` when given, written for `shell`.
 
     Example: command("cmd", r"C:\Py\python.exe", r"C:\course")
@@ -269,7 +305,7 @@ def labelled(shell):
     return f"   ({shell})" if len(shells()) > 1 else ""
 
 
-HEAD = '''import inspect
+HEAD = """import inspect
 import json
 import os
 import sys
@@ -277,20 +313,25 @@ import sys
 from agentlib import MAX_OBSERVATION, SYSTEM_PROMPT, Call, Message, docs, grep_docs, list_docs
 
 LANGUAGE = "{language}"
-'''
+"""
 
 
-HEAD_IMPORTS = set().union(*(imported(node) for node in ast.parse(HEAD.format(language='')).body
-                             if isinstance(node, (ast.Import, ast.ImportFrom))))
+HEAD_IMPORTS = set().union(
+    *(
+        imported(node)
+        for node in ast.parse(HEAD.format(language="")).body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    )
+)
 
 # The command line (which model, how many steps, a failure in one sentence) is the course's: own_run.main.
-MAIN = '''# ── [main] {comment} ──
+MAIN = """# ── [main] {comment} ──
 if __name__ == "__main__":
     from agentlib.course.own_run import main
     from agentlib.extras.local import local_server
 
     sys.exit(main(globals(), local_server))
-'''
+"""
 
 
 def registration(pieces=(), language="en"):
@@ -299,8 +340,9 @@ def registration(pieces=(), language="en"):
     lines = [f"# ── [tools] {say(TEXT, 'tools', language)} ──"]
     for name in ("list_docs", "grep_docs", "read_doc"):
         function = (OWN_READ_DOC if name in pieces else DESCRIBED[name])["function"]
-        described = "".join(f",\n     {param}={value['description']!r}"
-                            for param, value in function["parameters"]["properties"].items())
+        described = "".join(
+            f",\n     {param}={value['description']!r}" for param, value in function["parameters"]["properties"].items()
+        )
         lines.append(f"tool({function['description']!r}{described})({name})")
     return "\n".join(lines)
 
@@ -328,7 +370,7 @@ def write(target, text):
     try:
         data = memoryview(text.encode("utf-8", "surrogateescape"))
         while data:
-            data = data[os.write(handle, data):]
+            data = data[os.write(handle, data) :]
         os.fsync(handle)
         os.close(handle)
         handle = None

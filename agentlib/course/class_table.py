@@ -24,10 +24,16 @@ def table(students, only_minutes=False):
     found, medians = columns(students)
     if only_minutes:
         return [["notebook", "median minutes", "students"]] + [
-            [n, minutes(medians[n]), str(sum(n in s.minutes for s in students.values()))] for n in medians]
-    rows = [[name, (s.last_seen or "") if s.found else "no file"]
-            + [(mark(s.checks.get(key)) if s.found else "") if kind == "exercise" else minutes(s.minutes.get(key))
-               for kind, key in found] for name, s in students.items()]
+            [n, minutes(medians[n]), str(sum(n in s.minutes for s in students.values()))] for n in medians
+        ]
+    rows = [
+        [name, (s.last_seen or "") if s.found else "no file"]
+        + [
+            (mark(s.checks.get(key)) if s.found else "") if kind == "exercise" else minutes(s.minutes.get(key))
+            for kind, key in found
+        ]
+        for name, s in students.items()
+    ]
     medians_row = ["median", ""] + [minutes(medians[key]) if kind == "minutes" else "" for kind, key in found]
     return [["student", "last seen"] + [heading(kind, key) for kind, key in found], *rows, medians_row]
 

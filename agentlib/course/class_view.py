@@ -22,19 +22,25 @@ from .text import say
 
 TEXT = {
     "title": {"de": "Fortschritt der Klasse", "en": "The class's progress"},
-    "counts": {"de": "Teilnehmende: {students} · Übungen: {exercises} · festgefahren: {stuck}",
-               "en": "students: {students} · exercises: {exercises} · stuck: {stuck}"},
+    "counts": {
+        "de": "Teilnehmende: {students} · Übungen: {exercises} · festgefahren: {stuck}",
+        "en": "students: {students} · exercises: {exercises} · stuck: {stuck}",
+    },
     "stuck_heading": {"de": "Wer festhängt", "en": "Who is stuck"},
-    "stuck_tries": {"de": "{student} · {exercise}: {tries} verschiedene falsche Versuche, noch nicht gelöst",
-                    "en": "{student} · {exercise}: {tries} different incorrect attempts, not solved yet"},
-    "stuck_minutes": {"de": "{student} · Notebook {notebook}: {minutes} Minuten, der Median der Klasse liegt bei "
-                            "{median}",
-                      "en": "{student} · notebook {notebook}: {minutes} minutes, where the class's median is "
-                            "{median}"},
-    "nobody_stuck": {"de": "Niemand hängt fest: Keiner hat {tries} falsche Versuche ohne Lösung, und kein Notebook "
-                           "dauerte bei jemandem mehr als {far}-mal so lang wie im Median der Klasse.",
-                     "en": "Nobody is stuck: no one has {tries} incorrect attempts without a pass, and no notebook "
-                           "took anyone more than {far} times the class's median."},
+    "stuck_tries": {
+        "de": "{student} · {exercise}: {tries} verschiedene falsche Versuche, noch nicht gelöst",
+        "en": "{student} · {exercise}: {tries} different incorrect attempts, not solved yet",
+    },
+    "stuck_minutes": {
+        "de": "{student} · Notebook {notebook}: {minutes} Minuten, der Median der Klasse liegt bei {median}",
+        "en": "{student} · notebook {notebook}: {minutes} minutes, where the class's median is {median}",
+    },
+    "nobody_stuck": {
+        "de": "Niemand hängt fest: Keiner hat {tries} falsche Versuche ohne Lösung, und kein Notebook "
+        "dauerte bei jemandem mehr als {far}-mal so lang wie im Median der Klasse.",
+        "en": "Nobody is stuck: no one has {tries} incorrect attempts without a pass, and no notebook "
+        "took anyone more than {far} times the class's median.",
+    },
     "grid_heading": {"de": "Übungen", "en": "Exercises"},
     "student": {"de": "Teilnehmer·in", "en": "student"},
     "last_seen": {"de": "zuletzt in", "en": "last seen"},
@@ -45,17 +51,25 @@ TEXT = {
     "not attempted": {"de": "geprüft, aber die Zelle war unverändert", "en": "checked, but the cell was untouched"},
     "not reached": {"de": "die Prüfung lief nie", "en": "the check never ran"},
     "no_file_meaning": {"de": "keine Fortschrittsdatei gefunden", "en": "no progress file found"},
-    "stuck_meaning": {"de": "hängt fest ({tries} falsche Versuche ohne Lösung, oder mehr als {far}-mal der Median)",
-                      "en": "stuck ({tries} incorrect attempts without a pass, or more than {far} times the median)"},
+    "stuck_meaning": {
+        "de": "hängt fest ({tries} falsche Versuche ohne Lösung, oder mehr als {far}-mal der Median)",
+        "en": "stuck ({tries} incorrect attempts without a pass, or more than {far} times the median)",
+    },
     "minutes_heading": {"de": "Minuten pro Notebook", "en": "Minutes per notebook"},
-    "minutes_about": {"de": "Jeder Punkt ist eine Person, der senkrechte Strich der Median der Klasse; ein Dreieck "
-                            "mit Namen steht für mehr als {far}-mal den Median.",
-                      "en": "Each dot is one student, the upright bar the class's median; a triangle with a name "
-                            "marks more than {far} times the median."},
-    "no_minutes": {"de": "Noch keine Minuten: Ein Notebook zählt ab seiner Einrichtungszelle bis zur letzten Prüfung.",
-                   "en": "No minutes yet: a notebook counts from its set-up cell to its last check."},
-    "skipped": {"de": "{student}: {lines} Zeile(n) der Datei waren kein Eintrag und wurden übersprungen",
-                "en": "{student}: {lines} line(s) of the file were no record and were skipped"},
+    "minutes_about": {
+        "de": "Jeder Punkt ist eine Person, der senkrechte Strich der Median der Klasse; ein Dreieck "
+        "mit Namen steht für mehr als {far}-mal den Median.",
+        "en": "Each dot is one student, the upright bar the class's median; a triangle with a name "
+        "marks more than {far} times the median.",
+    },
+    "no_minutes": {
+        "de": "Noch keine Minuten: Ein Notebook zählt ab seiner Einrichtungszelle bis zur letzten Prüfung.",
+        "en": "No minutes yet: a notebook counts from its set-up cell to its last check.",
+    },
+    "skipped": {
+        "de": "{student}: {lines} Zeile(n) der Datei waren kein Eintrag und wurden übersprungen",
+        "en": "{student}: {lines} line(s) of the file were no record and were skipped",
+    },
     "notes_heading": {"de": "Hinweise zu den Dateien", "en": "About the files"},
     "dot": {"de": "{student}: {minutes} Minuten", "en": "{student}: {minutes} minutes"},
 }
@@ -84,8 +98,12 @@ STYLE = """<style>
   .cv h2 { break-after: avoid; }
 }
 </style>"""
-CLASSES = {"correct": "cv-correct", "incorrect": "cv-incorrect", "not attempted": "cv-not-attempted",
-           "not reached": "cv-not-reached"}
+CLASSES = {
+    "correct": "cv-correct",
+    "incorrect": "cv-incorrect",
+    "not attempted": "cv-not-attempted",
+    "not reached": "cv-not-reached",
+}
 WIDTH, ROW, LEFT, RIGHT = 640, 34, 48, 120  # the chart's size in pixels: RIGHT leaves room for a name
 
 TEMPLATE = """
@@ -199,11 +217,22 @@ def section(students, language="en"):
     from markupsafe import Markup  # jinja2's own: STYLE is ours, not a student's
 
     found, _ = columns(students)
-    counts = say(TEXT, "counts", language, students=len(students), stuck=len({name for name, *_ in stuck(students)}),
-                 exercises=sum(kind == "exercise" for kind, _ in found))
+    counts = say(
+        TEXT,
+        "counts",
+        language,
+        students=len(students),
+        stuck=len({name for name, *_ in stuck(students)}),
+        exercises=sum(kind == "exercise" for kind, _ in found),
+    )
     notes = [say(TEXT, "skipped", language, student=name, lines=s.skipped) for name, s in students.items() if s.skipped]
-    parts = [Markup(STYLE), macros().counts(counts), stuck_list(students, language), grid(students, language),
-             minutes_chart(students, language)]
+    parts = [
+        Markup(STYLE),
+        macros().counts(counts),
+        stuck_list(students, language),
+        grid(students, language),
+        minutes_chart(students, language),
+    ]
     if notes:
         parts.append(macros().notes(say(TEXT, "notes_heading", language), notes))
     return Markup("\n").join(parts)
@@ -214,13 +243,25 @@ def stuck_list(students, language="en", headed=True):
     the heading, where the notebook has its own."""
     items = []
     for name, (kind, key), facts in stuck(students):
-        said = say(TEXT, "stuck_tries", language, student=name, exercise=heading(kind, key), tries=facts) \
-            if kind == "exercise" else \
-            say(TEXT, "stuck_minutes", language, student=name, notebook=key, minutes=minutes(facts[0], language),
-                median=minutes(facts[1], language))
+        said = (
+            say(TEXT, "stuck_tries", language, student=name, exercise=heading(kind, key), tries=facts)
+            if kind == "exercise"
+            else say(
+                TEXT,
+                "stuck_minutes",
+                language,
+                student=name,
+                notebook=key,
+                minutes=minutes(facts[0], language),
+                median=minutes(facts[1], language),
+            )
+        )
         items.append((name, said))
-    return macros().stuck_list(headed and say(TEXT, "stuck_heading", language), items,
-                               say(TEXT, "nobody_stuck", language, tries=STUCK_TRIES, far=FAR))
+    return macros().stuck_list(
+        headed and say(TEXT, "stuck_heading", language),
+        items,
+        say(TEXT, "nobody_stuck", language, tries=STUCK_TRIES, far=FAR),
+    )
 
 
 def grid(students, language="en", headed=True):
@@ -229,12 +270,14 @@ def grid(students, language="en", headed=True):
     flagged = {(name, where) for name, where, _ in stuck(students)}
     legend = [(MARKS[state], CLASSES[state], say(TEXT, state, language)) for state in CLASSES] + [
         ("—", "cv-no-file", say(TEXT, "no_file_meaning", language)),
-        ("⚠", "cv-stuck", say(TEXT, "stuck_meaning", language, tries=STUCK_TRIES, far=FAR))]
+        ("⚠", "cv-stuck", say(TEXT, "stuck_meaning", language, tries=STUCK_TRIES, far=FAR)),
+    ]
     head = [say(TEXT, "student", language), say(TEXT, "last_seen", language)] + [heading(*where) for where in found]
     rows = []
     for name, s in students.items():
-        cells = [{"text": s.last_seen or ""} if s.found else {"text": say(TEXT, "no_file", language),
-                                                                "css": "cv-no-file"}]
+        cells = [
+            {"text": s.last_seen or ""} if s.found else {"text": say(TEXT, "no_file", language), "css": "cv-no-file"}
+        ]
         for kind, key in found:
             stuck_here = (name, (kind, key)) in flagged
             flag, css = (" ⚠", " cv-stuck") if stuck_here else ("", "")
@@ -244,11 +287,18 @@ def grid(students, language="en", headed=True):
                 cells.append({"text": "—", "css": "cv-no-file"})
             else:
                 state = status(s.checks.get(key))[0]
-                cells.append({"text": mark(s.checks.get(key)) + flag, "css": CLASSES[state] + css, "state": state,
-                              "title": f"{name} · {heading(kind, key)}: {say(TEXT, state, language)}"})
+                cells.append(
+                    {
+                        "text": mark(s.checks.get(key)) + flag,
+                        "css": CLASSES[state] + css,
+                        "state": state,
+                        "title": f"{name} · {heading(kind, key)}: {say(TEXT, state, language)}",
+                    }
+                )
         rows.append((name, cells))
-    median = [say(TEXT, "median", language), ""] + [minutes(medians[key], language) if kind == "minutes" else ""
-                                                    for kind, key in found]
+    median = [say(TEXT, "median", language), ""] + [
+        minutes(medians[key], language) if kind == "minutes" else "" for kind, key in found
+    ]
     return macros().grid(headed and say(TEXT, "grid_heading", language), legend, head, rows, median)
 
 
@@ -270,12 +320,26 @@ def minutes_chart(students, language="en", headed=True):
     rows = []
     for row, notebook in enumerate(notebooks):
         middle = ROW * row + ROW / 2
-        dots = [{"name": name, "x": x(s.minutes[notebook]), "y": middle + (index % 5 - 2) * 3,  # equal times show
-                 "far": (name, notebook) in far,
-                 "title": say(TEXT, "dot", language, student=name, minutes=minutes(s.minutes[notebook], language))}
-                for index, (name, s) in enumerate(students.items()) if notebook in s.minutes]
-        rows.append({"notebook": notebook, "y": middle, "median_x": x(medians[notebook]), "dots": dots,
-                     "median_title": f'{say(TEXT, "median", language)}: {minutes(medians[notebook], language)}'})
+        dots = [
+            {
+                "name": name,
+                "x": x(s.minutes[notebook]),
+                "y": middle + (index % 5 - 2) * 3,  # equal times show
+                "far": (name, notebook) in far,
+                "title": say(TEXT, "dot", language, student=name, minutes=minutes(s.minutes[notebook], language)),
+            }
+            for index, (name, s) in enumerate(students.items())
+            if notebook in s.minutes
+        ]
+        rows.append(
+            {
+                "notebook": notebook,
+                "y": middle,
+                "median_x": x(medians[notebook]),
+                "dots": dots,
+                "median_title": f"{say(TEXT, 'median', language)}: {minutes(medians[notebook], language)}",
+            }
+        )
     return macros().minutes_chart(title, about, "", WIDTH, height, ticks, rows)
 
 

@@ -24,21 +24,29 @@ TEXT = {
     "running": {"de": "Läuft mit max_steps={limit} …", "en": "Running with max_steps={limit} …"},
     "no_model": {"de": "Kein Modell: {message}", "en": "No model: {message}"},
     "answer": {"de": "Antwort nach {steps}", "en": "Answer after {steps}"},
-    "max_steps": {"de": "Schrittlimit {limit} erreicht – keine Antwort",
-                  "en": "Step limit {limit} reached – no answer"},
+    "max_steps": {
+        "de": "Schrittlimit {limit} erreicht – keine Antwort",
+        "en": "Step limit {limit} reached – no answer",
+    },
     "error": {"de": "Abbruch nach {steps}: {message}", "en": "Stopped after {steps}: {message}"},
     "interrupted": {"de": "Unterbrochen nach {steps}", "en": "Interrupted after {steps}"},
     "steps.one": {"de": "Schritt", "en": "step"},
     "steps.many": {"de": "Schritten", "en": "steps"},
-    "static": {"de": "Hier kann kein Widget angezeigt werden – die Steuerung für max_steps braucht JupyterLab, "
-                     "Notebook 7 oder VS Code. Ohne sie: run_agent(model, frage, max_steps=3).",
-               "en": "No widget can be shown here – the max_steps control needs JupyterLab, Notebook 7 or VS Code. "
-                     "Without it: run_agent(model, question, max_steps=3)."},
+    "static": {
+        "de": "Hier kann kein Widget angezeigt werden – die Steuerung für max_steps braucht JupyterLab, "
+        "Notebook 7 oder VS Code. Ohne sie: run_agent(model, frage, max_steps=3).",
+        "en": "No widget can be shown here – the max_steps control needs JupyterLab, Notebook 7 or VS Code. "
+        "Without it: run_agent(model, question, max_steps=3).",
+    },
 }
 
 # (text, background): both set, so the status reads alike in light and dark themes (>= 5.7:1).
-COLOURS = {"answer": ("#1b5e20", "#e8f5e9"), "max_steps": ("#8a3c00", "#fff3e0"),
-           "error": ("#b71c1c", "#ffebee"), "interrupted": ("#b71c1c", "#ffebee")}
+COLOURS = {
+    "answer": ("#1b5e20", "#e8f5e9"),
+    "max_steps": ("#8a3c00", "#fff3e0"),
+    "error": ("#b71c1c", "#ffebee"),
+    "interrupted": ("#b71c1c", "#ffebee"),
+}
 
 
 class OutputWriter:
@@ -65,23 +73,48 @@ class MaxStepsControl:
         self.label = labels(language, TEXT)  # refuses an unknown language before anything is built
         self.agent, self.make_model, self.language, self.last = agent, make_model, language, None
         self.question = question[language] if isinstance(question, dict) else question
-        self.limit = named(w.BoundedIntText(value=value, min=1, max=10, description="max_steps",
-                                            continuous_update=True, style={"description_width": "initial"},
-                                            layout=w.Layout(width="10em", flex="0 0 auto")), "max-steps-limit")
+        self.limit = named(
+            w.BoundedIntText(
+                value=value,
+                min=1,
+                max=10,
+                description="max_steps",
+                continuous_update=True,
+                style={"description_width": "initial"},
+                layout=w.Layout(width="10em", flex="0 0 auto"),
+            ),
+            "max-steps-limit",
+        )
         self.button = named(button(w, self.label["run"], button_style="primary"), "max-steps-run")
         self.status = named(w.HTML(text_box(escape(self.label["ready"]), live=True)), "max-steps-status")
         self.viewer = TraceViewer(language=language, note=False)  # one note for the whole control
         # a wide table scrolls, not cut
         self.table = named(w.Output(layout=w.Layout(overflow="auto", max_width="100%")), "token-table")
         self.log = named(w.Output(layout=w.Layout(display="none")), "max-steps-log")
-        self.show_log = named(w.ToggleButton(description=self.label["log"], tooltip=self.label["log"],
-                                             layout=w.Layout(width="max-content", max_width="100%")), "max-steps-show-log")
+        self.show_log = named(
+            w.ToggleButton(
+                description=self.label["log"],
+                tooltip=self.label["log"],
+                layout=w.Layout(width="max-content", max_width="100%"),
+            ),
+            "max-steps-show-log",
+        )
         self.button.on_click(lambda _: self.run())
         self.show_log.observe(lambda _: self.toggle_log(), "value")
-        self.widget = named(w.VBox([stale_note(w, language), w.HBox([self.limit, self.button],
-                                                                     layout=w.Layout(flex_flow="row wrap")),
-                                    self.status, self.table, self.viewer.widget, self.show_log, self.log]),
-                            "max-steps-control")
+        self.widget = named(
+            w.VBox(
+                [
+                    stale_note(w, language),
+                    w.HBox([self.limit, self.button], layout=w.Layout(flex_flow="row wrap")),
+                    self.status,
+                    self.table,
+                    self.viewer.widget,
+                    self.show_log,
+                    self.log,
+                ]
+            ),
+            "max-steps-control",
+        )
 
     def toggle_log(self):
         self.log.layout.display = "" if self.show_log.value else "none"  # "", not None: JupyterLite drops None
@@ -105,15 +138,18 @@ class MaxStepsControl:
         self.table.append_display_data(token_table(stats, self.language))
         one, many = self.label["steps"]
         template = self.label.get(stats.trace.stop_reason, "{message}")
-        outcome = template.format(steps=f"{stats.steps} {one if stats.steps == 1 else many}", limit=limit,
-                                  message=stats.trace.stop_message)  # e.g. "Antwort nach 4 Schritten"
+        outcome = template.format(
+            steps=f"{stats.steps} {one if stats.steps == 1 else many}", limit=limit, message=stats.trace.stop_message
+        )  # e.g. "Antwort nach 4 Schritten"
         self.status.value = self.line(stats.trace.stop_reason, outcome)
         return self.last
 
     def line(self, reason, text):
         color, background = COLOURS.get(reason, ("inherit", "transparent"))
-        return text_box(f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>"
-                        f"{escape(text)}</b>", live=True)
+        return text_box(
+            f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>{escape(text)}</b>",
+            live=True,
+        )
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

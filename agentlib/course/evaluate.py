@@ -51,15 +51,23 @@ def evaluate(model, questions=None, language="en", max_steps=8, save_to=None, pr
         if watched.error is not None and watched.error.kind not in PER_QUESTION:
             tick(None, "stopped")
             saved = f"; the traces of questions 1 to {number} are in {folder}" if folder else ""
-            raise ModelError(f"{watched.error} (The evaluation stopped at question {entry['id']}, {number} of "
-                             f"{len(questions)}{saved}.)", watched.error.kind) from None
+            raise ModelError(
+                f"{watched.error} (The evaluation stopped at question {entry['id']}, {number} of "
+                f"{len(questions)}{saved}.)",
+                watched.error.kind,
+            ) from None
         cached = [r["usage"].get("cached_tokens") for r in stats.trace.records if r["usage"]]
         rows[entry["id"]] = {
-            "answerable": entry["answerable"], "stop_reason": stats.trace.stop_reason,
-            "steps": stats.steps, "tool_calls": stats.tool_calls,
-            "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
+            "answerable": entry["answerable"],
+            "stop_reason": stats.trace.stop_reason,
+            "steps": stats.steps,
+            "tool_calls": stats.tool_calls,
+            "prompt_tokens": stats.prompt_tokens,
+            "completion_tokens": stats.completion_tokens,
             "cached_tokens": sum(c or 0 for c in cached) if any(c is not None for c in cached) else None,
-            "cost_usd": trace_cost(stats.trace), **score(entry, answer)}
+            "cost_usd": trace_cost(stats.trace),
+            **score(entry, answer),
+        }
     tick(None)
     return frame(rows | {"all": summary(list(rows.values()))}, "id")
 
@@ -87,8 +95,9 @@ def writable_folder(path):
         folder.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()
     except OSError as error:
-        raise PermissionError(f"cannot write into {folder} ({error.strerror or error}): choose another folder "
-                              f"with --save") from None
+        raise PermissionError(
+            f"cannot write into {folder} ({error.strerror or error}): choose another folder with --save"
+        ) from None
     return folder
 
 
@@ -114,19 +123,25 @@ def report(table):
     total = rows.pop("all")
     short = {id: id if len(id) <= 16 else id[:15] + "…" for id in rows}  # ids may be 64 long
     width = max(4, *(len(id) for id in short.values()))
-    lines = [f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}"
-             f"  file  lines  declined  correct"]
+    lines = [
+        f"{'id':<{width}}  {'stop':<11}{'steps':>5}{'calls':>7}{'tokens':>11}{'cost $':>9}"
+        f"  file  lines  declined  correct"
+    ]
     for id, row in rows.items():
         tokens = row["prompt_tokens"] + row["completion_tokens"]
         cost = "?" if missing(row["cost_usd"]) else f"{row['cost_usd']:.4f}"
-        lines.append(f"{short[id]:<{width}}  {row['stop_reason']:<11}{row['steps']:>5}{row['tool_calls']:>7}"
-                     f"{(f'{tokens:,}' if tokens else '-'):>11}{cost:>9}  {yes(row['cites_file']):<6}"
-                     f"{yes(row['lines_overlap']):<7}{yes(row['declined']):<10}{yes(row['correct'])}")
+        lines.append(
+            f"{short[id]:<{width}}  {row['stop_reason']:<11}{row['steps']:>5}{row['tool_calls']:>7}"
+            f"{(f'{tokens:,}' if tokens else '-'):>11}{cost:>9}  {yes(row['cites_file']):<6}"
+            f"{yes(row['lines_overlap']):<7}{yes(row['declined']):<10}{yes(row['correct'])}"
+        )
     right = sum(bool(row["correct"]) for row in rows.values())
     tokens = int(total["prompt_tokens"] + total["completion_tokens"])
     cost = "cost unknown" if missing(total["cost_usd"]) else f"cost about ${total['cost_usd']:.4f}"
-    lines.append(f"Result: {right} of {len(rows)} correct ({right / len(rows):.2f}) · stops: {total['stop_reason']} · "
-                 f"{int(total['steps'])} steps · " + (f"{tokens:,} tokens · " if tokens else "") + cost)
+    lines.append(
+        f"Result: {right} of {len(rows)} correct ({right / len(rows):.2f}) · stops: {total['stop_reason']} · "
+        f"{int(total['steps'])} steps · " + (f"{tokens:,} tokens · " if tokens else "") + cost
+    )
     return "\n".join(lines)
 
 
@@ -154,12 +169,16 @@ def progress_bar(total, enabled):
         def tick(name, last=""):
             bar.value, bar.description = done[0], f"{done[0]}/{total} {name or last}".rstrip()
             done[0] += 1
+
         return tick
 
     def tick(name, last="done"):
         filled = round(20 * done[0] / max(total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (20 - filled)}] {done[0]}/{total} {name or last}   "
-                         + ("\n" if name is None else ""))
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (20 - filled)}] {done[0]}/{total} {name or last}   "
+            + ("\n" if name is None else "")
+        )
         sys.stderr.flush()
         done[0] += 1
+
     return tick

@@ -6,8 +6,8 @@ Deliberately left out: saving a key anywhere; a key typed into the field is gone
 
 import json
 import os
-from urllib.parse import urlsplit
 from html import escape
+from urllib.parse import urlsplit
 
 from ..provider.errors import explain
 from ..provider.keys import looks_like_key, redact, shown_url
@@ -18,8 +18,10 @@ TEXT = {
     # describe(): the settings in one sentence; {key} is one of the four key_ texts.
     "describe": {"de": "Modell {model} unter {url}; {key}.", "en": "Model {model} at {url}; {key}."},
     "key_set": {"de": "ein API-Schlüssel ist gesetzt (aus {source})", "en": "an API key is set (from {source})"},
-    "key_spaces": {"de": "LLM_API_KEY in {source} enthält nur Leerzeichen",
-                   "en": "LLM_API_KEY in {source} holds only spaces"},
+    "key_spaces": {
+        "de": "LLM_API_KEY in {source} enthält nur Leerzeichen",
+        "en": "LLM_API_KEY in {source} holds only spaces",
+    },
     "key_not_needed": {"de": "kein Schlüssel nötig (lokaler Server)", "en": "no key needed (local server)"},
     "key_missing": {"de": "es ist kein API-Schlüssel gesetzt (LLM_API_KEY)", "en": "no API key is set (LLM_API_KEY)"},
     # Where the key came from, as {source} of key_set and key_spaces.
@@ -29,12 +31,18 @@ TEXT = {
     # The key field.
     "field_placeholder": {"de": "API-Schlüssel einfügen", "en": "paste your API key"},
     "field_button": {"de": "Schlüssel nutzen", "en": "Use key"},
-    "field_before": {"de": "Der Schlüssel bleibt nur in dieser Sitzung: Er wird weder gespeichert noch angezeigt.",
-                     "en": "The key stays in this session only: it is not saved and not shown."},
-    "field_empty": {"de": "Das Feld war leer: Füge zuerst deinen Schlüssel ein.",
-                    "en": "The field was empty: paste your key first."},
-    "field_after": {"de": "Schlüssel für diese Sitzung gesetzt. Wenn der Kernel endet, ist er weg.",
-                    "en": "Key set for this session. It is gone when the kernel stops."},
+    "field_before": {
+        "de": "Der Schlüssel bleibt nur in dieser Sitzung: Er wird weder gespeichert noch angezeigt.",
+        "en": "The key stays in this session only: it is not saved and not shown.",
+    },
+    "field_empty": {
+        "de": "Das Feld war leer: Füge zuerst deinen Schlüssel ein.",
+        "en": "The field was empty: paste your key first.",
+    },
+    "field_after": {
+        "de": "Schlüssel für diese Sitzung gesetzt. Wenn der Kernel endet, ist er weg.",
+        "en": "Key set for this session. It is gone when the kernel stops.",
+    },
 }
 UNCUT = 10**9  # `hidden` cuts nothing: where a text is shown decides its length
 SOURCES = {"argument": "argument", "environment": "environment", ".env": "env_file"}  # key_source -> its text
@@ -52,12 +60,18 @@ def describe(language="en", **overrides):
     if key_in_model(current):  # the name would show the key
         return str(explain("key_in_model", language))
     source = say(TEXT, f"source_{SOURCES.get(current.key_source, 'argument')}", language)
-    key = (say(TEXT, "key_set", language, source=source) if current.api_key
-           else say(TEXT, "key_spaces", language, source=source) if current.key_source
-           else say(TEXT, "key_not_needed", language) if is_local(current.base_url)
-           else say(TEXT, "key_missing", language))
-    return say(TEXT, "describe", language, model=current.model, url=shown_url(current.base_url, current.api_key),
-               key=key)
+    key = (
+        say(TEXT, "key_set", language, source=source)
+        if current.api_key
+        else say(TEXT, "key_spaces", language, source=source)
+        if current.key_source
+        else say(TEXT, "key_not_needed", language)
+        if is_local(current.base_url)
+        else say(TEXT, "key_missing", language)
+    )
+    return say(
+        TEXT, "describe", language, model=current.model, url=shown_url(current.base_url, current.api_key), key=key
+    )
 
 
 def secrets_of(current):
@@ -68,8 +82,9 @@ def secrets_of(current):
         found.append(str(current.model))
     try:
         parts = urlsplit(current.base_url)
-        found += [part for part in (parts.username, parts.password)
-                  if part and (len(part) >= 8 or looks_like_key(part))]
+        found += [
+            part for part in (parts.username, parts.password) if part and (len(part) >= 8 or looks_like_key(part))
+        ]
     except ValueError:  # no URL at all: shown_url shows five characters of it, never more
         pass
     leaves, stack = [], [current.extra_body]
@@ -122,6 +137,7 @@ def hidden_json(raw, current):
         if isinstance(value, list):
             return [clean(v) for v in value]
         return hidden(value, current) if isinstance(value, str) else value
+
     return json.dumps(clean(value)).encode()
 
 
@@ -133,8 +149,9 @@ def key_field(language="en"):
     text = lambda part: say(TEXT, f"field_{part}", language)
     # The row wraps and the status is HTML, which wraps too: nothing is cut off at 200% zoom or in a narrow pane.
     secret = widgets.Password(placeholder=text("placeholder"), layout=widgets.Layout(width="24em", max_width="100%"))
-    button = widgets.Button(description=text("button"), button_style="primary",
-                            layout=widgets.Layout(width="auto", flex="0 0 auto"))
+    button = widgets.Button(
+        description=text("button"), button_style="primary", layout=widgets.Layout(width="auto", flex="0 0 auto")
+    )
     status = widgets.HTML(value=escape(text("before")))
 
     def take(_):

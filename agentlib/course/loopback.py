@@ -45,10 +45,17 @@ def completion(content=None, calls=(), usage=(100, 20)):
     Example: completion(calls=[("list_docs", "{}")])["choices"][0]["message"]["tool_calls"][0]["id"] -> "c1" """
     message = {"role": "assistant", "content": content}
     if calls:
-        message["tool_calls"] = [{"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": a}}
-                                 for i, (n, a) in enumerate(calls, 1)]
-    body = {"id": "chatcmpl-loopback", "object": "chat.completion", "created": 0, "model": "loopback",
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}]}
+        message["tool_calls"] = [
+            {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(calls, 1)
+        ]
+    body = {
+        "id": "chatcmpl-loopback",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "loopback",
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+    }
     if usage:
         body["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)}
     return body
@@ -58,6 +65,7 @@ def completion(content=None, calls=(), usage=(100, 20)):
 class Reply:
     """Any answer: a status, a body (a dict goes as JSON, bytes as they are) and extra headers.
     Example: Reply(200, b"<html>log in</html>", {"content-type": "text/html"})"""
+
     status: int = 200
     body: object = None
     headers: dict = field(default_factory=dict)
@@ -74,8 +82,10 @@ def flaw(body):
     Example: {"messages": [..., {"role": "assistant", "tool_calls": [...]}]} -> "messages[2]: ..." """
     for index, message in enumerate((body or {}).get("messages") or []):
         if isinstance(message, dict) and message.get("tool_calls") and not isinstance(message.get("content"), str):
-            return (f"messages[{index}]: a tool-call turn needs its content as a string, \"\" when the model "
-                    f"wrote no text (got {json.dumps(message.get('content', 'nothing'))})")
+            return (
+                f'messages[{index}]: a tool-call turn needs its content as a string, "" when the model '
+                f"wrote no text (got {json.dumps(message.get('content', 'nothing'))})"
+            )
     return None
 
 
@@ -167,8 +177,10 @@ class Loopback:
                 reply = self.answer(request.method, path, headers, request.read())
             reply = reply if isinstance(reply, Reply) else Reply(200, reply)
             data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
-            return httpx2.Response(reply.status, headers={"content-type": "application/json"} | reply.headers,
-                                   content=data)
+            return httpx2.Response(
+                reply.status, headers={"content-type": "application/json"} | reply.headers, content=data
+            )
+
         return httpx2.MockTransport(handle)
 
     def inside(self, target):
@@ -196,8 +208,11 @@ class Loopback:
                 if refusal:
                     return self.refuse(refusal)
                 if not callable(self.replies):
-                    return self.replies.pop(0) if self.replies else error(500, "loopback: no reply left",
-                                                                          kind="server_error")
+                    return (
+                        self.replies.pop(0)
+                        if self.replies
+                        else error(500, "loopback: no reply left", kind="server_error")
+                    )
             return self.replies(request)  # outside the lock: a slow answer (forwarding) holds up no other
         except Exception as problem:  # noqa: BLE001 -- a request that cannot be answered is refused, not crashed on
             return self.refuse(error(400, f"loopback: {type(problem).__name__}: {problem}"))
@@ -257,8 +272,14 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.startswith("/"):  # "POST http://elsewhere/...": sent to us as a proxy
             return self.do_CONNECT()
         if path is None:
-            return self.send(error(403, "loopback: this server answers only the program that started it; "
-                                        "its base_url carries the secret this request lacks"), close=True)
+            return self.send(
+                error(
+                    403,
+                    "loopback: this server answers only the program that started it; "
+                    "its base_url carries the secret this request lacks",
+                ),
+                close=True,
+            )
         started = time.perf_counter()
         self.expect(None)  # a whole request with the secret: answered however long that takes (forwarding: minutes)
         reply = server.answer(self.command, path, {k.lower(): v for k, v in self.headers.items()}, raw)

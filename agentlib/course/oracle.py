@@ -14,11 +14,14 @@ from .questions import load_questions
 from .text import say
 
 TEXT = {
-    "cite": {"de": "Die Antwort steht in {file}, Zeilen {first}-{last}.",
-             "en": "The answer is in {file}, lines {first}-{last}."},
-    "decline": {"de": "Dazu habe ich in der Dokumentation keine Hinweise gefunden, deshalb kann ich es nicht "
-                      "beantworten.",
-                "en": "The documentation does not mention this; I found no evidence, so I cannot answer it."},
+    "cite": {
+        "de": "Die Antwort steht in {file}, Zeilen {first}-{last}.",
+        "en": "The answer is in {file}, lines {first}-{last}.",
+    },
+    "decline": {
+        "de": "Dazu habe ich in der Dokumentation keine Hinweise gefunden, deshalb kann ich es nicht beantworten.",
+        "en": "The documentation does not mention this; I found no evidence, so I cannot answer it.",
+    },
 }
 
 
@@ -31,8 +34,7 @@ class OracleModel:
 
     def __init__(self, questions=None):
         questions = load_questions(questions) if questions is None or isinstance(questions, (str, Path)) else questions
-        self.entries = {text: (entry, language) for entry in questions
-                        for language, text in entry["question"].items()}
+        self.entries = {text: (entry, language) for entry in questions for language, text in entry["question"].items()}
 
     def __call__(self, messages, tools):
         question = messages[1]["content"]
@@ -44,20 +46,24 @@ class OracleModel:
         if called == "read_doc":  # answer with the line numbers that really came back
             numbers = [int(n) for n in re.findall(r"^(\d+): ", seen, re.M)]
             if numbers:
-                return Message(content=say(TEXT, "cite", language, file=entry["file"], first=numbers[0],
-                                                  last=numbers[-1])), None
+                return Message(
+                    content=say(TEXT, "cite", language, file=entry["file"], first=numbers[0], last=numbers[-1])
+                ), None
         elif entry["answerable"] and f"{entry['file']}:" in seen:
             first, last = entry["lines"]
             return call(messages, "read_doc", path=entry["file"], start=first, end=last)
         elif greps < max(len(entry["keywords"]), 1):
-            return call(messages, "grep_docs", keyword=entry["keywords"][greps] if entry["keywords"] else
-                        longest_word(question))
+            return call(
+                messages, "grep_docs", keyword=entry["keywords"][greps] if entry["keywords"] else longest_word(question)
+            )
         return Message(content=say(TEXT, "decline", language)), None
 
 
 def call(messages, name, **arguments):
     """A reply that calls one tool, with an id unique within the run ("call_3" after two replies)."""
-    return Message(tool_calls=[Call(f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}", name, arguments)]), None
+    return Message(
+        tool_calls=[Call(f"call_{sum(m['role'] == 'assistant' for m in messages) + 1}", name, arguments)]
+    ), None
 
 
 class NaiveModel:
@@ -77,12 +83,15 @@ class NaiveModel:
 
 
 def last_call(messages):
-    """The tool the model called last (None before its first call) and the results since. Example: ("grep_docs", "a.md:3: x")"""
+    """The tool the model called last (None before its first call) and the results since.
+
+    Example: ("grep_docs", "a.md:3: x")
+    """
     replies = [i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")]
     if not replies:
         return None, ""
     reply = messages[replies[-1]]
-    results = [m["content"] for m in messages[replies[-1] + 1:] if m["role"] == "tool"]
+    results = [m["content"] for m in messages[replies[-1] + 1 :] if m["role"] == "tool"]
     return reply["tool_calls"][-1]["function"]["name"], "\n".join(results)
 
 

@@ -26,70 +26,112 @@ from types import SimpleNamespace
 from unittest import mock
 
 from . import agent_file
-from .agent_file import BY_EXERCISE, FILE, MARKER, PIECES, command, definitions, labelled, locked, path, read, \
-    render, sections, shells, starts, write
+from .agent_file import (
+    BY_EXERCISE,
+    FILE,
+    MARKER,
+    PIECES,
+    command,
+    definitions,
+    labelled,
+    locked,
+    path,
+    read,
+    render,
+    sections,
+    shells,
+    starts,
+    write,
+)
 from .exercises.isolation import restored
 from .exercises.time_limit import OverTime, time_limit
 from .keys import hidden
+
 # as_model_error, build, use_dotenv: the main() of an agent_loop.py written before own_run.py imports them from here
 from .own_run import as_model_error, build, explaining, recorded, use_dotenv  # noqa: F401
 from .text import say
 
 TEXT = {
-    "loaded": {"de": "Deine Teile: {mine}. Von agentlib: {theirs}.",
-              "en": "Your pieces: {mine}. From agentlib: {theirs}."},
+    "loaded": {
+        "de": "Deine Teile: {mine}. Von agentlib: {theirs}.",
+        "en": "Your pieces: {mine}. From agentlib: {theirs}.",
+    },
     "none": {"de": "keine", "en": "none"},
-    "broken": {"de": "{file} lässt sich nicht laden ({error}); die folgenden Zellen verwenden agentlibs Teile.",
-              "en": "{file} cannot be loaded ({error}); the following cells use agentlib's pieces."},
-    "section": {"de": "Der Abschnitt [{piece}] in {file} lässt sich nicht laden ({error}, Zeile {line}); bis du ihn "
-                      "dort reparierst, verwenden die folgenden Zellen agentlibs {names}.",
-               "en": "The section [{piece}] of {file} cannot be loaded ({error}, line {line}); until you fix it "
-                      "there, the following cells use agentlib's {names}."},
+    "broken": {
+        "de": "{file} lässt sich nicht laden ({error}); die folgenden Zellen verwenden agentlibs Teile.",
+        "en": "{file} cannot be loaded ({error}); the following cells use agentlib's pieces.",
+    },
+    "section": {
+        "de": "Der Abschnitt [{piece}] in {file} lässt sich nicht laden ({error}, Zeile {line}); bis du ihn "
+        "dort reparierst, verwenden die folgenden Zellen agentlibs {names}.",
+        "en": "The section [{piece}] of {file} cannot be loaded ({error}, line {line}); until you fix it "
+        "there, the following cells use agentlib's {names}.",
+    },
     "not_utf8": {"de": "ein Byte, das kein UTF-8 ist: {byte}", "en": "a byte that is not UTF-8: {byte}"},
     "overtime": {"de": "nach {seconds:g} s läuft er noch", "en": "it still runs after {seconds:g} s"},
     "exits": {"de": "er beendet das Programm mit {how}", "en": "it ends the program with {how}"},
     "missing": {"de": "er definiert kein {name}", "en": "it defines no {name}"},
-    "unreadable": {"de": "{file} lässt sich nicht lesen ({error}); die folgenden Zellen verwenden agentlibs Teile, "
-                         "bis der Ordner {folder} wieder lesbar ist.",
-                  "en": "{file} cannot be read ({error}); the following cells use agentlib's pieces until the "
-                         "folder {folder} can be read again."},
-    "unwritable": {"de": "Dein Teil ist diesmal nicht in {file} gespeichert: Das Schreiben in den Ordner {folder} "
-                         "ist fehlgeschlagen ({error}); behebe das und führe die Prüfzelle noch einmal aus.",
-                  "en": "Your piece is not saved in {file} this time: writing into the folder {folder} failed "
-                         "({error}); fix that and run the check cell again."},
-    "gone": {"de": "Der Ordner, in dem dieses Notebook läuft, ist gelöscht oder ersetzt worden; starte den Kernel "
-                   "neu (Kernel → Restart Kernel), damit er {file} und deine Teile wieder findet.",
-             "en": "The folder this notebook runs in has been deleted or replaced; restart the kernel (Kernel → "
-                   "Restart Kernel) so that it finds {file} and your pieces again."},
-    "linked": {"de": "{file} ist ein Verweis auf {target}, und der Kurs schreibt nicht durch Verweise hindurch; "
-                     "ersetze ihn durch eine gewöhnliche Datei, dann speichert die Prüfzelle deinen Teil darin.",
-              "en": "{file} is a link to {target}, and the course writes through no link; replace it with a plain "
-                     "file, and the check cell saves your piece in it."},
-    "backup": {"de": "{file} enthielt außerhalb der Abschnitte etwas, das die neue Fassung nicht mehr hat; die Datei, "
-                     "wie sie war, liegt jetzt in {backup}.",
-              "en": "{file} held something outside its sections that the new version drops; the file as it was is "
-                     "now in {backup}."},
-    "forged": {"de": "Dein Teil kommt nicht in {file}: Die Zeile {line!r} deiner Zelle sieht aus wie eine "
-                     "Abschnittsmarke der Datei; ändere ihren Anfang und führe die Prüfzelle noch einmal aus.",
-              "en": "Your piece stays out of {file}: the line {line!r} of your cell looks like one of the file's "
-                     "section markers; change how it starts and run the check cell again."},
-    "busy": {"de": "Ein anderer Kernel hält {file} seit {seconds:g} Sekunden gesperrt (ist dasselbe Notebook "
-                   "zweimal offen?); dein Teil ist deshalb noch nicht darin. Schließ den anderen Kernel oder führ "
-                   "die Prüfzelle gleich noch einmal aus.",
-             "en": "Another kernel has held {file} locked for {seconds:g} seconds (is the same notebook open twice?), "
-                   "so your piece is not in it yet. Close the other kernel, or run the check cell again in a moment."},
-    "unsaved": {"de": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. Braucht es "
-                      "einen Namen, den nur das Notebook kennt?",
-               "en": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a name "
-                      "that only the notebook knows?"},
-    "terminal": {"de": "Im Terminal (JupyterLab: File → New → Terminal) läuft agent_loop.py mit\n    {command}\n"
-                       "dahinter --real für das echte Modell, --local für das winzige auf diesem Rechner.",
-                 "en": "In a terminal (JupyterLab: File → New → Terminal) agent_loop.py runs with\n    {command}\n"
-                       "add --real for the real model, --local for the tiny one on this machine."},
-    "terminal_browser": {"de": "Im Browser gibt es kein Terminal: agent_loop.py liegt links im Dateibrowser; lade es "
-                               "herunter (Rechtsklick → Download), wenn du es auf deinem Rechner laufen lassen willst.",
-                         "en": "The browser has no terminal: agent_loop.py is in the file browser on the left; download "
-                               "it (right-click → Download) to run it on your own computer."},
+    "unreadable": {
+        "de": "{file} lässt sich nicht lesen ({error}); die folgenden Zellen verwenden agentlibs Teile, "
+        "bis der Ordner {folder} wieder lesbar ist.",
+        "en": "{file} cannot be read ({error}); the following cells use agentlib's pieces until the "
+        "folder {folder} can be read again.",
+    },
+    "unwritable": {
+        "de": "Dein Teil ist diesmal nicht in {file} gespeichert: Das Schreiben in den Ordner {folder} "
+        "ist fehlgeschlagen ({error}); behebe das und führe die Prüfzelle noch einmal aus.",
+        "en": "Your piece is not saved in {file} this time: writing into the folder {folder} failed "
+        "({error}); fix that and run the check cell again.",
+    },
+    "gone": {
+        "de": "Der Ordner, in dem dieses Notebook läuft, ist gelöscht oder ersetzt worden; starte den Kernel "
+        "neu (Kernel → Restart Kernel), damit er {file} und deine Teile wieder findet.",
+        "en": "The folder this notebook runs in has been deleted or replaced; restart the kernel (Kernel → "
+        "Restart Kernel) so that it finds {file} and your pieces again.",
+    },
+    "linked": {
+        "de": "{file} ist ein Verweis auf {target}, und der Kurs schreibt nicht durch Verweise hindurch; "
+        "ersetze ihn durch eine gewöhnliche Datei, dann speichert die Prüfzelle deinen Teil darin.",
+        "en": "{file} is a link to {target}, and the course writes through no link; replace it with a plain "
+        "file, and the check cell saves your piece in it.",
+    },
+    "backup": {
+        "de": "{file} enthielt außerhalb der Abschnitte etwas, das die neue Fassung nicht mehr hat; die Datei, "
+        "wie sie war, liegt jetzt in {backup}.",
+        "en": "{file} held something outside its sections that the new version drops; the file as it was is "
+        "now in {backup}.",
+    },
+    "forged": {
+        "de": "Dein Teil kommt nicht in {file}: Die Zeile {line!r} deiner Zelle sieht aus wie eine "
+        "Abschnittsmarke der Datei; ändere ihren Anfang und führe die Prüfzelle noch einmal aus.",
+        "en": "Your piece stays out of {file}: the line {line!r} of your cell looks like one of the file's "
+        "section markers; change how it starts and run the check cell again.",
+    },
+    "busy": {
+        "de": "Ein anderer Kernel hält {file} seit {seconds:g} Sekunden gesperrt (ist dasselbe Notebook "
+        "zweimal offen?); dein Teil ist deshalb noch nicht darin. Schließ den anderen Kernel oder führ "
+        "die Prüfzelle gleich noch einmal aus.",
+        "en": "Another kernel has held {file} locked for {seconds:g} seconds (is the same notebook open twice?), "
+        "so your piece is not in it yet. Close the other kernel, or run the check cell again in a moment.",
+    },
+    "unsaved": {
+        "de": "In {file} ließe sich dein Teil nicht laden ({error}); er bleibt deshalb draußen. Braucht es "
+        "einen Namen, den nur das Notebook kennt?",
+        "en": "Your piece would not load in {file} ({error}), so it stays out of it. Does it need a name "
+        "that only the notebook knows?",
+    },
+    "terminal": {
+        "de": "Im Terminal (JupyterLab: File → New → Terminal) läuft agent_loop.py mit\n    {command}\n"
+        "dahinter --real für das echte Modell, --local für das winzige auf diesem Rechner.",
+        "en": "In a terminal (JupyterLab: File → New → Terminal) agent_loop.py runs with\n    {command}\n"
+        "add --real for the real model, --local for the tiny one on this machine.",
+    },
+    "terminal_browser": {
+        "de": "Im Browser gibt es kein Terminal: agent_loop.py liegt links im Dateibrowser; lade es "
+        "herunter (Rechtsklick → Download), wenn du es auf deinem Rechner laufen lassen willst.",
+        "en": "The browser has no terminal: agent_loop.py is in the file browser on the left; download "
+        "it (right-click → Download) to run it on your own computer.",
+    },
 }
 
 SECONDS = 10.0  # for running the file's pieces once; importing openai, the slowest part, takes about a second
@@ -119,7 +161,7 @@ def keep(area, work, language, source=None):
     except SyntaxError as error:  # not Python as it stands: IPython's own syntax, say
         return tell("unsaved", error=f"SyntaxError: {error.msg}")
     if forged := MARKER.search(piece):  # it would end the section there, and the rest of it would be lost
-        return tell("forged", line=piece[forged.start():].partition("\n")[0])
+        return tell("forged", line=piece[forged.start() :].partition("\n")[0])
     backup = None
     try:
         if path().is_symlink():
@@ -151,8 +193,13 @@ def keep(area, work, language, source=None):
 
 def cell_text(work):
     """The whole text of the cell that defined `work` (IPython keeps it in linecache), else its own source."""
-    functions = [work] if inspect.isfunction(work) else [
-        v for v in vars(work).values() if inspect.isfunction(v)] if inspect.isclass(work) else []
+    functions = (
+        [work]
+        if inspect.isfunction(work)
+        else [v for v in vars(work).values() if inspect.isfunction(v)]
+        if inspect.isclass(work)
+        else []
+    )
     lines = linecache.getlines(functions[0].__code__.co_filename) if functions else []
     try:
         return unmarked("".join(lines or inspect.getsourcelines(work)[0]))
@@ -162,8 +209,11 @@ def cell_text(work):
 
 def unmarked(text):
     """A cell's text without its line "# YOUR CODE HERE" (or "# DEIN CODE HIER")."""
-    return "".join(line for line in text.strip().splitlines(keepends=True)
-                   if line.strip() not in ("# DEIN CODE HIER", "# YOUR CODE HERE")).strip()
+    return "".join(
+        line
+        for line in text.strip().splitlines(keepends=True)
+        if line.strip() not in ("# DEIN CODE HIER", "# YOUR CODE HERE")
+    ).strip()
 
 
 def trouble(error, key, language):
@@ -205,8 +255,9 @@ def load(language, before=7, quiet=False):
         own_model = chosen["RealModel"] if "real_model" in kept else None
         chosen["run_agent"] = with_tools(agentlib.run_agent, chosen["TOOLS"], own_model, language)
     if not quiet:
-        names = lambda which: ", ".join(n for p in PIECES if p[0] in which for n in p[2] if n != "TOOLS") or say(
-            TEXT, "none", language)  # noqa: E731
+        names = lambda which: (
+            ", ".join(n for p in PIECES if p[0] in which for n in p[2] if n != "TOOLS") or say(TEXT, "none", language)
+        )  # noqa: E731
         print(say(TEXT, "loaded", language, mine=names(kept), theirs=names(wanted - kept)))
     return SimpleNamespace(**chosen, yours=[p[0] for p in PIECES if p[0] in kept])
 
@@ -242,8 +293,10 @@ def loaded(pieces, language):
             byte = f"0x{ord(text[problem.start]) - 0xDC00:02x}"
             failed[name] = say(TEXT, "not_utf8", language, byte=byte), text.count("\n", 0, problem.start)
         except (SyntaxError, ValueError) as problem:  # ValueError: a null byte
-            failed[name] = f"{type(problem).__name__}: {getattr(problem, 'msg', problem)}", (
-                (getattr(problem, "lineno", None) or 1) - 1)
+            failed[name] = (
+                f"{type(problem).__name__}: {getattr(problem, 'msg', problem)}",
+                ((getattr(problem, "lineno", None) or 1) - 1),
+            )
     while True:
         left = {name: text for name, text in pieces.items() if name not in failed}
         text = render(left, language)
@@ -296,9 +349,14 @@ def module_from(text):
 
     def refuse(status):
         raise Exited(f"os._exit({status})")
+
     # restored(): what the file changes as it loads (agentlib's TOOLS, the working folder, sys.path) is put back
-    with restored(), time_limit(SECONDS), mock.patch.object(os, "_exit", refuse), \
-            mock.patch.object(sys.modules[os.name], "_exit", refuse):  # posix._exit is the same function
+    with (
+        restored(),
+        time_limit(SECONDS),
+        mock.patch.object(os, "_exit", refuse),
+        mock.patch.object(sys.modules[os.name], "_exit", refuse),
+    ):  # posix._exit is the same function
         exec(compile(text, module.__file__, "exec"), module.__dict__)
     return module
 
@@ -312,8 +370,9 @@ def with_tools(run, tools, real_model=None, language="en"):
     def run_agent(model, question, max_steps=8, verbose=True):
         # The student's RealModel may pass its check after this loop was handed out: a model that holds a client
         # of its own, and is not agentlib's (whose failures are sentences already), is that one.
-        students = type(model) is real_model or (getattr(model, "client", None) is not None
-                                                 and not isinstance(model, agentlib.RealModel))
+        students = type(model) is real_model or (
+            getattr(model, "client", None) is not None and not isinstance(model, agentlib.RealModel)
+        )
         if students:
             name = getattr(model, "name", None) or type(model).__name__
             model = explaining(model, language)

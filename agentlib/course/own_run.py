@@ -27,19 +27,31 @@ from .keys import hidden as everywhere
 from .text import say
 
 TEXT = {
-    "model_failed": {"de": "Das Modell meldet einen Fehler, der Lauf endet: {error}",
-                    "en": "The model reports an error, and the run ends: {error}"},
-    "loop_failed": {"de": "Deine Schleife bricht ab mit {error}; der Lauf endet hier.",
-                   "en": "Your loop fails with {error}; the run ends here."},
-    "interrupted": {"de": "Abgebrochen: Du hast den Lauf mit Strg+C beendet.",
-                    "en": "Stopped: you ended the run with Ctrl+C."},
+    "model_failed": {
+        "de": "Das Modell meldet einen Fehler, der Lauf endet: {error}",
+        "en": "The model reports an error, and the run ends: {error}",
+    },
+    "loop_failed": {
+        "de": "Deine Schleife bricht ab mit {error}; der Lauf endet hier.",
+        "en": "Your loop fails with {error}; the run ends here.",
+    },
+    "interrupted": {
+        "de": "Abgebrochen: Du hast den Lauf mit Strg+C beendet.",
+        "en": "Stopped: you ended the run with Ctrl+C.",
+    },
     "usage": {"de": "Dein Agent beantwortet die Frage der Lektion.", "en": "Your agent answers the lesson's question."},
-    "real": {"de": "das echte Modell fragen (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
-            "en": "ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)"},
-    "local": {"de": "das winzige Modell auf diesem Rechner fragen (mit dem Kurs installiert)",
-             "en": "ask the tiny model on this machine (installed with the course)"},
-    "steps": {"de": "nach so vielen Modellaufrufen aufhören (Standard: 8)",
-             "en": "stop after this many model calls (default: 8)"},
+    "real": {
+        "de": "das echte Modell fragen (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, auch aus .env)",
+        "en": "ask the real model (LLM_API_KEY, LLM_BASE_URL, LLM_MODEL, also from .env)",
+    },
+    "local": {
+        "de": "das winzige Modell auf diesem Rechner fragen (mit dem Kurs installiert)",
+        "en": "ask the tiny model on this machine (installed with the course)",
+    },
+    "steps": {
+        "de": "nach so vielen Modellaufrufen aufhören (Standard: 8)",
+        "en": "stop after this many model calls (default: 8)",
+    },
 }
 
 
@@ -76,11 +88,13 @@ def main(agent, local, argv=None):
 def explaining(model, language):
     """`model`, raising each of its failures as one sentence with the key hidden: agentlib's loop prints what it
     catches as it is, and a student's RealModel passes the openai client's errors on raw ("Connection error.")."""
+
     def ask(messages, tools):
         try:
             return model(messages, tools)
         except Exception as error:
             raise as_model_error(error, model, language) from None
+
     return ask
 
 
@@ -111,8 +125,9 @@ def real_model(model_class, language, local=None):
         if model_class is agentlib.RealModel:
             return agentlib.RealModel(**server, language=language)
         # the student's RealModel reads LLM_* once, when it is made
-        with mock.patch.dict(os.environ, LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"],
-                             LLM_API_KEY=server["api_key"]):
+        with mock.patch.dict(
+            os.environ, LLM_BASE_URL=server["base_url"], LLM_MODEL=server["model"], LLM_API_KEY=server["api_key"]
+        ):
             return build(model_class, language)
     except ModelError as error:
         print(error)
@@ -144,14 +159,17 @@ def as_model_error(error, model, language):
 
     def hidden(text, limit=10_000):  # every place of the settings, and the key the student's client holds
         return redact(everywhere(text, current), str(getattr(client, "api_key", "") or ""), limit)
+
     if isinstance(error, ModelError):
         return ModelError(hidden(str(error)), error.kind)
     openai = sys.modules.get("openai")  # not imported: then the error is none of openai's
     if openai and type(error) is openai.OpenAIError and "api_key" in str(error):  # the client would not start
         return explain("missing_key", language, url=shown_url(current.base_url))
     if openai and isinstance(error, openai.OpenAIError):
+
         def again():
             raise error
+
         try:
             explained(again, current, language, getattr(client, "max_retries", 2), getattr(client, "timeout", 600))
         except ModelError as sentence:
@@ -199,25 +217,38 @@ class Recorder:
 
 def recorded(loop, language):
     """The student's `loop`, returning (answer, Stats) with a Trace recorded from outside it."""
+
     @functools.wraps(loop)
     def run_agent(model, question, max_steps=8, verbose=True):
         recorder, counted = Recorder(model), None
         try:
             answer, counted = loop(recorder, question, max_steps=max_steps, verbose=verbose)
             last = recorder.last
-            reason, explanation = (("answer", "the model answered") if last is not None and not last.tool_calls else
-                                   ("max_steps", f"the step limit ({max_steps}) was reached before the model answered"))
+            reason, explanation = (
+                ("answer", "the model answered")
+                if last is not None and not last.tool_calls
+                else ("max_steps", f"the step limit ({max_steps}) was reached before the model answered")
+            )
         except KeyboardInterrupt:
             answer, reason, explanation = None, "interrupted", "you interrupted the run"
         except Exception as error:
-            explanation = say(TEXT, "model_failed" if recorder.failed is error else "loop_failed", language,
-                              error=str(as_model_error(error, model, language)))
+            explanation = say(
+                TEXT,
+                "model_failed" if recorder.failed is error else "loop_failed",
+                language,
+                error=str(as_model_error(error, model, language)),
+            )
             answer, reason = None, "error"
             print(explanation)
         trace = recorder.finish(question, reason, explanation)
-        derived = {"steps": len(trace.records), "tool_calls": sum(m.get("role") == "tool" for m in trace.messages),
-                   **{key: sum((r["usage"] or {}).get(key, 0) for r in trace.records)
-                      for key in ("prompt_tokens", "completion_tokens")}}
+        derived = {
+            "steps": len(trace.records),
+            "tool_calls": sum(m.get("role") == "tool" for m in trace.messages),
+            **{
+                key: sum((r["usage"] or {}).get(key, 0) for r in trace.records)
+                for key in ("prompt_tokens", "completion_tokens")
+            },
+        }
         stats = Stats(trace=trace)
         for key, value in derived.items():
             try:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from .text import say
 
 TEXT = {
-    "cost": {"de": "etwa {amount} $ (Schätzung, Preise vom {checked})",
-             "en": "about ${amount} (estimate, prices of {checked})"},
+    "cost": {
+        "de": "etwa {amount} $ (Schätzung, Preise vom {checked})",
+        "en": "about ${amount} (estimate, prices of {checked})",
+    },
     "cost_unknown": {"de": "unbekannt", "en": "unknown"},
     "cost_label": {"de": "Kosten", "en": "Cost"},  # before the cost, where a command line prints it
 }
@@ -41,20 +43,29 @@ def estimate_cost(model, prompt_tokens, completion_tokens, cached_tokens=0):
     if price is None:
         return None
     cached = min(cached_tokens or 0, prompt_tokens)
-    return ((prompt_tokens - cached) * price.input + cached * price.cached_input
-            + completion_tokens * price.output) / 1_000_000
+    return (
+        (prompt_tokens - cached) * price.input + cached * price.cached_input + completion_tokens * price.output
+    ) / 1_000_000
 
 
 def trace_cost(trace, model=None):
     """The estimated cost of every step in `trace`, or None when any step's is unknown: a missing
     number is not zero, and neither is a run that never reached a server (no step at all)."""
-    costs = [usage and estimate_cost(model or trace.model, usage["prompt_tokens"], usage["completion_tokens"],
-                                     usage.get("cached_tokens")) for usage in (r["usage"] for r in trace.records)]
+    costs = [
+        usage
+        and estimate_cost(
+            model or trace.model, usage["prompt_tokens"], usage["completion_tokens"], usage.get("cached_tokens")
+        )
+        for usage in (r["usage"] for r in trace.records)
+    ]
     return sum(costs) if costs and None not in costs else None
 
 
 def describe_cost(cost, language="en"):
-    """The cost as a student reads it. Example: describe_cost(0.00123) -> "about $0.0012 (estimate, prices of 2026-11-29)" """
+    """The cost as a student reads it.
+
+    Example: describe_cost(0.00123) -> "about $0.0012 (estimate, prices of 2026-11-29)"
+    """
     if cost is None:
         return say(TEXT, "cost_unknown", language)
     amount = f"{cost:.4f}".replace(".", "," if language == "de" else ".")  # German writes a decimal comma

@@ -50,8 +50,13 @@ def note_check(exercise, outcome, language, work=None):
     `work` is a fingerprint of the judged code (base.fingerprint), so that the report counts a check run
     again on the same code as one attempt; a digest, never the code.
     """
-    record = {"event": "check", "notebook": current["notebook"], "exercise": clip(exercise),
-              "outcome": clip(outcome), "language": clip(language)}
+    record = {
+        "event": "check",
+        "notebook": current["notebook"],
+        "exercise": clip(exercise),
+        "outcome": clip(outcome),
+        "language": clip(language),
+    }
     append(record | ({"work": clip(work)} if work else {}))
 
 
@@ -80,16 +85,34 @@ def home():
 
 
 TEXT = {
-    "handed_in": {"de": "Deine Fortschrittsdatei {file} liegt jetzt neben diesem Notebook ({count} Einträge). Lade sie herunter (in der Dateiliste links mit der rechten Maustaste anklicken, dann »Download«) und schick sie deiner Kursleitung.",
-                  "en": "Your progress file {file} is now beside this notebook ({count} records). Download it (right-click it in the file list on the left, then Download) and send it to your instructor."},
-    "nothing": {"de": "Noch ist nichts aufgezeichnet: Führe zuerst die Einrichtungszelle eines Notebooks und eine Prüfung aus. (Oder ist die Aufzeichnung mit AGENTLOOP_PROGRESS=off abgeschaltet?)",
-                "en": "Nothing has been recorded yet: run a notebook's set-up cell and a check first. (Or is recording switched off with AGENTLOOP_PROGRESS=off?)"},
-    "no_name": {"de": "Trag zuerst deinen Namen zwischen die Anführungszeichen ein, z. B. hand_in(\"ada-lovelace\", LANGUAGE), und führ die Zelle noch einmal aus.",
-                "en": "Put your name between the quotes first, e.g. hand_in(\"ada-lovelace\", LANGUAGE), and run the cell again."},
-    "bad_name": {"de": "{name!r} taugt nicht als Dateiname: Nimm Buchstaben, Ziffern, - und _ (bis 40 Zeichen), z. B. hand_in(\"ada-lovelace\", LANGUAGE).",
-                 "en": "{name!r} does not work as a file name: use letters, digits, - and _ (up to 40 characters), e.g. hand_in(\"ada-lovelace\", LANGUAGE)."},
-    "unwritable": {"de": "{file} ließ sich hier nicht schreiben ({reason}); die Aufzeichnung selbst ist unverändert.",
-                   "en": "{file} could not be written here ({reason}); the records themselves are unchanged."},
+    "handed_in": {
+        "de": "Deine Fortschrittsdatei {file} liegt jetzt neben diesem Notebook ({count} Einträge). "
+        "Lade sie herunter (in der Dateiliste links mit der rechten Maustaste anklicken, dann »Download«) "
+        "und schick sie deiner Kursleitung.",
+        "en": "Your progress file {file} is now beside this notebook ({count} records). Download it "
+        "(right-click it in the file list on the left, then Download) and send it to your instructor.",
+    },
+    "nothing": {
+        "de": "Noch ist nichts aufgezeichnet: Führe zuerst die Einrichtungszelle eines Notebooks und "
+        "eine Prüfung aus. (Oder ist die Aufzeichnung mit AGENTLOOP_PROGRESS=off abgeschaltet?)",
+        "en": "Nothing has been recorded yet: run a notebook's set-up cell and a check first. (Or is "
+        "recording switched off with AGENTLOOP_PROGRESS=off?)",
+    },
+    "no_name": {
+        "de": "Trag zuerst deinen Namen zwischen die Anführungszeichen ein, z. B. "
+        'hand_in("ada-lovelace", LANGUAGE), und führ die Zelle noch einmal aus.',
+        "en": 'Put your name between the quotes first, e.g. hand_in("ada-lovelace", LANGUAGE), and run the cell again.',
+    },
+    "bad_name": {
+        "de": "{name!r} taugt nicht als Dateiname: Nimm Buchstaben, Ziffern, - und _ (bis 40 "
+        'Zeichen), z. B. hand_in("ada-lovelace", LANGUAGE).',
+        "en": "{name!r} does not work as a file name: use letters, digits, - and _ (up to 40 "
+        'characters), e.g. hand_in("ada-lovelace", LANGUAGE).',
+    },
+    "unwritable": {
+        "de": "{file} ließ sich hier nicht schreiben ({reason}); die Aufzeichnung selbst ist unverändert.",
+        "en": "{file} could not be written here ({reason}); the records themselves are unchanged.",
+    },
 }
 
 

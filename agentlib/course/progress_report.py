@@ -35,6 +35,7 @@ FAR = 2  # a notebook open more than FAR times the class's median: stuck in that
 @dataclass
 class Checks:
     """What the checks of one exercise said, in a size that does not grow with re-runs."""
+
     outcomes: set = field(default_factory=set)
     unmarked: int = 0  # incorrect attempts whose record carries no `work`: each counts
     works: set = field(default_factory=set)  # the `work` of incorrect attempts: a re-run of the same one counts once
@@ -50,6 +51,7 @@ class Checks:
 @dataclass
 class Student:
     """One row: what a student's file says, reduced; `found` is False when they have no progress file."""
+
     found: bool = True
     skipped: int = 0  # lines that were no record
     cut: bool = False  # the file held more than MOST_BYTES bytes or MOST_RECORDS records: the rest was not read
@@ -65,15 +67,22 @@ def read_class(paths):
     found, problems = {}, []  # the file (or the home without one) -> (the file or None, the name it is shown under)
     for path in map(Path, paths):
         try:  # a progress file, a home, or else a folder of homes, handed-in folders and files
-            places = [path] if path.is_file() or own_file(path) else sorted(
-                p for p in path.iterdir() if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".jsonl"))
+            places = (
+                [path]
+                if path.is_file() or own_file(path)
+                else sorted(
+                    p for p in path.iterdir() if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".jsonl")
+                )
+            )
         except OSError as error:
             problems.append(unreadable(path, error))
             continue
         for place in places:
             try:
                 file = place if place.is_file() else own_file(place)
-                found.setdefault((file or place).resolve(), (file, owner(file) if file else shown(place.resolve().name)))
+                found.setdefault(
+                    (file or place).resolve(), (file, owner(file) if file else shown(place.resolve().name))
+                )
             except OSError as error:
                 problems.append(unreadable(place, error))
     students = {}
@@ -85,8 +94,10 @@ def read_class(paths):
             problems.append(unreadable(file, error))
             continue
         if students[name].cut:
-            problems.append(f"{name}: only the first {MOST_RECORDS:,} records or {MOST_BYTES // 2**20} MB of "
-                            f"{shown(str(file), 200)} were read; the rest of that file is left out of the report")
+            problems.append(
+                f"{name}: only the first {MOST_RECORDS:,} records or {MOST_BYTES // 2**20} MB of "
+                f"{shown(str(file), 200)} were read; the rest of that file is left out of the report"
+            )
     return dict(sorted(students.items())), problems
 
 
@@ -112,8 +123,10 @@ def unique(name, taken):
 
 
 def unreadable(path, error):
-    return (f"cannot read {shown(str(path), 200)} ({error.strerror or error}): run the command as a user who may "
-            f"read every student's home (on a hub, the admin: sudo)")
+    return (
+        f"cannot read {shown(str(path), 200)} ({error.strerror or error}): run the command as a user who may "
+        f"read every student's home (on a hub, the admin: sudo)"
+    )
 
 
 def read_student(path):
@@ -131,8 +144,10 @@ def summary(lines, skipped=0):
     student, times = Student(skipped=skipped), {}
     for line in sorted(lines, key=lambda line: line.time):
         if (line.notebook is not None and line.notebook not in times and len(times) == WIDEST) or (
-                line.event == "check" and (line.notebook, line.exercise) not in student.checks
-                and len(student.checks) == WIDEST):
+            line.event == "check"
+            and (line.notebook, line.exercise) not in student.checks
+            and len(student.checks) == WIDEST
+        ):
             student.skipped += 1
             continue
         if line.event == "check":
@@ -143,8 +158,9 @@ def summary(lines, skipped=0):
         if line.notebook is not None:
             times.setdefault(line.notebook, []).append((line.time, line.event))
             student.last_seen = line.notebook
-    student.minutes = {notebook: minutes for notebook, events in times.items()
-                       if (minutes := active_minutes(events)) is not None}
+    student.minutes = {
+        notebook: minutes for notebook, events in times.items() if (minutes := active_minutes(events)) is not None
+    }
     return student
 
 
@@ -182,8 +198,9 @@ def columns(students):
         for key, moment in s.first.items():
             first[key] = min(moment, first.get(key, moment))
     notebooks = sorted({n for s in students.values() for n in s.minutes} | {n for n, _ in first if n})
-    medians = {n: statistics.median([s.minutes[n] for s in students.values() if n in s.minutes] or [None])
-               for n in notebooks}
+    medians = {
+        n: statistics.median([s.minutes[n] for s in students.values() if n in s.minutes] or [None]) for n in notebooks
+    }
     exercises = sorted(first, key=lambda key: (key[0] is None, key[0] or "", first[key]))  # no notebook: at the end
     found = []
     for n in [*notebooks, None]:
@@ -197,8 +214,11 @@ def stuck(students):
     calls = []
     for name, s in students.items():
         for kind, key in found:
-            if kind == "exercise" and (state := status(s.checks.get(key)))[0] == "incorrect" \
-                    and state[1] >= STUCK_TRIES:
+            if (
+                kind == "exercise"
+                and (state := status(s.checks.get(key)))[0] == "incorrect"
+                and state[1] >= STUCK_TRIES
+            ):
                 calls.append((name, (kind, key), state[1]))
             elif kind == "minutes" and key in s.minutes and medians[key] and s.minutes[key] > FAR * medians[key]:
                 calls.append((name, (kind, key), (s.minutes[key], medians[key])))

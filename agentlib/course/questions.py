@@ -16,13 +16,17 @@ def load_questions(path=None):
     """The question set as a list of dicts; ValueError naming the file, the entry, the field and the fix."""
     path = Path(path or QUESTIONS)
     if not path.is_file():
-        raise FileNotFoundError(f"no question set at {str(path)!r}: name a JSON file like data/questions.json "
-                                f"with --questions, or leave it out to use that one")
+        raise FileNotFoundError(
+            f"no question set at {str(path)!r}: name a JSON file like data/questions.json "
+            f"with --questions, or leave it out to use that one"
+        )
     try:
         questions = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ValueError(f"{path.name} cannot be read as a question set ({reason(error)}): fix it, or compare "
-                         f"it with data/questions.json") from None
+        raise ValueError(
+            f"{path.name} cannot be read as a question set ({reason(error)}): fix it, or compare "
+            f"it with data/questions.json"
+        ) from None
     check_questions(questions, path.name)
     return questions
 
@@ -35,8 +39,10 @@ def check_questions(questions, source="the question list"):
     if questions == []:
         raise ValueError(f"{source} holds no questions: add at least one entry, as in data/questions.json")
     if not isinstance(questions, list):
-        raise ValueError(f"{source} must hold a JSON list of questions, [{{\"id\": \"q01\", ...}}, ...], not "
-                         f"{describe(questions)}: put the entries in square brackets, as in data/questions.json")
+        raise ValueError(
+            f'{source} must hold a JSON list of questions, [{{"id": "q01", ...}}, ...], not '
+            f"{describe(questions)}: put the entries in square brackets, as in data/questions.json"
+        )
     seen = set()
     for number, entry in enumerate(questions, 1):
         problem = entry_problem(entry)
@@ -51,13 +57,15 @@ def check_questions(questions, source="the question list"):
 def entry_problem(entry):
     """What is wrong with one question entry, or None. Example: {"lines": ["9", "20"], ...} -> "'lines' must ..." """
     if not isinstance(entry, dict):
-        return f"each entry must be an object {{\"id\": ..., \"question\": ...}}, not {describe(entry)}"
+        return f'each entry must be an object {{"id": ..., "question": ...}}, not {describe(entry)}'
     if not isinstance(entry.get("id"), str) or not SAFE_ID.fullmatch(entry["id"]):
-        return ("'id' must be a short name of letters, digits, '_', '.' or '-' such as \"q07\" "
-                "(it names the saved trace file)")
+        return (
+            "'id' must be a short name of letters, digits, '_', '.' or '-' such as \"q07\" "
+            "(it names the saved trace file)"
+        )
     texts = entry.get("question")
     if not isinstance(texts, dict) or not all(isinstance(texts.get(k), str) and texts[k].strip() for k in ("de", "en")):
-        return "'question' must hold the question in both languages, {\"de\": \"...\", \"en\": \"...\"}"
+        return '\'question\' must hold the question in both languages, {"de": "...", "en": "..."}'
     if not isinstance(entry.get("answerable"), bool):
         return "'answerable' must be true or false"
     keywords = entry.get("keywords", [])
@@ -68,17 +76,24 @@ def entry_problem(entry):
     if not isinstance(entry.get("file"), str) or not entry["file"].strip():
         return "an answerable question needs 'file', the doc that answers it, e.g. \"advanced/timeouts.md\""
     lines = entry.get("lines")
-    if (not isinstance(lines, list) or len(lines) != 2 or not all(type(n) is int and n >= 1 for n in lines)
-            or lines[0] > lines[1]):
-        return (f"'lines' must be two line numbers [first, last] with first <= last, e.g. [9, 20], "
-                f"not {json.dumps(lines)[:40]}")
+    if (
+        not isinstance(lines, list)
+        or len(lines) != 2
+        or not all(type(n) is int and n >= 1 for n in lines)
+        or lines[0] > lines[1]
+    ):
+        return (
+            f"'lines' must be two line numbers [first, last] with first <= last, e.g. [9, 20], "
+            f"not {json.dumps(lines)[:40]}"
+        )
     return None
 
 
 def describe(value):
     """What a JSON value is, in words. Example: describe({}) -> "an object" """
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number")
+        type(value), "a number"
+    )
 
 
 def reason(error):
@@ -94,5 +109,8 @@ def reason(error):
         return error.strerror or str(error)
     if isinstance(error, (AttributeError, TypeError)):
         return "it is JSON, but not an object with the fields format, messages and records"
-    return {RecursionError: "nested too deeply", UnicodeDecodeError: "not UTF-8 text",
-            StopIteration: "it holds no question"}.get(type(error), str(error))
+    return {
+        RecursionError: "nested too deeply",
+        UnicodeDecodeError: "not UTF-8 text",
+        StopIteration: "it holds no question",
+    }.get(type(error), str(error))

@@ -24,6 +24,7 @@ MORE = object()  # what file_lines yields when a file goes on past MOST_BYTES
 
 class Line(NamedTuple):
     """One record a student's file holds; `work` tells attempts apart when the record carries it."""
+
     time: datetime
     event: str
     notebook: str | None
@@ -71,7 +72,7 @@ def parse(text):
     """The Line a text holds, or None. A line torn by a full disk may carry the next record on its end: that
     record is kept. Example: parse('{"event": "start", "notebook": "02", "time": "2026-12-01T09:00"}').notebook
     -> "02"; parse("[[[") -> None"""
-    for candidate in (text, text[text.rfind("{"):]):
+    for candidate in (text, text[text.rfind("{") :]):
         try:
             record, end = DECODER.raw_decode(candidate)  # json.loads without its extra calls: 10,000s of lines
         except (ValueError, RecursionError):  # RecursionError: deeply nested brackets
@@ -84,15 +85,24 @@ def line_of(record):
     """A decoded JSON value as a Line when it has a record's fields of a record's types, else None."""
     if type(record) is not dict or (moment := when(record.get("time"))) is None:
         return None
-    event, notebook, exercise, outcome = record.get("event"), record.get("notebook"), record.get("exercise"), \
-        record.get("outcome")
+    event, notebook, exercise, outcome = (
+        record.get("event"),
+        record.get("notebook"),
+        record.get("exercise"),
+        record.get("outcome"),
+    )
     if event == "start" and type(notebook) is str:
         return Line(moment, event, shown(notebook))
-    if event == "check" and type(exercise) is str and outcome in OUTCOMES and (notebook is None or
-                                                                               type(notebook) is str):
+    if (
+        event == "check"
+        and type(exercise) is str
+        and outcome in OUTCOMES
+        and (notebook is None or type(notebook) is str)
+    ):
         work = record.get("work")
-        return Line(moment, event, notebook and shown(notebook), shown(exercise), outcome,
-                    work if type(work) is str else None)
+        return Line(
+            moment, event, notebook and shown(notebook), shown(exercise), outcome, work if type(work) is str else None
+        )
     return None
 
 
@@ -113,5 +123,5 @@ def shown(text, limit=NAME):
     Example: shown("ada\\x1b[2J\\n") -> "ada\\\\x1b[2J\\\\n"; shown("x" * 50) -> "x" * 39 + "…" """
     if len(text) <= limit and text.isprintable():  # nearly every name: no need to look at each character
         return text
-    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit * 4])  # repr: \x1b, \n, \u202e
-    return safe if len(safe) <= limit else safe[:limit - 1] + "…"
+    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit * 4])  # repr: \x1b, \n, \u202e
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"

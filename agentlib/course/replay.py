@@ -29,33 +29,35 @@ TEXT = {
     # ReplayModel's failures, worded like the API's.
     "unknown_question": {
         "de": "Keine Aufnahme beantwortet die Frage {question!r}: Eine Wiedergabe braucht die aufgenommene Frage "
-              "Wort für Wort; nimm diese erst mit einem echten Modell auf.",
+        "Wort für Wort; nimm diese erst mit einem echten Modell auf.",
         "en": "No recording answers the question {question!r}: replay needs the recorded question word for word; "
-              "record this one with a real model first.",
+        "record this one with a real model first.",
     },
     "diverged": {
         "de": "Das Gespräch weicht bei Nachricht {index} von der Aufnahme ab ({what}): Die Wiedergabe passt nur zum"
-              " aufgenommenen Lauf mit derselben Frage, demselben Systemprompt, denselben Tools und Dokumenten; "
-              "nimm die Änderung zurück oder nimm einen neuen Lauf mit einem echten Modell auf.",
+        " aufgenommenen Lauf mit derselben Frage, demselben Systemprompt, denselben Tools und Dokumenten; "
+        "nimm die Änderung zurück oder nimm einen neuen Lauf mit einem echten Modell auf.",
         "en": "The conversation left the recording at message {index} ({what}): the replay only fits the recorded "
-              "run with the same question, system prompt, tools and docs; undo the change or record a new run with "
-              "a real model.",
+        "run with the same question, system prompt, tools and docs; undo the change or record a new run with "
+        "a real model.",
     },
     "ended": {
         "de": "Die Aufnahme hat nur {steps} Schritte (der aufgenommene Lauf endete: {why}): Spiel sie mit max_steps"
-              " von höchstens {steps} ab.",
+        " von höchstens {steps} ab.",
         "en": "The recording has only {steps} steps (the recorded run stopped: {why}): replay it with a max_steps "
-              "of {steps} or less.",
+        "of {steps} or less.",
     },
     "damaged": {
         "de": "Die Aufnahme ist beschädigt ({what}): Eine von Hand geänderte oder abgeschnittene Datei lässt sich "
-              "nicht abspielen; nimm den Lauf noch einmal mit einem echten Modell auf (stats.trace.save(path)).",
+        "nicht abspielen; nimm den Lauf noch einmal mit einem echten Modell auf (stats.trace.save(path)).",
         "en": "The recording is damaged ({what}): a file changed by hand or cut short cannot be replayed; record the "
-              "run again with a real model (stats.trace.save(path)).",
+        "run again with a real model (stats.trace.save(path)).",
     },
     # How a conversation left the recording (the {what} of diverged).
-    "departed_length": {"de": "{got} Nachrichten statt der aufgenommenen {expected}",
-                        "en": "{got} messages instead of the recorded {expected}"},
+    "departed_length": {
+        "de": "{got} Nachrichten statt der aufgenommenen {expected}",
+        "en": "{got} messages instead of the recorded {expected}",
+    },
     "departed_system": {"de": "ein anderer Systemprompt", "en": "another system prompt"},
     "departed_user": {"de": "eine andere Frage", "en": "another question"},
     "departed_tool": {"de": "ein anderes Ergebnis von {name}", "en": "another result from {name}"},
@@ -74,7 +76,6 @@ TEXT = {
 }
 
 
-
 def damage(trace):
     """What makes `trace` unplayable, in a few words, or None: each record must point at a reply of the model with
     a usage of numbers, each call of it must have an id, a name and its arguments as text.
@@ -84,17 +85,23 @@ def damage(trace):
         if type(at) is not int or not 0 <= at < len(trace.messages) or not isinstance(trace.messages[at], dict):
             return "a record points at no reply of the model"
         usage = record.get("usage")
-        if usage is not None and (not isinstance(usage, dict) or not all(
-                isinstance(v, (int, float)) for k, v in usage.items() if k in Usage.__dataclass_fields__)):
+        if usage is not None and (
+            not isinstance(usage, dict)
+            or not all(isinstance(v, (int, float)) for k, v in usage.items() if k in Usage.__dataclass_fields__)
+        ):
             return f"record of message {at}: a usage that is no set of numbers"
         message = trace.messages[at]
         if not isinstance(message.get("content"), (str, type(None))):
             return f"message {at}: content that is no text"
         calls = message.get("tool_calls") or []
         if not isinstance(calls, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("function"), dict)
-                and isinstance(c["function"].get("name"), str) and isinstance(c["function"].get("arguments"), str)
-                for c in calls):
+            isinstance(c, dict)
+            and isinstance(c.get("id"), str)
+            and isinstance(c.get("function"), dict)
+            and isinstance(c["function"].get("name"), str)
+            and isinstance(c["function"].get("arguments"), str)
+            for c in calls
+        ):
             return f"message {at}: a tool call without id, name or arguments"
     return None
 
@@ -133,13 +140,23 @@ class ReplayModel:
         try:
             messages, records = [{"role": "system", "content": None}, {"role": "user", "content": data["question"]}], []
             for reply in data["replies"]:
-                records.append({"at": len(messages), "usage": reply["usage"], "seconds": 0.0,
-                                "finish_reason": "tool_calls" if reply.get("tool_calls") else "stop"})
-                messages.append({"role": "assistant", "content": reply.get("content", "")}
-                                | ({"tool_calls": reply["tool_calls"]} if reply.get("tool_calls") else {}))
+                records.append(
+                    {
+                        "at": len(messages),
+                        "usage": reply["usage"],
+                        "seconds": 0.0,
+                        "finish_reason": "tool_calls" if reply.get("tool_calls") else "stop",
+                    }
+                )
+                messages.append(
+                    {"role": "assistant", "content": reply.get("content", "")}
+                    | ({"tool_calls": reply["tool_calls"]} if reply.get("tool_calls") else {})
+                )
                 # Where the loop's own result goes: the recording holds none, the loop fetches it live.
-                messages += [{"role": "tool", "tool_call_id": call["id"], "content": None}
-                             for call in reply.get("tool_calls", [])]
+                messages += [
+                    {"role": "tool", "tool_call_id": call["id"], "content": None}
+                    for call in reply.get("tool_calls", [])
+                ]
             name = reconstructed_name(data["model"], language)
         except (KeyError, TypeError, AttributeError) as problem:
             raise ValueError(say(TEXT, "damaged", language, what=f"{type(problem).__name__}: {problem}"[:80])) from None
@@ -171,9 +188,13 @@ class ReplayModel:
             raise explain("ended", self.language, TEXT, steps=step, why=trace.stop_message or trace.stop_reason)
         record = trace.records[step]
         recorded = trace.messages[record["at"]]
-        calls = [Call(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in recorded.get("tool_calls", [])]
+        calls = [
+            Call(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in recorded.get("tool_calls", [])
+        ]
         extra = {k: v for k, v in recorded.items() if k not in ("role", "content", "tool_calls")}  # reasoning_content
-        usage = record["usage"] and Usage(**{k: v for k, v in record["usage"].items() if k in Usage.__dataclass_fields__})
+        usage = record["usage"] and Usage(
+            **{k: v for k, v in record["usage"].items() if k in Usage.__dataclass_fields__}
+        )
         return Message(recorded.get("content"), calls or None, record["finish_reason"], extra), usage
 
 
@@ -188,21 +209,30 @@ def divergence(trace, step, given, tools, language, decisions_only=False):
     expected = trace.messages[:at]
     if decisions_only:
         offered = {t.get("function", {}).get("name") for t in json.loads(json.dumps(tools or []))}
-        wanted = [c["function"]["name"] for m in trace.messages[at:at + 1] for c in m.get("tool_calls", [])]
+        wanted = [c["function"]["name"] for m in trace.messages[at : at + 1] for c in m.get("tool_calls", [])]
         for name in wanted:
             if name not in offered:
                 return {"index": 0, "what": say(TEXT, "departed_missing", language, name=name)}
     for index, (old, new) in enumerate(zip(expected, given), 1):
         if differs(old, new) if decisions_only else old != new:
-            name = next((c["function"]["name"] for m in expected for c in m.get("tool_calls", [])
-                         if c["id"] == old.get("tool_call_id")), "a tool")
+            name = next(
+                (
+                    c["function"]["name"]
+                    for m in expected
+                    for c in m.get("tool_calls", [])
+                    if c["id"] == old.get("tool_call_id")
+                ),
+                "a tool",
+            )
             role = old["role"] if old["role"] in ("system", "user", "tool") else "assistant"
             if decisions_only and role == "tool" and new.get("tool_call_id") == old["tool_call_id"]:
                 role = "failed"  # the right call's result, but an error
             return {"index": index, "what": say(TEXT, f"departed_{role}", language, name=name)}
     if len(expected) != len(given):
-        return {"index": min(len(expected), len(given)) + 1,
-                "what": say(TEXT, "departed_length", language, got=len(given), expected=len(expected))}
+        return {
+            "index": min(len(expected), len(given)) + 1,
+            "what": say(TEXT, "departed_length", language, got=len(given), expected=len(expected)),
+        }
     return None
 
 
@@ -216,7 +246,9 @@ def differs(recorded, given):
     if recorded["role"] == "tool":
         return recorded["tool_call_id"] != given.get("tool_call_id") or str(given.get("content")).startswith("Error")
     if recorded["role"] == "assistant":
-        calls = lambda m: [(c["id"], c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls") or []]
+        calls = lambda m: [
+            (c["id"], c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls") or []
+        ]
         return (recorded.get("content") or "") != (given.get("content") or "") or calls(recorded) != calls(given)
     return False  # the system prompt is the loop's own
 
@@ -261,13 +293,19 @@ def compare(lesson, own, language="en"):
         return f"{done or word('compare.answer', n=len(step.text or ''))}<br>{tokens([step.usage])}"
 
     def ending(trace):
-        stopped = "" if trace.stop_reason == "answer" else f"{escape(word('compare.stopped', why=trace.stop_message))}<br>"
+        stopped = (
+            "" if trace.stop_reason == "answer" else f"{escape(word('compare.stopped', why=trace.stop_message))}<br>"
+        )
         return stopped + tokens([s.usage for s in trace.steps])
 
     style = 'style="text-align: left; vertical-align: top"'
     row = lambda head, cells: f"<tr><th {style}>{head}</th>" + "".join(f"<td {style}>{c}</td>" for c in cells) + "</tr>"
-    head = row("", [escape(word("compare.lesson", model=runs[0].model)), escape(word("compare.own", model=runs[1].model))])
-    body = "".join(row(f"{word('compare.step')} {n}", [cell(t, n) for t in runs])
-                   for n in range(1, max(len(t.steps) for t in runs) + 1))
+    head = row(
+        "", [escape(word("compare.lesson", model=runs[0].model)), escape(word("compare.own", model=runs[1].model))]
+    )
+    body = "".join(
+        row(f"{word('compare.step')} {n}", [cell(t, n) for t in runs])
+        for n in range(1, max(len(t.steps) for t in runs) + 1)
+    )
     body += row(word("compare.total"), [ending(t) for t in runs])
     return Comparison(f'<table class="run-comparison"><thead>{head}</thead><tbody>{body}</tbody></table>')

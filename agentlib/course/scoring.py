@@ -7,8 +7,10 @@ unanswerable question): the answer says the docs do not cover it. Deliberately l
 
 import re
 
-RANGES = [re.compile(r"(?:\blines?|\bzeilen?|\bl\.|\bll\.)\s*(\d+)(?:\s*(?:-|–|—|to|bis)\s*(\d+))?", re.I),
-          re.compile(r"\.md\s*[:#]\s*L?(\d+)(?:\s*[-–—]\s*L?(\d+))?")]
+RANGES = [
+    re.compile(r"(?:\blines?|\bzeilen?|\bl\.|\bll\.)\s*(\d+)(?:\s*(?:-|–|—|to|bis)\s*(\d+))?", re.I),
+    re.compile(r"\.md\s*[:#]\s*L?(\d+)(?:\s*[-–—]\s*L?(\d+))?"),
+]
 
 
 DECLINES = re.compile(
@@ -17,7 +19,8 @@ DECLINES = re.compile(
     r"not (?:documented|mentioned|covered|described)|"
     r"nicht (?:gefunden|dokumentiert|erwähnt|beschrieben|behandelt)|"
     r"keine (?:Hinweise|Angaben|Informationen|Belege|Erwähnung|Aussage)|steht nicht|nichts (?:darüber|dazu)",
-    re.I)
+    re.I,
+)
 
 
 def cites_file(answer, file):
@@ -44,8 +47,9 @@ def score(entry, answer):
     text = answer or ""
     if entry["answerable"]:
         hit = cites_file(text, entry["file"])
-        lines = hit and any(first <= entry["lines"][1] and last >= entry["lines"][0]
-                            for first, last in cited_ranges(text))  # lines of another file prove nothing
+        lines = hit and any(
+            first <= entry["lines"][1] and last >= entry["lines"][0] for first, last in cited_ranges(text)
+        )  # lines of another file prove nothing
         return {"cites_file": hit, "lines_overlap": lines, "declined": None, "correct": hit and lines}
     refused = answer is not None and declined(text)
     return {"cites_file": None, "lines_overlap": None, "declined": refused, "correct": refused}

@@ -1,4 +1,5 @@
-"""Show the source of anything in agentlib, highlighted, straight from the file: what a student reads is the code that runs.
+"""Show the source of anything in agentlib, highlighted, straight from the file: what a student reads is the code
+that runs.
 
 Deliberately left out: editing, diffing, folding. Outside Jupyter it prints plain text.
 """
@@ -22,6 +23,7 @@ def show(obj):
         print(f"# {where}\n{source}")
         return
     from IPython.display import display
+
     display({"text/plain": f"# {where}\n{source}", "text/html": html(source, first, where)}, raw=True)
 
 
@@ -47,10 +49,17 @@ def html(source, first, where):
     from pygments.lexers import PythonLexer
 
     # Inline styles and our own light background: no stylesheet of the front end can interfere.
-    formatter = HtmlFormatter(noclasses=True, linenos="inline", linenostart=first, style="default",
-                              prestyles="margin: 0; line-height: 1.35; background: #f8f8f8; color: #1f1f1f")
+    formatter = HtmlFormatter(
+        noclasses=True,
+        linenos="inline",
+        linenostart=first,
+        style="default",
+        prestyles="margin: 0; line-height: 1.35; background: #f8f8f8; color: #1f1f1f",
+    )
     code = highlight(source, PythonLexer(), formatter)
-    return (f'<div style="border: 1px solid #ddd; border-radius: 4px; overflow-x: auto; '
-            f'background: #f8f8f8; padding: 6px 8px;">'
-            f'<div style="font: 12px sans-serif; color: #666; margin-bottom: 4px;">{where}</div>'
-            f'{code}</div>')
+    return (
+        f'<div style="border: 1px solid #ddd; border-radius: 4px; overflow-x: auto; '
+        f'background: #f8f8f8; padding: 6px 8px;">'
+        f'<div style="font: 12px sans-serif; color: #666; margin-bottom: 4px;">{where}</div>'
+        f"{code}</div>"
+    )

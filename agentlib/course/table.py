@@ -50,12 +50,13 @@ def styled(rows, caption, corner, bars, totals, separator):
     table = pd.DataFrame.from_dict(rows, orient="index", dtype="Int64")
     table.columns.name = corner  # shows the corner's heading above the index
     barred = [row for row in table.index if row not in totals]
-    return (table.style
-            .bar(subset=pd.IndexSlice[barred, list(bars)], color=BAR, vmin=0, props=BAR_WIDTH)
-            .set_properties(subset=pd.IndexSlice[list(totals), :], **{"font-weight": "bold"})
-            .format(na_rep="–", thousands=separator)
-            .set_table_styles(STYLES)
-            .set_caption(caption))
+    return (
+        table.style.bar(subset=pd.IndexSlice[barred, list(bars)], color=BAR, vmin=0, props=BAR_WIDTH)
+        .set_properties(subset=pd.IndexSlice[list(totals), :], **{"font-weight": "bold"})
+        .format(na_rep="–", thousands=separator)
+        .set_table_styles(STYLES)
+        .set_caption(caption)
+    )
 
 
 class Table:
@@ -94,11 +95,20 @@ class Table:
         table = f"T_plain_{next(IDS)}"
         columns = list(dict.fromkeys(column for cells in self.rows.values() for column in cells))
         head = "".join(f'<th scope="col">{escape(str(column))}</th>' for column in columns)
-        body = "".join(('<tr style="font-weight: bold">' if row in self.totals else "<tr>")
-                       + f'<th scope="row">{escape(str(row))}</th>'
-                       + "".join(self.cell(row, column) for column in columns) + "</tr>" for row in self.rows)
-        styles = "\n".join(", ".join(f"#{table} {part.strip()}".strip() for part in rule["selector"].split(","))
-                           + f" {{ {rule['props']} }}" for rule in STYLES)
-        return (f'<style>\n{styles}\n</style>\n<table id="{table}"><caption>{escape(self.caption)}</caption>'
-                f'<thead><tr><th scope="col">{escape(self.corner)}</th>{head}</tr></thead>'
-                f"<tbody>{body}</tbody></table>")
+        body = "".join(
+            ('<tr style="font-weight: bold">' if row in self.totals else "<tr>")
+            + f'<th scope="row">{escape(str(row))}</th>'
+            + "".join(self.cell(row, column) for column in columns)
+            + "</tr>"
+            for row in self.rows
+        )
+        styles = "\n".join(
+            ", ".join(f"#{table} {part.strip()}".strip() for part in rule["selector"].split(","))
+            + f" {{ {rule['props']} }}"
+            for rule in STYLES
+        )
+        return (
+            f'<style>\n{styles}\n</style>\n<table id="{table}"><caption>{escape(self.caption)}</caption>'
+            f'<thead><tr><th scope="col">{escape(self.corner)}</th>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>"
+        )

@@ -1,6 +1,7 @@
 """How the course says things: each module keeps its own sentences, German and English, beside the code.
 
-    TEXT = {"gaps": {"de": "In deinem Code sind noch {gaps} Lücken offen.", "en": "Your code still has {gaps} open gaps."}}
+    TEXT = {"gaps": {"de": "In deinem Code sind noch {gaps} Lücken offen.",
+                     "en": "Your code still has {gaps} open gaps."}}
     say(TEXT, "gaps", "de", gaps=2)  # -> "In deinem Code sind noch 2 Lücken offen."
 
 A module's `TEXT` maps a key to one sentence per language, with str.format placeholders; the

@@ -25,14 +25,20 @@ TEXT = {
     # where the counts come from, in the caption
     "source.estimated": {"de": "geschätzt (≈ 3,5 Zeichen pro Token)", "en": "estimated (≈ 3.5 characters per token)"},
     "source.reported": {"de": "vom Anbieter gemeldet", "en": "reported by the provider"},
-    "source.reconstructed": {"de": "geschätzt – die Lektion nennt nur die Summen, "
-                                   "die Aufteilung auf die Schritte ist von uns",
-                             "en": "estimated – the lesson gives only the totals; their split across the steps is ours"},
+    "source.reconstructed": {
+        "de": "geschätzt – die Lektion nennt nur die Summen, die Aufteilung auf die Schritte ist von uns",
+        "en": "estimated – the lesson gives only the totals; their split across the steps is ours",
+    },
     "source.none": {"de": "keine Angaben", "en": "no figures"},
 }
 # {language: {"step": "Schritt", ...}} and {language: {"estimated": ..., "reported": ..., "none": ...}}
-HEADINGS, SOURCES = ({language: {key.split(".")[1]: say(TEXT, key, language) for key in TEXT if key.startswith(prefix)}
-                      for language in LANGUAGES} for prefix in ("heading.", "source."))
+HEADINGS, SOURCES = (
+    {
+        language: {key.split(".")[1]: say(TEXT, key, language) for key in TEXT if key.startswith(prefix)}
+        for language in LANGUAGES
+    }
+    for prefix in ("heading.", "source.")
+)
 BARRED = ("prompt_tokens", "cumulative_prompt_tokens", "observation_chars")
 
 
@@ -47,9 +53,13 @@ def columns(trace):
     for value in counts("prompt_tokens"):  # a gap stays a gap, the sum goes on past it
         so_far += value or 0
         running.append(None if value is None else so_far)
-    found = {"tool_calls": [len(s.calls) for s in steps], "prompt_tokens": counts("prompt_tokens"),
-             "completion_tokens": counts("completion_tokens"), "cumulative_prompt_tokens": running,
-             "observation_chars": [sum(len(c.observation or "") for c in s.calls) for s in steps]}
+    found = {
+        "tool_calls": [len(s.calls) for s in steps],
+        "prompt_tokens": counts("prompt_tokens"),
+        "completion_tokens": counts("completion_tokens"),
+        "cumulative_prompt_tokens": running,
+        "observation_chars": [sum(len(c.observation or "") for c in s.calls) for s in steps],
+    }
     if any(value is not None for value in counts("cached_tokens")):
         found["cached_tokens"] = counts("cached_tokens")
     return found
@@ -78,12 +88,22 @@ def token_table(trace, language="de"):
     labels(language)  # refuses a language we have no words for
     trace, heading = as_trace(trace), HEADINGS[language]
     numbers = columns(trace)
-    rows = {step.number: {heading[name]: values[i] for name, values in numbers.items()}
-            for i, step in enumerate(trace.steps)}
-    total = {name: sum(v for v in values if v is not None) if any(v is not None for v in values) else None
-             for name, values in numbers.items()}
+    rows = {
+        step.number: {heading[name]: values[i] for name, values in numbers.items()}
+        for i, step in enumerate(trace.steps)
+    }
+    total = {
+        name: sum(v for v in values if v is not None) if any(v is not None for v in values) else None
+        for name, values in numbers.items()
+    }
     total["cumulative_prompt_tokens"] = total["prompt_tokens"]  # so far = everything, after the last step
     rows[heading["total"]] = {heading[name]: value for name, value in total.items()}
     bars = [heading[name] for name in BARRED if any(v is not None for v in numbers[name])]  # none on an empty one
-    return styled(rows, f"{heading['per_step']}: {SOURCES[language][origin(trace)]}", heading["step"], bars,
-                  [heading["total"]], "." if language == "de" else ",")
+    return styled(
+        rows,
+        f"{heading['per_step']}: {SOURCES[language][origin(trace)]}",
+        heading["step"],
+        bars,
+        [heading["total"]],
+        "." if language == "de" else ",",
+    )

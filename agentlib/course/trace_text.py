@@ -27,47 +27,65 @@ TEXT = {
     "hide_context": {"de": "Nachrichtenliste ausblenden", "en": "Hide message list"},
     "steps.one": {"de": "Schritt", "en": "step"},
     "steps.many": {"de": "Schritte", "en": "steps"},
-    "static": {"de": "Hier kann kein Widget angezeigt werden – der Verlauf als Text:",
-               "en": "No widget can be shown here – the trace as text:"},
-    "stale": {"de": "Dieses Widget ist nicht mehr mit Python verbunden (der Kernel wurde neu gestartet oder das "
-                    "Notebook neu geöffnet) und reagiert nicht mehr: Führe die Zelle noch einmal aus.",
-              "en": "This widget is no longer connected to Python (the kernel was restarted or the notebook "
-                    "reopened) and does not respond: run the cell again."},
+    "static": {
+        "de": "Hier kann kein Widget angezeigt werden – der Verlauf als Text:",
+        "en": "No widget can be shown here – the trace as text:",
+    },
+    "stale": {
+        "de": "Dieses Widget ist nicht mehr mit Python verbunden (der Kernel wurde neu gestartet oder das "
+        "Notebook neu geöffnet) und reagiert nicht mehr: Führe die Zelle noch einmal aus.",
+        "en": "This widget is no longer connected to Python (the kernel was restarted or the notebook "
+        "reopened) and does not respond: run the cell again.",
+    },
     "no_trace": {"de": "Noch kein Lauf zum Anzeigen.", "en": "No run to show yet."},
     "no_steps": {"de": "Der Lauf endete vor dem ersten Schritt.", "en": "The run ended before its first step."},
     "says": {"de": "Das Modell schreibt:", "en": "The model writes:"},
     "answers": {"de": "Das Modell antwortet:", "en": "The model answers:"},
-    "answers_reconstructed": {"de": "Die Antwort (nachgestellt, Wortlaut von uns):",
-                              "en": "The answer (reconstructed, our wording):"},
+    "answers_reconstructed": {
+        "de": "Die Antwort (nachgestellt, Wortlaut von uns):",
+        "en": "The answer (reconstructed, our wording):",
+    },
     "calls": {"de": "Das Modell ruft auf:", "en": "The model calls:"},
     "error": {"de": "Fehler", "en": "error"},
     "cut": {"de": "gekürzt", "en": "cut"},
     "not_run": {"de": "(nicht ausgeführt: der Lauf endete vorher)", "en": "(not run: the run ended first)"},
-    "tokens": {"de": "{prompt} Prompt + {completion} Completion = {step} Tokens{note}; alle Schritte bis hier: "
-                     "{total} Tokens",
-               "en": "{prompt} prompt + {completion} completion = {step} tokens{note}; all steps so far: {total} "
-                     "tokens"},
+    "tokens": {
+        "de": "{prompt} Prompt + {completion} Completion = {step} Tokens{note}; alle Schritte bis hier: {total} Tokens",
+        "en": "{prompt} prompt + {completion} completion = {step} tokens{note}; all steps so far: {total} tokens",
+    },
     "cached": {"de": ", davon {cached} aus dem Cache", "en": ", {cached} of them from the cache"},
     "estimated": {"de": " (geschätzt)", "en": " (estimated)"},
     "no_usage": {"de": "keine Token-Angaben", "en": "no token counts"},
-    "length": {"de": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
-               "en": "The reply was cut off at the token limit (finish_reason=length)."},
-    "context_title": {"de": "Was das Modell in Schritt {n} bekam: {count} Nachrichten, {chars} Zeichen",
-                      "en": "What the model was given at step {n}: {count} messages, {chars} characters"},
-    "tools": {"de": ", dazu {count} Werkzeugbeschreibungen ({chars} Zeichen JSON)",
-              "en": ", plus {count} tool descriptions ({chars} characters of JSON)"},
+    "length": {
+        "de": "Die Antwort wurde am Token-Limit abgeschnitten (finish_reason=length).",
+        "en": "The reply was cut off at the token limit (finish_reason=length).",
+    },
+    "context_title": {
+        "de": "Was das Modell in Schritt {n} bekam: {count} Nachrichten, {chars} Zeichen",
+        "en": "What the model was given at step {n}: {count} messages, {chars} characters",
+    },
+    "tools": {
+        "de": ", dazu {count} Werkzeugbeschreibungen ({chars} Zeichen JSON)",
+        "en": ", plus {count} tool descriptions ({chars} characters of JSON)",
+    },
     "new": {"de": "neu", "en": "new"},
     "more_lines": {"de": "… {n} weitere Zeilen", "en": "… {n} more lines"},
     "stop.answer": {"de": "Ende: Das Modell hat geantwortet.", "en": "End: the model answered."},
-    "stop.max_steps": {"de": "Ende: Schrittlimit erreicht ({steps}), keine Antwort.",
-                       "en": "End: step limit reached ({steps}), no answer."},
+    "stop.max_steps": {
+        "de": "Ende: Schrittlimit erreicht ({steps}), keine Antwort.",
+        "en": "End: step limit reached ({steps}), no answer.",
+    },
     "stop.error": {"de": "Ende: Abbruch wegen eines Fehlers: {message}", "en": "End: stopped by an error: {message}"},
     "stop.interrupted": {"de": "Ende: Du hast den Lauf unterbrochen.", "en": "End: you interrupted the run."},
-    "stop.unrecorded": {"de": "Der Lauf wurde nicht bis zum Ende aufgezeichnet.",
-                        "en": "The run was not recorded to its end."},
+    "stop.unrecorded": {
+        "de": "Der Lauf wurde nicht bis zum Ende aufgezeichnet.",
+        "en": "The run was not recorded to its end.",
+    },
     # A run of a decisions-only recording (replay.lesson_run): its model's name ends so, its answer's wording is ours.
-    "reconstructed": {"de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
-                      "en": "reconstructed from the decisions the lesson prints"},
+    "reconstructed": {
+        "de": "nachgestellt aus den Entscheidungen, die die Lektion abdruckt",
+        "en": "reconstructed from the decisions the lesson prints",
+    },
 }
 
 
@@ -97,8 +115,10 @@ def labels(language, texts=TEXT):
             found.setdefault(group, {})[None if name == "unrecorded" else name] = sentences[language]
         else:
             found[key] = sentences[language]
-    return {name: (value["one"], value["many"]) if isinstance(value, dict) and set(value) == {"one", "many"} else value
-            for name, value in found.items()}
+    return {
+        name: (value["one"], value["many"]) if isinstance(value, dict) and set(value) == {"one", "many"} else value
+        for name, value in found.items()
+    }
 
 
 def count(n, language):
@@ -128,9 +148,15 @@ def usage_line(step, so_far, language):
     if not usage:
         return label["no_usage"]
     note = (label["cached"].format(cached=n(usage["cached_tokens"])) if usage.get("cached_tokens") else "") + (
-        label["estimated"] if usage.get("estimated") else "")
-    return label["tokens"].format(prompt=n(usage["prompt_tokens"]), completion=n(usage["completion_tokens"]),
-                                  step=n(step.tokens), note=note, total=n(so_far))
+        label["estimated"] if usage.get("estimated") else ""
+    )
+    return label["tokens"].format(
+        prompt=n(usage["prompt_tokens"]),
+        completion=n(usage["completion_tokens"]),
+        step=n(step.tokens),
+        note=note,
+        total=n(so_far),
+    )
 
 
 def answer_label(trace, step, language):
@@ -176,14 +202,18 @@ def trace_text(trace, language="de", lines=6):
     trace, label = as_trace(trace), labels(language)
     steps, out = trace.steps, [f"{label['question']}: {trace.question}  ({label['model']}: {trace.model or '?'})"]
     for step, so_far in zip(steps, accumulate(s.tokens for s in steps)):
-        out.append(f"\n── {label['step'].format(n=step.number, total=len(steps))} · "
-                   f"{usage_line(step, so_far, language)} · {seconds(step.seconds, language)}")
+        out.append(
+            f"\n── {label['step'].format(n=step.number, total=len(steps))} · "
+            f"{usage_line(step, so_far, language)} · {seconds(step.seconds, language)}"
+        )
         if step.finish_reason == "length":
             out.append(label["length"])
         if step.text:
             out.append(f"{answer_label(trace, step, language)}\n{step.text}")
         for call in step.calls:
-            out.append(f"{label['calls']} {call.name}({call.arguments})" + (f"  [{label[flag(call)]}]" if flag(call) else ""))
+            out.append(
+                f"{label['calls']} {call.name}({call.arguments})" + (f"  [{label[flag(call)]}]" if flag(call) else "")
+            )
             out += [f"    │ {line}" for line in shorten(call.observation or label["not_run"], lines, language)]
     out.append(("" if steps else f"\n{label['no_steps']}") + f"\n{stop_line(trace, language)}")
     return "\n".join(out)

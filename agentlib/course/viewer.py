@@ -10,17 +10,29 @@ import threading
 from html import escape
 from itertools import accumulate
 
-from .trace_text import (answer_label, as_trace, context_line, flag, labels, message_summary, seconds, stop_line,
-                         trace_text, usage_line)
+from .trace_text import (
+    answer_label,
+    as_trace,
+    context_line,
+    flag,
+    labels,
+    message_summary,
+    seconds,
+    stop_line,
+    trace_text,
+    usage_line,
+)
 
 # Inline styles: they work in JupyterLab, Notebook 7 and VS Code without a stylesheet; only what
 # an inline style cannot do (react to a lost kernel, style the focus) is a rule in `stale_note`.
 # Every coloured text sets its background too, so it reads the same in light and dark themes
 # (WCAG AA, at least 4.5:1); everything else takes the front end's colours. No scripts.
 TEXT_BOX = "line-height:1.45;word-break:normal;overflow-wrap:anywhere"  # whole words, lines not 28 px apart
-PRE = ("white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;line-height:1.35;margin:2px 0 8px;"
-       "padding:4px 8px;max-height:16em;overflow:auto;background:rgba(127,127,127,.08);"
-       "border-left:4px solid {color};font-size:90%")
+PRE = (
+    "white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;line-height:1.35;margin:2px 0 8px;"
+    "padding:4px 8px;max-height:16em;overflow:auto;background:rgba(127,127,127,.08);"
+    "border-left:4px solid {color};font-size:90%"
+)
 COLOURS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ad4700", "new": "#2e7d32"}  # white on each: >= 5.1:1
 BADGE = "<span style='background:{color};color:#fff;padding:0 6px;border-radius:3px'>{text}</span>"
 PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
@@ -29,12 +41,19 @@ PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
 def stale_note(w, language):
     """A note shown only while the widget has lost its kernel (the front end then marks it
     `jupyter-widgets-disconnected`), and a clear focus ring (2 px, at least 3:1 on light and dark)."""
-    focus = ", ".join(f".{panel} {part}:focus-visible" for panel in ("trace-viewer", "max-steps-control")
-                      for part in ("button", "input"))
-    rule = (".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
-            f"{focus}{{outline:2px solid #1976d2 !important;outline-offset:1px}}")
-    return w.HTML(f"<style>{rule}</style><div class='agentlib-stale' style='display:none;{TEXT_BOX};color:#b71c1c;"
-                  f"background:#ffebee;padding:4px 8px'>{escape(labels(language)['stale'])}</div>")
+    focus = ", ".join(
+        f".{panel} {part}:focus-visible"
+        for panel in ("trace-viewer", "max-steps-control")
+        for part in ("button", "input")
+    )
+    rule = (
+        ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
+        f"{focus}{{outline:2px solid #1976d2 !important;outline-offset:1px}}"
+    )
+    return w.HTML(
+        f"<style>{rule}</style><div class='agentlib-stale' style='display:none;{TEXT_BOX};color:#b71c1c;"
+        f"background:#ffebee;padding:4px 8px'>{escape(labels(language)['stale'])}</div>"
+    )
 
 
 def badge(text, kind=""):
@@ -52,8 +71,9 @@ def text_box(html, live=False):
 
 def button(w, description, toggle=False, **options):
     """A button with a text name (no icon font, no glyphs read aloud) that never shrinks its label."""
-    return (w.ToggleButton if toggle else w.Button)(description=description, tooltip=description,
-                                                    layout=w.Layout(width="auto", flex="0 0 auto"), **options)
+    return (w.ToggleButton if toggle else w.Button)(
+        description=description, tooltip=description, layout=w.Layout(width="auto", flex="0 0 auto"), **options
+    )
 
 
 def named(widget, name):
@@ -78,21 +98,42 @@ class TraceViewer:
         self.play = named(button(w, self.label["play"], toggle=True), "trace-play")
         self.prev = named(button(w, self.label["prev"]), "trace-prev")
         self.next = named(button(w, self.label["next"]), "trace-next")
-        self.slider = named(w.BoundedIntText(min=1, max=1, value=1, description=self.label["jump"],
-                                             continuous_update=True, style={"description_width": "initial"},
-                                             layout=w.Layout(width="9em", flex="0 0 auto")), "trace-slider")
+        self.slider = named(
+            w.BoundedIntText(
+                min=1,
+                max=1,
+                value=1,
+                description=self.label["jump"],
+                continuous_update=True,
+                style={"description_width": "initial"},
+                layout=w.Layout(width="9em", flex="0 0 auto"),
+            ),
+            "trace-slider",
+        )
         self.header, self.body, self.messages = (named(w.HTML(), f"trace-{n}") for n in ("step", "body", "messages"))
-        self.context = named(w.ToggleButton(description=self.label["context"], tooltip=self.label["context"],
-                                            layout=w.Layout(width="max-content", max_width="100%")), "trace-context")
+        self.context = named(
+            w.ToggleButton(
+                description=self.label["context"],
+                tooltip=self.label["context"],
+                layout=w.Layout(width="max-content", max_width="100%"),
+            ),
+            "trace-context",
+        )
         self.prev.on_click(lambda _: self.go(max(self.step - 1, 1)))
         self.next.on_click(lambda _: self.go(self.step + 1 if self.step < len(self.steps) else 1))
         self.slider.observe(lambda _: self.render(), "value")
         self.context.observe(lambda _: self.render(), "value")
         self.play.observe(lambda _: self.toggle_play(), "value")
-        self.nav = w.HBox([self.play, self.prev, self.slider, self.next],
-                          layout=w.Layout(flex_flow="row wrap", align_items="center"))  # wraps at 320 px
-        self.widget = named(w.VBox([stale_note(w, language)] * note + [
-            self.question, self.nav, self.header, self.body, self.context, self.messages]), "trace-viewer")
+        self.nav = w.HBox(
+            [self.play, self.prev, self.slider, self.next], layout=w.Layout(flex_flow="row wrap", align_items="center")
+        )  # wraps at 320 px
+        self.widget = named(
+            w.VBox(
+                [stale_note(w, language)] * note
+                + [self.question, self.nav, self.header, self.body, self.context, self.messages]
+            ),
+            "trace-viewer",
+        )
         self.show(trace)
 
     @property
@@ -108,9 +149,14 @@ class TraceViewer:
         self.totals = list(accumulate(step.tokens for step in self.steps))
         self.slider.value = self.slider.min = 1  # value first, so max can shrink without clamping
         self.slider.max = max(len(self.steps), 1)
-        self.question.value = text_box(
-            f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
-            f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>") if self.trace else ""
+        self.question.value = (
+            text_box(
+                f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
+                f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>"
+            )
+            if self.trace
+            else ""
+        )
         self.render()
 
     def go(self, step):
@@ -147,8 +193,9 @@ class TraceViewer:
         # No dead Tab stops. "" shows, like None, but also in JupyterLite, whose kernel drops a None on its way.
         self.nav.layout.display = self.context.layout.display = "" if total else "none"
         self.next.description = self.next.tooltip = self.label["restart" if total and n == total else "next"]
-        self.context.description = self.context.tooltip = self.label["hide_context" if self.context.value
-                                                                     else "context"]
+        self.context.description = self.context.tooltip = self.label[
+            "hide_context" if self.context.value else "context"
+        ]
         if not self.steps:
             empty = self.label["no_trace"] if self.trace is None else self.label["no_steps"]
             self.header.value = text_box(f"<b>{escape(empty)}</b>", live=True)
@@ -161,17 +208,21 @@ class TraceViewer:
 
     def step_html(self, step, so_far, last):
         label = self.label
-        parts = [f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
-                 f"{seconds(step.seconds, self.language)}</p>"]
+        parts = [
+            f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
+            f"{seconds(step.seconds, self.language)}</p>"
+        ]
         if step.finish_reason == "length":
             parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
         if step.text:
             parts.append(f"<b>{escape(answer_label(self.trace, step, self.language))}</b>{pre(step.text)}")
         for call in step.calls:
             mark = f" {badge(label[flag(call)], flag(call))}" if flag(call) else ""
-            parts.append(f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"
-                         f"({escape(call.arguments)})</code>{mark}</div>"
-                         f"{pre(call.observation or label['not_run'], flag(call))}")
+            parts.append(
+                f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"
+                f"({escape(call.arguments)})</code>{mark}</div>"
+                f"{pre(call.observation or label['not_run'], flag(call))}"
+            )
         if last:
             parts.append(f"<p><b>{escape(stop_line(self.trace, self.language))}</b></p>")
         return "\n".join(parts)

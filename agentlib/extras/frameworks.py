@@ -43,6 +43,7 @@ def installed():
 # The three doc tools as both frameworks read a tool: name and parameters from the signature,
 # the description from the docstring, each parameter's from its "Args:" line.
 
+
 def list_docs() -> str:
     """List every documentation file, one path per line."""
     return docs.list_docs()
@@ -79,9 +80,12 @@ def openai_agents_agent(base_url, model, tools=DOC_TOOLS):
 
     set_tracing_disabled(True)
     client = AsyncOpenAI(base_url=base_url, api_key=KEY)
-    return Agent(name="httpx helper", instructions=SYSTEM_PROMPT,
-                 model=OpenAIChatCompletionsModel(model, openai_client=client),
-                 tools=[function_tool(f) for f in tools])
+    return Agent(
+        name="httpx helper",
+        instructions=SYSTEM_PROMPT,
+        model=OpenAIChatCompletionsModel(model, openai_client=client),
+        tools=[function_tool(f) for f in tools],
+    )
 
 
 async def run_openai_agents(agent, question, max_steps=8):
@@ -98,8 +102,9 @@ def pydantic_ai_agent(base_url, model, tools=DOC_TOOLS):
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    agent = Agent(OpenAIChatModel(model, provider=OpenAIProvider(base_url=base_url, api_key=KEY)),
-                  instructions=SYSTEM_PROMPT)
+    agent = Agent(
+        OpenAIChatModel(model, provider=OpenAIProvider(base_url=base_url, api_key=KEY)), instructions=SYSTEM_PROMPT
+    )
     for function in tools:
         agent.tool_plain(function)  # the decorator, called by hand
     return agent

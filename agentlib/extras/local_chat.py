@@ -17,10 +17,16 @@ Deliberately left out: more than one tool call per reply, streaming, and `tool_c
 
 import json
 
-ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],
-          "additionalProperties": False}
-HOW = ("Reply with exactly one JSON object. To reply to the user in words: {\"answer\": \"...\"}. "
-       "To look something up first, call one tool: {\"tool\": \"<name>\", \"arguments\": {...}}. The tools:\n")
+ANSWER = {
+    "type": "object",
+    "properties": {"answer": {"type": "string"}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
+HOW = (
+    'Reply with exactly one JSON object. To reply to the user in words: {"answer": "..."}. '
+    'To look something up first, call one tool: {"tool": "<name>", "arguments": {...}}. The tools:\n'
+)
 
 
 def reply_schema(tools):
@@ -28,9 +34,18 @@ def reply_schema(tools):
 
     Example: reply_schema([list_docs's schema])["oneOf"][1]["properties"]["tool"] -> {"const": "list_docs"}
     """
-    calls = [{"type": "object", "properties": {"tool": {"const": t["function"]["name"]},
-                                                "arguments": t["function"].get("parameters") or {"type": "object"}},
-              "required": ["tool", "arguments"], "additionalProperties": False} for t in tools]
+    calls = [
+        {
+            "type": "object",
+            "properties": {
+                "tool": {"const": t["function"]["name"]},
+                "arguments": t["function"].get("parameters") or {"type": "object"},
+            },
+            "required": ["tool", "arguments"],
+            "additionalProperties": False,
+        }
+        for t in tools
+    ]
     return {"oneOf": [ANSWER, *calls]}
 
 
@@ -84,8 +99,11 @@ def reply(completion, number=1):
     if not isinstance(said, dict):
         return completion
     if "tool" in said:
-        call = {"id": f"call_{number}", "type": "function",
-                "function": {"name": said["tool"], "arguments": json.dumps(said.get("arguments") or {})}}
+        call = {
+            "id": f"call_{number}",
+            "type": "function",
+            "function": {"name": said["tool"], "arguments": json.dumps(said.get("arguments") or {})},
+        }
         choice["message"] = {"role": "assistant", "content": None, "tool_calls": [call]}
         choice["finish_reason"] = "tool_calls"
     elif "answer" in said:

@@ -41,7 +41,7 @@ from ..provider.settings import key_in_model
 def reply_for(message, usage=(100, 20)):
     """One script Message as the API sends it, the script's call ids kept.
 
-    Example: reply_for(Message(tool_calls=[Call("c2", "list_docs", "{}")]))["choices"][0]["message"]["tool_calls"][0]["id"] -> "c2"
+    Example: the first call's id in reply_for(Message(tool_calls=[Call("c2", "list_docs", "{}")])) -> "c2"
     """
     calls = message.tool_calls or []
     body = completion(message.content, [(c.function.name, c.function.arguments) for c in calls], usage)
@@ -82,13 +82,19 @@ def forward(upstream):
     try:
         target, problem = chat_url(upstream.base_url), None
     except ValueError as bad:  # answered to every request: notebook 09 shows it as the framework's error
-        target, problem = None, (f"loopback: LLM_BASE_URL {shown_url(upstream.base_url, upstream.api_key)} {bad}; "
-                                 f"set it to the provider's endpoint, e.g. https://api.deepseek.com")
+        target, problem = (
+            None,
+            (
+                f"loopback: LLM_BASE_URL {shown_url(upstream.base_url, upstream.api_key)} {bad}; "
+                f"set it to the provider's endpoint, e.g. https://api.deepseek.com"
+            ),
+        )
     if key_in_model(upstream):  # RealModel's guard: such a name would be sent, and quoted back in "no such model"
         target, problem = None, f"loopback: {explain('key_in_model')}"
     # A proxy cannot reach this machine's loopback: a local endpoint is asked directly, as RealModel does.
-    opener = urllib.request.build_opener(Unredirected, *([urllib.request.ProxyHandler({})]
-                                                        if target and on_this_machine(target) else []))
+    opener = urllib.request.build_opener(
+        Unredirected, *([urllib.request.ProxyHandler({})] if target and on_this_machine(target) else [])
+    )
 
     def answer(request):
         if request["path"] != "/v1/chat/completions":
@@ -98,19 +104,30 @@ def forward(upstream):
         if problem:
             return error(400, problem)
         passed_on = json.dumps(request["body"] | upstream.extra_body | {"model": upstream.model}).encode()
-        asked = urllib.request.Request(target, data=passed_on, method="POST",
-                                       headers={"content-type": "application/json",
-                                                "authorization": f"Bearer {upstream.api_key}"})
+        asked = urllib.request.Request(
+            target,
+            data=passed_on,
+            method="POST",
+            headers={"content-type": "application/json", "authorization": f"Bearer {upstream.api_key}"},
+        )
         try:
             try:
                 reply = opener.open(asked, timeout=180)
             except urllib.error.HTTPError as refusal:  # the provider's own error, with anything like a key hidden:
-                reply = refusal                       # it may quote the key, the model name, the body it got
+                reply = refusal  # it may quote the key, the model name, the body it got
             with reply:
                 body = reply.read()
-                return Reply(reply.status, body if reply.status < 300 else hidden_json(body, upstream),
-                             {"content-type": reply.headers.get("content-type", "application/json")})
+                return Reply(
+                    reply.status,
+                    body if reply.status < 300 else hidden_json(body, upstream),
+                    {"content-type": reply.headers.get("content-type", "application/json")},
+                )
         except (urllib.error.URLError, OSError) as failure:  # no answer, or it broke off
-            return error(502, hidden(f"loopback: {shown_url(target)} did not answer: "
-                                     f"{getattr(failure, 'reason', failure)}", upstream))
+            return error(
+                502,
+                hidden(
+                    f"loopback: {shown_url(target)} did not answer: {getattr(failure, 'reason', failure)}", upstream
+                ),
+            )
+
     return answer

@@ -53,29 +53,38 @@ TEXT = {
     "sent": {"de": "geschickt", "en": "sent"},
     "lines": {"de": "{n} Zeilen", "en": "{n} lines"},
     "docstring": {"de": "der Docstring", "en": "the docstring"},
-    "trace.loop": {"de": "stats.trace (jeder Schritt, im Speicher)",
-                   "en": "stats.trace (every step, kept in memory)"},
-    "trace.openai-agents": {"de": "Tracing: set_tracing_disabled(True); sonst ginge es an OpenAI",
-                            "en": "tracing: set_tracing_disabled(True); else sent to OpenAI"},
-    "trace.pydantic-ai": {"de": "Instrumentierung aus (kein logfire): result.all_messages()",
-                          "en": "instrumentation off (no logfire): result.all_messages()"},
-    "trace.recorded": {"de": "stats.trace, vom Kurs von außen mitgeschrieben (im Speicher)",
-                       "en": "stats.trace, recorded from outside by the course (kept in memory)"},
+    "trace.loop": {"de": "stats.trace (jeder Schritt, im Speicher)", "en": "stats.trace (every step, kept in memory)"},
+    "trace.openai-agents": {
+        "de": "Tracing: set_tracing_disabled(True); sonst ginge es an OpenAI",
+        "en": "tracing: set_tracing_disabled(True); else sent to OpenAI",
+    },
+    "trace.pydantic-ai": {
+        "de": "Instrumentierung aus (kein logfire): result.all_messages()",
+        "en": "instrumentation off (no logfire): result.all_messages()",
+    },
+    "trace.recorded": {
+        "de": "stats.trace, vom Kurs von außen mitgeschrieben (im Speicher)",
+        "en": "stats.trace, recorded from outside by the course (kept in memory)",
+    },
     # Whose loop the "loop" column is: the student's only once it passed its check.
     "loop.yours": {"de": "deine Schleife", "en": "your loop"},
     "loop.theirs": {"de": "agentlibs Schleife", "en": "agentlib's loop"},
-    "whose.yours": {"de": "Neben den Frameworks läuft deine Schleife aus Notebook 4.",
-                    "en": "Your loop from notebook 4 runs beside the frameworks."},
-    "whose.theirs": {"de": "Neben den Frameworks läuft agentlibs Schleife: Deine hat die Prüfung in Notebook 4 noch "
-                           "nicht bestanden.",
-                     "en": "agentlib's loop runs beside the frameworks: yours has not passed the check in notebook 4 "
-                           "yet."},
+    "whose.yours": {
+        "de": "Neben den Frameworks läuft deine Schleife aus Notebook 4.",
+        "en": "Your loop from notebook 4 runs beside the frameworks.",
+    },
+    "whose.theirs": {
+        "de": "Neben den Frameworks läuft agentlibs Schleife: Deine hat die Prüfung in Notebook 4 noch "
+        "nicht bestanden.",
+        "en": "agentlib's loop runs beside the frameworks: yours has not passed the check in notebook 4 yet.",
+    },
 }
 
 
 @dataclass
 class Run:
     """What one system did: the requests it sent (bodies), its answer, its usage, or what it raised."""
+
     requests: list = field(default_factory=list)
     answer: object = None
     usage: object = None
@@ -91,21 +100,41 @@ def read_whole_file(path: str) -> str:
     return (docs.root() / path).read_text(encoding="utf-8")  # careless on purpose: no check, no cap
 
 
-READ_WHOLE_FILE = {"fn": read_whole_file, "schema": {"type": "function", "function": {
-    "name": "read_whole_file", "description": "Read a whole documentation file at once.",
-    "parameters": {"type": "object", "properties": {"path": {
-        "type": "string", "description": "file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'"}},
-        "required": ["path"]}}}}
+READ_WHOLE_FILE = {
+    "fn": read_whole_file,
+    "schema": {
+        "type": "function",
+        "function": {
+            "name": "read_whole_file",
+            "description": "Read a whole documentation file at once.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "file path exactly as list_docs prints it, e.g. 'advanced/timeouts.md'",
+                    }
+                },
+                "required": ["path"],
+            },
+        },
+    },
+}
 
 
 def whose(yours, language="en"):
-    """(the loop column's name, the sentence that says whose loop runs). Example: whose(False)[0] -> "agentlib's loop" """
+    """(the loop column's name, the sentence that says whose loop runs).
+
+    Example: whose(False)[0] -> "agentlib's loop"
+    """
     return say(TEXT, f"loop.{'yours' if yours else 'theirs'}", language), say(
-        TEXT, f"whose.{'yours' if yours else 'theirs'}", language)
+        TEXT, f"whose.{'yours' if yours else 'theirs'}", language
+    )
 
 
-async def run(system, server, question, max_steps=8, careless=False, agent_loop=run_agent, registry=TOOLS,
-              upstream=None):
+async def run(
+    system, server, question, max_steps=8, careless=False, agent_loop=run_agent, registry=TOOLS, upstream=None
+):
     """Let `system` answer `question` against `server`; return its Run (the server keeps the requests).
     `agent_loop` reads `registry`, which is lent the careless tool for the run when `careless` is set; what the
     system raises is shown with every key of `upstream` (the settings forwarded to, default: settings()) hidden."""
@@ -121,8 +150,10 @@ async def run(system, server, question, max_steps=8, careless=False, agent_loop=
                 for name in lent:
                     registry.pop(name, None)
         else:
-            build, go = {"openai-agents": (frameworks.openai_agents_agent, frameworks.run_openai_agents),
-                         "pydantic-ai": (frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai)}[system]
+            build, go = {
+                "openai-agents": (frameworks.openai_agents_agent, frameworks.run_openai_agents),
+                "pydantic-ai": (frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai),
+            }[system]
             agent = build(server.base_url, MODEL, frameworks.DOC_TOOLS + ([read_whole_file] if careless else []))
             result.answer, result.usage = await go(agent, question, max_steps)
     except Exception as error:  # what a framework raises is part of what it does: recorded, its keys hidden
@@ -162,6 +193,7 @@ def stoppable(coroutine, seconds=LONGEST):
             pass
         finally:
             ended.set()
+
     threading.Thread(target=work, daemon=True).start()
     try:
         ended.wait(seconds)  # an Event, not Thread.join: a join the stop button broke off may misreport is_alive()
@@ -205,13 +237,20 @@ def additions(runs):
         for sent in first.get("tools", []):
             function = sent["function"]
             mine = ours.get(function["name"], {})
-            extra = sorted(set(function) - set(mine)) + sorted(set(function["parameters"]) - set(mine.get("parameters", {})))
+            extra = sorted(set(function) - set(mine)) + sorted(
+                set(function["parameters"]) - set(mine.get("parameters", {}))
+            )
             for key in extra:
                 value = function.get(key, function["parameters"].get(key))
                 notes.append((function["name"], f"{key}: {json.dumps(value)[:60]}"))
-            if sorted(function["parameters"].get("required", [])) != sorted(mine.get("parameters", {}).get("required", [])):
+            if sorted(function["parameters"].get("required", [])) != sorted(
+                mine.get("parameters", {}).get("required", [])
+            ):
                 notes.append((function["name"], f"required: {function['parameters'].get('required', [])}"))
-            inner = {k for p in function["parameters"].get("properties", {}).values() for k in p} - {"type", "description"}
+            inner = {k for p in function["parameters"].get("properties", {}).values() for k in p} - {
+                "type",
+                "description",
+            }
             if inner:
                 notes.append((function["name"], f"per parameter also: {', '.join(sorted(inner))}"))
         notes += message_differences(base[-1]["messages"], result.requests[-1]["messages"])
@@ -227,9 +266,16 @@ def message_differences(ours, theirs):
     for mine, sent in zip(ours, theirs):
         if mine["role"] == sent["role"] == "assistant" and mine.get("tool_calls"):
             if mine.get("content") != sent.get("content"):
-                notes.append(("messages", f"assistant content with tool calls: {json.dumps(sent.get('content'))} "
-                                          f"instead of {json.dumps(mine.get('content'))}"))
-            if [c["function"]["arguments"] for c in mine["tool_calls"]] != [c["function"]["arguments"] for c in sent["tool_calls"]]:
+                notes.append(
+                    (
+                        "messages",
+                        f"assistant content with tool calls: {json.dumps(sent.get('content'))} "
+                        f"instead of {json.dumps(mine.get('content'))}",
+                    )
+                )
+            if [c["function"]["arguments"] for c in mine["tool_calls"]] != [
+                c["function"]["arguments"] for c in sent["tool_calls"]
+            ]:
                 notes.append(("messages", f"arguments re-written: {sent['tool_calls'][0]['function']['arguments']}"))
     return sorted(set(notes), key=notes.index)
 
@@ -237,7 +283,9 @@ def message_differences(ours, theirs):
 def cell(message):
     """One message as a short text for the table. Example: {"role": "tool", ...} -> "tool c1: No line ...\""""
     if message.get("tool_calls"):
-        calls = "; ".join(f"{c['id']} {c['function']['name']}({c['function']['arguments']})" for c in message["tool_calls"])
+        calls = "; ".join(
+            f"{c['id']} {c['function']['name']}({c['function']['arguments']})" for c in message["tool_calls"]
+        )
         return f"{message['role']}: {calls}"
     text = str(message.get("content"))
     text = text if len(text) <= 90 else text[:90] + f"… ({len(text):,})"
@@ -254,10 +302,15 @@ def side_by_side(runs, step, language="en", names=None):
     for i in range(rows):
         texts = [cell(m[i]) if i < len(m) else "—" for m in lists.values()]
         same = len({outline([m[i]])[0] if i < len(m) else None for m in lists.values()}) == 1
-        body += f"<tr class=\"{'same' if same else 'differs'}\"><td style=\"width: 2em\">{i + 1}</td>" + "".join(
-            f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts) + "</tr>"
-    return (f"<table class=\"framework-comparison\" {TABLE}><caption>{say(TEXT, 'step', language)} {step}</caption>"
-            f"<thead><tr><th style=\"width: 2em\">#</th>{head}</tr></thead><tbody>{body}</tbody></table>")
+        body += (
+            f'<tr class="{"same" if same else "differs"}"><td style="width: 2em">{i + 1}</td>'
+            + "".join(f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts)
+            + "</tr>"
+        )
+    return (
+        f'<table class="framework-comparison" {TABLE}><caption>{say(TEXT, "step", language)} {step}</caption>'
+        f'<thead><tr><th style="width: 2em">#</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
 
 
 def code_lines(objects, keep_docstrings=False):
@@ -271,11 +324,20 @@ def code_lines(objects, keep_docstrings=False):
         skipped = set()
         for node in ast.walk(ast.parse(source)):
             body = getattr(node, "body", None)
-            if not keep_docstrings and isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
-                    isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            if (
+                not keep_docstrings
+                and isinstance(body, list)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 skipped |= set(range(body[0].lineno, body[0].end_lineno + 1))
-        count += sum(1 for number, line in enumerate(source.splitlines(), 1)
-                     if number not in skipped and line.strip() and not line.strip().startswith("#"))
+        count += sum(
+            1
+            for number, line in enumerate(source.splitlines(), 1)
+            if number not in skipped and line.strip() and not line.strip().startswith("#")
+        )
     return count
 
 
@@ -283,10 +345,21 @@ def lines_of_code(agent_loop=run_agent, decorator=tools.tool):
     """{system: lines written around the three tool bodies}: declarations, agent, loop or run call.
     The loop's are those of `agent_loop` and `decorator` when they are the student's, else agentlib's with
     the helpers they call (call_tool and its checks)."""
-    declarations = sum(len(inspect.getsource(f).split("\ndef ")[0].splitlines()) for f in
-                       (docs.list_docs, docs.grep_docs, docs.read_doc))  # the @tool(...) lines above each def
-    ours = [tools.tool, tools.call_tool, tools.coerce, tools.example, loop.Stats, loop.run_agent, loop.observe,
-            loop.preview, loop.finish]
+    declarations = sum(
+        len(inspect.getsource(f).split("\ndef ")[0].splitlines())
+        for f in (docs.list_docs, docs.grep_docs, docs.read_doc)
+    )  # the @tool(...) lines above each def
+    ours = [
+        tools.tool,
+        tools.call_tool,
+        tools.coerce,
+        tools.example,
+        loop.Stats,
+        loop.run_agent,
+        loop.observe,
+        loop.preview,
+        loop.finish,
+    ]
     if inspect.unwrap(agent_loop) is not loop.run_agent:  # the student's loop calls no call_tool: it and its decorator
         ours = [inspect.unwrap(decorator), inspect.unwrap(agent_loop)]
     try:
@@ -294,9 +367,11 @@ def lines_of_code(agent_loop=run_agent, decorator=tools.tool):
     except (OSError, TypeError):  # a loop whose source is nowhere to be read (typed into a console): not counted
         written = None
     wrappers = code_lines(frameworks.DOC_TOOLS, keep_docstrings=True)
-    return {"loop": written,
-            "openai-agents": wrappers + code_lines([frameworks.openai_agents_agent, frameworks.run_openai_agents]),
-            "pydantic-ai": wrappers + code_lines([frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai])}
+    return {
+        "loop": written,
+        "openai-agents": wrappers + code_lines([frameworks.openai_agents_agent, frameworks.run_openai_agents]),
+        "pydantic-ai": wrappers + code_lines([frameworks.pydantic_ai_agent, frameworks.run_pydantic_ai]),
+    }
 
 
 def probe(*calls):
@@ -355,15 +430,19 @@ def usage_of(system, usage):
     if usage is None:
         return "—"
     if system == "loop":
-        return (f"stats: steps={usage['steps']}, tool_calls={usage['tool_calls']}, "
-                f"prompt_tokens={usage['prompt_tokens']}, completion_tokens={usage['completion_tokens']}")
+        return (
+            f"stats: steps={usage['steps']}, tool_calls={usage['tool_calls']}, "
+            f"prompt_tokens={usage['prompt_tokens']}, completion_tokens={usage['completion_tokens']}"
+        )
     names = ("requests", "input_tokens", "output_tokens", "tool_calls")
     return "usage: " + ", ".join(f"{n}={getattr(usage, n)}" for n in names if hasattr(usage, n))
 
 
-DECLARED = {"loop": ("@tool(description, param=…)", "TOOLS, run_agent(model, question)", f"max_steps={LIMIT}"),
-            "openai-agents": ("function_tool(f)", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})"),
-            "pydantic-ai": ("agent.tool_plain(f)", "Agent(…); agent.tool_plain(f)", f"UsageLimits(request_limit={LIMIT})")}
+DECLARED = {
+    "loop": ("@tool(description, param=…)", "TOOLS, run_agent(model, question)", f"max_steps={LIMIT}"),
+    "openai-agents": ("function_tool(f)", "Agent(tools=[…])", f"Runner.run(…, max_turns={LIMIT})"),
+    "pydantic-ai": ("agent.tool_plain(f)", "Agent(…); agent.tool_plain(f)", f"UsageLimits(request_limit={LIMIT})"),
+}
 
 
 def mapping(lesson_runs, probes, language="en", agent_loop=run_agent, decorator=tools.tool):
@@ -371,31 +450,54 @@ def mapping(lesson_runs, probes, language="en", agent_loop=run_agent, decorator=
     `decorator` are the loop that ran and the decorator its tools were made with (default: agentlib's)."""
     systems, lines = list(lesson_runs), lines_of_code(agent_loop, decorator)
     theirs = inspect.unwrap(agent_loop) is loop.run_agent
+
     def word(key, **facts):
         return say(TEXT, key, language, **facts)
+
     def row(concept, text):
         return concept, {s: text(s) for s in systems}
+
     def schema(s, name="read_doc"):
         sent = next(t["function"] for t in lesson_runs[s].requests[0]["tools"] if t["function"]["name"] == name)
         return f"required={sent['parameters'].get('required')}, strict={sent.get('strict', '—')}"
+
     def declared(s):
         return DECLARED[s][0] + ("" if s == "loop" else f": {word('docstring')}")
+
     def long(s):
         text, whole = seen(probes["long_result"][s]) or "", read_whole_file("advanced/timeouts.md")
         noted = len(text) < len(whole) and not whole.startswith(text)  # cut, and more than the cut text shown
         return word("shown", shown=len(text), whole=len(whole)) + (word("cut") if noted else "")
+
     return [
         row("tool", lambda s: f"{declared(s)} → read_doc: {schema(s)}"),
-        row("registry", lambda s: f"{DECLARED[s][1]} → {word('sent')}: "
-                                  f"{', '.join(t['function']['name'] for t in lesson_runs[s].requests[0]['tools'])}"),
+        row(
+            "registry",
+            lambda s: (
+                f"{DECLARED[s][1]} → {word('sent')}: "
+                f"{', '.join(t['function']['name'] for t in lesson_runs[s].requests[0]['tools'])}"
+            ),
+        ),
         row("max_steps", lambda s: f"{DECLARED[s][2]} → {outcome(probes['limit'][s], language)}"),
-        *[row(name, lambda s, name=name: shown(seen(probes[name][s])) if seen(probes[name][s]) is not None
-              else outcome(probes[name][s], language))
-          for name in ("unknown_tool", "wrong_type", "broken_json", "tool_raises")],
+        *[
+            row(
+                name,
+                lambda s, name=name: (
+                    shown(seen(probes[name][s]))
+                    if seen(probes[name][s]) is not None
+                    else outcome(probes[name][s], language)
+                ),
+            )
+            for name in ("unknown_tool", "wrong_type", "broken_json", "tool_raises")
+        ],
         row("again", lambda s: outcome(probes["again"][s], language)),
         row("long_result", long),
-        row("two_calls", lambda s: " → ".join(f"{r}{' ' + i if i else ''}" for r, i in
-                                              outline(probes["two_calls"][s].requests[1]["messages"][2:]))),
+        row(
+            "two_calls",
+            lambda s: " → ".join(
+                f"{r}{' ' + i if i else ''}" for r, i in outline(probes["two_calls"][s].requests[1]["messages"][2:])
+            ),
+        ),
         row("stats", lambda s: usage_of(s, lesson_runs[s].usage)),
         row("trace", lambda s: word(f"trace.{s}" if s != "loop" or theirs else "trace.recorded")),
         row("lines", lambda s: "—" if lines[s] is None else word("lines", n=lines[s])),
@@ -407,8 +509,13 @@ def table(rows, labels, names=None):
     system's column where it differs from the system's own name."""
     systems = list(rows[0][1])
     head = "".join(f"<th {CELL}>{html.escape((names or {}).get(s, s))}</th>" for s in systems)
-    body = "".join(f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
-                   + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems) + "</tr>"
-                   for c, cells in rows)
-    return (f"<table class=\"framework-mapping\" {TABLE}><thead><tr><th {CELL}></th>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>")
+    body = "".join(
+        f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
+        + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems)
+        + "</tr>"
+        for c, cells in rows
+    )
+    return (
+        f'<table class="framework-mapping" {TABLE}><thead><tr><th {CELL}></th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )

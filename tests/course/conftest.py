@@ -15,6 +15,7 @@ def run_cell(clean_registry, capsys):
     The cell's text goes into linecache under an ipykernel-like file name, as IPython keeps it,
     so a verdict can point at the student's line.
     """
+
     def run(*sources, language="en"):
         namespace = {"__name__": "__main__", "LANGUAGE": language}
         exec("from agentlib import *\nfrom agentlib import docs\n", namespace)
@@ -23,6 +24,7 @@ def run_cell(clean_registry, capsys):
             linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
             exec(compile(source, filename, "exec"), namespace)
         return namespace
+
     return run
 
 
@@ -34,6 +36,7 @@ def fresh_hints(monkeypatch):
     of a later test in the same worker ("replaced" instead of "not attempted").
     """
     from agentlib.course.exercises import base
+
     monkeypatch.setattr(base, "REPLACED", {})
     monkeypatch.setattr(base, "PASSED", {})
     monkeypatch.setattr(base, "HINTS_SHOWN", {})

@@ -7,10 +7,20 @@ rule broken, given as (old, new).
 
 from agentlib.course.exercises import exercise
 
+from . import (
+    test_count_lines,
+    test_decorator,
+    test_errors_in_script,
+    test_list_schema,
+    test_loop,
+    test_one_step,
+    test_read_doc,
+    test_real_model,
+    test_scripted_model,
+    test_step_limit,
+    test_unanswerable,
+)
 from .edits import edited
-
-from . import (test_count_lines, test_decorator, test_errors_in_script, test_list_schema, test_loop, test_one_step,
-               test_read_doc, test_real_model, test_scripted_model, test_step_limit, test_unanswerable)
 
 CELLS = {  # exercise cell id -> (exercise key, its test module)
     "exercise-lists-code": ("lists", test_list_schema),

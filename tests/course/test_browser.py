@@ -30,8 +30,7 @@ import pytest
 
 from agentlib.course import controls
 from agentlib.course.trace_text import labels
-from browser_support import (CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, chromium, jupyter_lab,
-                             unnamed_controls)
+from browser_support import CONTRAST, CUT_LABELS, WIDGET_MANAGER, Student, chromium, jupyter_lab, unnamed_controls
 
 pytestmark = pytest.mark.browser
 
@@ -51,14 +50,24 @@ OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output"
 WIDGET_OUTPUTS = f"{OUTPUTS}:not(:has([data-outcome]))"
 # A small notebook for Notebook 7: the lesson's run in the viewer and the control.
 WIDGETS_NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "widgets", "metadata": {}, "outputs": [],
-               "source": "from agentlib import QUESTION, run_agent\n"
-                         "from agentlib.course import MaxStepsControl, TraceViewer, lesson_run\n"
-                         "make_model = lambda: lesson_run('de')\n"
-                         "answer, stats = run_agent(make_model(), QUESTION['de'], verbose=False)\n"
-                         "display(TraceViewer(stats), MaxStepsControl(make_model, QUESTION['de']))\n"}],
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "widgets",
+            "metadata": {},
+            "outputs": [],
+            "source": "from agentlib import QUESTION, run_agent\n"
+            "from agentlib.course import MaxStepsControl, TraceViewer, lesson_run\n"
+            "make_model = lambda: lesson_run('de')\n"
+            "answer, stats = run_agent(make_model(), QUESTION['de'], verbose=False)\n"
+            "display(TraceViewer(stats), MaxStepsControl(make_model, QUESTION['de']))\n",
+        }
+    ],
     "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5}
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +90,7 @@ def course(tmp_path_factory):
 def servers(course, tmp_path_factory):
     """start(**options) runs a server on the scratch course until the module is done."""
     with ExitStack() as stack:
-        yield lambda name, **options: stack.enter_context(jupyter_lab(
-            course, tmp_path_factory.mktemp(name), **options))
+        yield lambda name, **options: stack.enter_context(jupyter_lab(course, tmp_path_factory.mktemp(name), **options))
 
 
 def new_page(browser, width=1280, height=1000):
@@ -198,7 +206,9 @@ def test_student_steps_through_the_trace_and_changes_max_steps(student):
         control.locator(".trace-next").click()
         expect(control.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=step, total=limit))
     expect(control.locator(".trace-next")).to_have_text(VIEWER["restart"])
-    expect(control.locator(".trace-body")).to_contain_text(VIEWER["stop"]["max_steps"].format(steps=f"{limit} Schritte"))
+    expect(control.locator(".trace-body")).to_contain_text(
+        VIEWER["stop"]["max_steps"].format(steps=f"{limit} Schritte")
+    )
     expect(control.locator(".token-table table tbody tr")).to_have_count(limit + 1)
     control.screenshot(path=ARTIFACTS / "max-steps-control.png")
 
@@ -224,13 +234,15 @@ def compare_with_readme_picture(viewer):
         README_TEXT.write_text(shown, encoding="utf-8")
     assert README_TEXT.is_file() and shown == README_TEXT.read_text(encoding="utf-8"), (
         "docs/images/trace-viewer.png no longer shows what the viewer shows; refresh it with "
-        "UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_through")
+        "UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k steps_through"
+    )
 
 
 def switch_theme(student, theme):
     student.menu("Settings", "Theme", theme)
-    student.page.wait_for_function("light => document.body.dataset.jpThemeLight === light",
-                                   arg=str(theme.endswith("Light")).lower())
+    student.page.wait_for_function(
+        "light => document.body.dataset.jpThemeLight === light", arg=str(theme.endswith("Light")).lower()
+    )
     student.page.wait_for_timeout(500)  # the theme's stylesheet applies after the attribute changes
 
 
@@ -245,7 +257,11 @@ def too_faint(page, name, at_least=50):
             lowest[m["color"]] = (m["ratio"], m["text"])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"contrast-{name}.txt").write_text(
-        "".join(f"{ratio:6.2f}  {color:<26} {text!r}\n" for color, (ratio, text) in sorted(lowest.items(), key=lambda i: i[1])))
+        "".join(
+            f"{ratio:6.2f}  {color:<26} {text!r}\n"
+            for color, (ratio, text) in sorted(lowest.items(), key=lambda i: i[1])
+        )
+    )
     return sorted({(m["ratio"], m["color"], m["text"]) for m in measured if m["ratio"] < AA})
 
 
@@ -271,15 +287,16 @@ def test_every_text_in_the_widgets_and_tables_reads_at_4_5_to_1(student, theme):
 
 
 def test_every_control_has_a_name_for_screen_readers(student):
-    snapshots = [widget.aria_snapshot() for widget in
-                 (lesson_viewer(student.page), student.page.locator(".max-steps-control"))]
+    snapshots = [
+        widget.aria_snapshot() for widget in (lesson_viewer(student.page), student.page.locator(".max-steps-control"))
+    ]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "accessibility-snapshot.yaml").write_text("\n\n".join(snapshots), encoding="utf-8")
     viewer = snapshots[0]
     for name in (VIEWER["play"], VIEWER["prev"], VIEWER["jump"]):
         assert f'"{name}"' in viewer, (name, viewer)
     assert f'button "{VIEWER["context"]}"' in viewer or f'button "{VIEWER["hide_context"]}"' in viewer, viewer
-    assert 'status: Schritt' in viewer or '- status' in viewer, viewer
+    assert "status: Schritt" in viewer or "- status" in viewer, viewer
     assert '"max_steps"' in snapshots[1] and f'button "{CONTROL["run"]}"' in snapshots[1], snapshots[1]
     assert not [line for s in snapshots for line in unnamed_controls(s)], snapshots
     assert not re.search("[◀▶\uf04b]|null", "".join(snapshots)), snapshots  # no glyphs read aloud
@@ -294,16 +311,19 @@ def keyboard_pass(page):
     falls to the page."""
     from playwright.sync_api import expect
 
-    focused = lambda: page.evaluate("() => document.activeElement.closest('.trace-viewer, .max-steps-control') ? "
-                                    "document.activeElement.textContent || document.activeElement.value || "
-                                    "document.activeElement.className : 'BODY'")
+    focused = lambda: page.evaluate(
+        "() => document.activeElement.closest('.trace-viewer, .max-steps-control') ? "
+        "document.activeElement.textContent || document.activeElement.value || "
+        "document.activeElement.className : 'BODY'"
+    )
     close_toggles(page)  # set-up by mouse: message lists and log hidden
     viewer = lesson_viewer(page)
     viewer.locator(".trace-play").focus()  # a student arrives here by Tab from the cell above
     page.keyboard.press("Space")  # play: the kernel steps on by itself to the last step, then stops
     expect(viewer.locator(".trace-play")).to_have_text(VIEWER["pause"])
-    expect(viewer.locator(".trace-step")).to_have_text(VIEWER["step"].format(n=SCRIPT_STEPS, total=SCRIPT_STEPS),
-                                                       timeout=20_000)
+    expect(viewer.locator(".trace-step")).to_have_text(
+        VIEWER["step"].format(n=SCRIPT_STEPS, total=SCRIPT_STEPS), timeout=20_000
+    )
     expect(viewer.locator(".trace-play")).to_have_text(VIEWER["play"])
     assert focused() == VIEWER["play"]
     outline = viewer.locator(".trace-play").evaluate("el => getComputedStyle(el).outlineWidth")
@@ -355,12 +375,17 @@ def keyboard_pass(page):
         if where == CONTROL["log"]:
             break
     page.keyboard.press("Space")
-    expect(control.locator(".max-steps-log")).to_contain_text(re.compile(r"\[(Schritt|step) 1\]"))  # the page's language
+    expect(control.locator(".max-steps-log")).to_contain_text(
+        re.compile(r"\[(Schritt|step) 1\]")
+    )  # the page's language
     page.keyboard.press("Space")
 
 
-@pytest.mark.parametrize("width, file_browser", [(640, False), (800, True), (400, False)],
-                         ids=["200-percent-zoom", "800-px-with-file-browser", "narrow-pane"])
+@pytest.mark.parametrize(
+    "width, file_browser",
+    [(640, False), (800, True), (400, False)],
+    ids=["200-percent-zoom", "800-px-with-file-browser", "narrow-pane"],
+)
 def test_no_label_is_cut_at_200_percent_zoom_or_in_a_narrow_window(student, width, file_browser):
     """At 200% zoom a 1280 px window lays out like one of 640 CSS pixels; the rows must wrap."""
     page = student.page
@@ -488,7 +513,10 @@ def test_a_student_whose_loop_passed_sees_it_in_the_viewer_and_the_control(brows
         student.run_all()
         setup = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="agent = load(LANGUAGE"))
         expect(setup.locator(".jp-OutputArea")).to_contain_text("Deine Teile: run_agent.")
-        run = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="lesson_answer, lesson_stats = run_agent(lesson_run"))
+        run = page.locator(
+            ".jp-CodeCell",
+            has=page.locator(".jp-InputArea", has_text="lesson_answer, lesson_stats = run_agent(lesson_run"),
+        )
         expect(run.locator(".jp-OutputArea")).to_contain_text(marker)
         control = page.locator(".max-steps-control")
         control.locator(".max-steps-run").click()

@@ -2,8 +2,8 @@
 
 The student has passed notebook 04's loop (kept in agent_loop.py, with a line of their own that prints
 a marker). They run notebook 06 and step through the viewer: three model calls, two tool calls in the
-first; the token table shows the lesson's totals, their split across the steps marked as estimated. Without Chromium the test skips, except in
-CI (CI set), where it fails.
+first; the token table shows the lesson's totals, their split across the steps marked as estimated. Without
+Chromium the test skips, except in CI (CI set), where it fails.
 """
 
 import shutil
@@ -14,6 +14,7 @@ import pytest
 from agentlib.course import agent_file
 from agentlib.course.trace_text import labels
 from browser_support import Student, chromium, jupyter_lab
+
 from .notebook_solutions import CORRECT
 
 pytestmark = pytest.mark.browser

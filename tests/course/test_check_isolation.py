@@ -67,21 +67,37 @@ def copied(function, name):
     """agentlib's function with its code object copied under another name: the cheat the tripwire must see."""
     import types
 
-    return types.FunctionType(function.__code__.replace(co_name=name, co_filename="<ipython-input-7>"),
-                              function.__globals__, name, function.__defaults__, function.__closure__)
+    return types.FunctionType(
+        function.__code__.replace(co_name=name, co_filename="<ipython-input-7>"),
+        function.__globals__,
+        name,
+        function.__defaults__,
+        function.__closure__,
+    )
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
-@pytest.mark.parametrize("key, work", [
-    ("loop", lambda: (copied(agentlib.loop.run_agent, "my_loop"),)),
-    ("read_doc", lambda: (copied(agentlib.docs.read_doc, "my_read_doc"),)),
-    ("read_doc", lambda: (wrapping_read_doc,)),
-    ("read_doc", lambda: (decorated_read_doc,)),
-    ("loop", lambda: (wrapping_run_agent,)),
-    ("scripted_model", lambda: (InheritedScriptedModel,)),
-    ("decorator", lambda: (functools.partial(agentlib.tool), agentlib.TOOLS)),
-], ids=["copied run_agent", "copied read_doc", "def calling read_doc",
-        "functools.wraps", "def calling run_agent", "subclass", "functools.partial"])
+@pytest.mark.parametrize(
+    "key, work",
+    [
+        ("loop", lambda: (copied(agentlib.loop.run_agent, "my_loop"),)),
+        ("read_doc", lambda: (copied(agentlib.docs.read_doc, "my_read_doc"),)),
+        ("read_doc", lambda: (wrapping_read_doc,)),
+        ("read_doc", lambda: (decorated_read_doc,)),
+        ("loop", lambda: (wrapping_run_agent,)),
+        ("scripted_model", lambda: (InheritedScriptedModel,)),
+        ("decorator", lambda: (functools.partial(agentlib.tool), agentlib.TOOLS)),
+    ],
+    ids=[
+        "copied run_agent",
+        "copied read_doc",
+        "def calling read_doc",
+        "functools.wraps",
+        "def calling run_agent",
+        "subclass",
+        "functools.partial",
+    ],
+)
 def test_agentlibs_piece_wrapped_is_not_the_students(key, work, language, clean_registry):
     status, message = exercise(key, language).judge(*work())
     assert status == INCORRECT and WRAPPED[language] in message, message
@@ -93,8 +109,10 @@ def test_the_students_own_piece_beside_agentlibs_tools_is_still_correct():
 
 def test_a_failing_loop_that_empties_agentlibs_registry_leaves_it_whole(way, run_cell):
     before = dict(TOOLS)
-    spoiling = run_cell("import agentlib\n\ndef run_agent(model, question, max_steps=8, verbose=True):\n"
-                        "    agentlib.tools.TOOLS.clear()\n    raise ValueError('broken')\n")["run_agent"]
+    spoiling = run_cell(
+        "import agentlib\n\ndef run_agent(model, question, max_steps=8, verbose=True):\n"
+        "    agentlib.tools.TOOLS.clear()\n    raise ValueError('broken')\n"
+    )["run_agent"]
     assert exercise("loop", "en").judge(spoiling)[0] == INCORRECT
     assert TOOLS == before
     _, stats = run_agent(ScriptedModel(lesson_script("en")), QUESTION["en"], verbose=False)
@@ -108,6 +126,7 @@ def test_a_read_doc_that_changes_the_working_folder_leaves_it_as_it_was(way):
     def wandering(path, start=1, end=80):
         os.chdir(docs.DOCS)  # the check's throw-away folder, deleted when the check ends
         return own_read_doc(path, start, end)
+
     assert exercise("read_doc", "en").judge(wandering)[0] == CORRECT
     assert os.getcwd() == before
 
@@ -116,6 +135,7 @@ def test_a_read_doc_that_changes_the_working_folder_leaves_it_as_it_was(way):
 def test_any_base_exception_the_students_code_raises_is_a_verdict(way, error):
     def raising(path, start=1, end=80):
         raise error
+
     status, message = exercise("read_doc", "en").judge(raising)
     assert status == INCORRECT and type(error).__name__ in message and "raising" in message, message
 
@@ -175,10 +195,12 @@ def test_threads_and_processes_the_students_code_starts_end_with_the_check(tmp_p
     def starting(path, start=1, end=80):
         if not started.exists():
             threading.Thread(target=time.sleep, args=(600,), name="students-thread", daemon=True).start()
-            child = subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+            child = subprocess.Popen(
+                ["sleep", "600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             started.write_text(f"{os.getpid()} {child.pid}")
         return own_read_doc(path, start, end)
+
     assert exercise("read_doc", "en").judge(starting)[0] == CORRECT
     checking, sleeping = map(int, started.read_text().split())
     assert checking != os.getpid() and not Path(f"/proc/{checking}").exists()  # the check's process: reaped
@@ -193,6 +215,7 @@ def test_threads_and_processes_the_students_code_starts_end_with_the_check(tmp_p
 def test_code_that_ends_the_checks_process_gets_a_verdict():
     def leaving(path, start=1, end=80):
         os._exit(7)
+
     status, message = exercise("read_doc", "en").judge(leaving)
     assert status == INCORRECT and "exit status 7" in message, message
 
@@ -201,6 +224,7 @@ def test_what_the_students_code_prints_is_still_shown(way, capsys):
     def talking(path, start=1, end=80):
         print(f"reading {path}")
         return own_read_doc(path, start, end)
+
     assert exercise("read_doc", "en").judge(talking)[0] == CORRECT
     assert "reading guide.md" in capsys.readouterr().out
 
@@ -208,6 +232,7 @@ def test_what_the_students_code_prints_is_still_shown(way, capsys):
 def test_a_check_runs_in_the_kernel_when_no_process_can_be_forked(monkeypatch):
     def no_fork():
         raise BlockingIOError(11, "Resource temporarily unavailable")  # fork() at a hub's limit of processes
+
     monkeypatch.setattr(os, "fork", no_fork)
     assert exercise("read_doc", "en").judge(own_read_doc)[0] == CORRECT
     assert exercise("read_doc", "en").judge(wrapping_read_doc)[0] == INCORRECT

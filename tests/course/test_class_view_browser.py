@@ -32,9 +32,21 @@ def test_the_class_page_shows_every_row_the_stuck_and_the_chart_from_one_file(br
     from playwright.sync_api import expect
 
     page_file = tmp_path / "class.html"
-    done = subprocess.run([sys.executable, "-m", "agentlib.course", "progress", str(a_class(tmp_path / "class")),
-                           "--html", str(page_file)], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentlib.course",
+            "progress",
+            str(a_class(tmp_path / "class")),
+            "--html",
+            str(page_file),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 0, done.stderr
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     requested, dialogs = [], []
@@ -82,18 +94,28 @@ def test_a_class_with_every_exercise_fits_the_window_and_its_grid_scrolls_in_its
     exercises = [f"exercise_with_a_long_name_{n}" for n in range(16)]
     for student in ("ada", "bo", "cy"):
         (folder / f"{student}.jsonl").parent.mkdir(parents=True, exist_ok=True)
-        (folder / f"{student}.jsonl").write_text(lines((0, "start", "02"), *[
-            (1 + n, "check", f"0{2 + n // 4}", name, "correct") for n, name in enumerate(exercises)]))
+        (folder / f"{student}.jsonl").write_text(
+            lines(
+                (0, "start", "02"),
+                *[(1 + n, "check", f"0{2 + n // 4}", name, "correct") for n, name in enumerate(exercises)],
+            )
+        )
     page_file = tmp_path / "class.html"
-    done = subprocess.run([sys.executable, "-m", "agentlib.course", "progress", str(folder), "--html", str(page_file)],
-                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib.course", "progress", str(folder), "--html", str(page_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 0, done.stderr
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto(page_file.as_uri())
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
         box = page.locator(".cv-scroll")
-        assert box.evaluate("element => element.scrollWidth <= element.clientWidth || "
-                            "getComputedStyle(element).overflowX === 'auto'")
+        assert box.evaluate(
+            "element => element.scrollWidth <= element.clientWidth || getComputedStyle(element).overflowX === 'auto'"
+        )
     finally:
         page.close()

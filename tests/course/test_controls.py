@@ -1,9 +1,7 @@
 import pytest
 
-import agentlib.docs
 from agentlib import QUESTION, ScriptedModel, lesson_script
 from agentlib.course.controls import MaxStepsControl
-
 
 pytestmark = pytest.mark.usefixtures("lesson_docs")
 
@@ -111,9 +109,13 @@ def test_question_in_both_languages_is_asked_in_the_controls_language():
 def test_widgets_carry_the_css_classes_and_the_control_displays_itself():
     control = MaxStepsControl(Factory(), QUESTION["de"])
     assert (control.limit.min, control.limit.max, control.limit.value) == (1, 10, 2)
-    parts = {"max-steps-limit": control.limit, "max-steps-run": control.button,
-             "max-steps-status": control.status, "token-table": control.table,
-             "trace-viewer": control.viewer.widget}
+    parts = {
+        "max-steps-limit": control.limit,
+        "max-steps-run": control.button,
+        "max-steps-status": control.status,
+        "token-table": control.table,
+        "trace-viewer": control.viewer.widget,
+    }
     for name, widget in parts.items():
         assert name in widget._dom_classes, name
     assert "application/vnd.jupyter.widget-view+json" in control._repr_mimebundle_()
@@ -135,4 +137,6 @@ def test_controls_have_text_names_and_the_status_is_announced_in_colours_set_in_
     control.run()
     assert "color:#8a3c00;background:#fff3e0" in control.status.value  # text and background both set
     stale = [c for c in control.widget.children if "agentlib-stale" in str(getattr(c, "value", ""))]
-    assert len(stale) == 1 and "agentlib-stale" not in str([getattr(c, "value", "") for c in control.viewer.widget.children])
+    assert len(stale) == 1 and "agentlib-stale" not in str(
+        [getattr(c, "value", "") for c in control.viewer.widget.children]
+    )

@@ -3,20 +3,19 @@
 import pytest
 
 from agentlib import ScriptedModel, run_agent, tool
-from agentlib.course import (CORRECT, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise,
-                             longest_file_report)
+from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, count_lines_script, exercise, longest_file_report
 from agentlib.course.exercises.escapes import ESCAPES, escapes
 from agentlib.docs import doc_paths, refusal, relative, root
 
 LANGUAGES = ["de", "en"]
 # The typical mistake the notebook tests paste into notebook 07: counts right, reads whatever path it is given.
-NOTEBOOK_MISTAKE = '''
+NOTEBOOK_MISTAKE = """
 from agentlib.docs import root
 
 @tool("Count the lines of one documentation file.", path="file path as list_docs prints it")
 def count_lines(path: str) -> int:
     return len((root() / path).read_text(encoding="utf-8").splitlines())
-'''
+"""
 
 
 def text(path):
@@ -25,40 +24,62 @@ def text(path):
 
 def defined(kind):
     """Register a count_lines of the given kind and return it."""
+
     def register(fn, name="path"):
         return tool("Count lines.", **{name: "doc path"})(fn)
+
     kinds = {
-        "right": lambda path: f"Error: {refusal(path)}" if refusal(path) else f"{path} has {len(text(path).splitlines())} lines",
+        "right": lambda path: (
+            f"Error: {refusal(path)}" if refusal(path) else f"{path} has {len(text(path).splitlines())} lines"
+        ),
         "one too many": lambda path: f"Error: {refusal(path)}" if refusal(path) else str(len(text(path).split("\n"))),
         "hard-coded": lambda path: f"Error: {refusal(path)}" if refusal(path) else "128",
         "returns the text": lambda path: f"Error: {refusal(path)}" if refusal(path) else text(path),
-        "refuses in German": lambda path: f"Fehler: {refusal(path)}" if refusal(path) else str(len(text(path).splitlines())),
+        "refuses in German": lambda path: (
+            f"Fehler: {refusal(path)}" if refusal(path) else str(len(text(path).splitlines()))
+        ),
     }
     if kind == "a name never imported":  # root_() used without an import
+
         def count_lines(path: str) -> str:
             return str(len(root_() / path.read_text(encoding="utf-8").splitlines()))  # noqa: F821
+
         return register(count_lines)
     if kind == "unregistered":
+
         def count_lines(path: str) -> int:
             return len(text(path).splitlines())
+
         return count_lines
     if kind == "wrong parameter":
+
         def count_lines(file: str) -> str:
             return str(len(text(file).splitlines()))
+
         return register(count_lines, "file")
     if kind == "refuses by raising":
+
         def count_lines(path: str) -> int:
             if refusal(path):
                 raise ValueError(refusal(path))
             return len(text(path).splitlines())
+
         return register(count_lines)
+
     def count_lines(path: str) -> str:
         return kinds[kind](path)
+
     return register(count_lines)
 
 
-MISTAKES = {"unregistered": "@tool", "a name never imported": ("bricht ab mit NameError: name 'root_'", "fails with NameError: name 'root_'"), "one too many": "splitlines", "hard-coded": "128", "wrong parameter": "path",
-            "returns the text": ("z. B. ", "e.g. ")}
+MISTAKES = {
+    "unregistered": "@tool",
+    "a name never imported": ("bricht ab mit NameError: name 'root_'", "fails with NameError: name 'root_'"),
+    "one too many": "splitlines",
+    "hard-coded": "128",
+    "wrong parameter": "path",
+    "returns the text": ("z. B. ", "e.g. "),
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -89,6 +110,7 @@ def test_a_count_lines_that_counts_one_way_out_is_incorrect(way, clean_registry)
             return f"{path} has {len(text(path).splitlines())} lines"
         except OSError:
             return f"Error: no such file {path!r}"
+
     status, message = exercise(3, "en").judge(count_lines)
     assert status == INCORRECT and "outside the docs" in message, message
 
@@ -114,11 +136,14 @@ def test_longest_file_report_claims_nothing_when_every_call_failed(language, cle
     clean_registry.pop("count_lines", None)
     _, stats = run_agent(ScriptedModel(count_lines_script(language)), "?", verbose=False)
     report = longest_file_report(stats, language)
-    assert ("nicht als Werkzeug registriert" if language == "de" else "not registered") in report and ".md" not in report
+    assert (
+        "nicht als Werkzeug registriert" if language == "de" else "not registered"
+    ) in report and ".md" not in report
     defined("right")
     _, stats = run_agent(ScriptedModel(count_lines_script(language)), "?", verbose=False)
-    longest = max(((relative(p), len(p.read_text(encoding="utf-8").splitlines())) for p in doc_paths()),
-                  key=lambda pair: pair[1])
+    longest = max(
+        ((relative(p), len(p.read_text(encoding="utf-8").splitlines())) for p in doc_paths()), key=lambda pair: pair[1]
+    )
     report = longest_file_report(stats, language)
     assert longest[0] in report and f"{longest[1]:,}".replace(",", "." if language == "de" else ",") in report
 

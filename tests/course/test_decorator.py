@@ -6,51 +6,88 @@ from agentlib import TOOLS, tool
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
 LANGUAGES = ["de", "en"]
-WRAPPER_RULE = {"de": "Die OpenAI-API nimmt jedes Werkzeug in derselben Form an",
-                "en": "the OpenAI API takes every tool in the same shape"}
+WRAPPER_RULE = {
+    "de": "Die OpenAI-API nimmt jedes Werkzeug in derselben Form an",
+    "en": "the OpenAI API takes every tool in the same shape",
+}
 
 
 def schema(code):
     """The solution's schema, given in the skeleton, written as `code` instead."""
     solution = exercise("decorator", "en").SOLUTION["en"]
     start = solution.index("schema = {")
-    return solution[start:solution.index("}}}", start) + 3], "schema = " + code
+    return solution[start : solution.index("}}}", start) + 3], "schema = " + code
 
 
 # The solution with one rule broken, and what the verdict must say (a dict: the words per language).
 MISTAKES = {
-    "int becomes string": (('json_type = "integer" if param.annotation is int else "string"', 'json_type = "string"'),
-                           ['"integer"', "limit"]),
-    "defaults listed as required": (("if param.default is inspect.Parameter.empty:", "if True:"), ["required", "limit"]),
-    "default None taken for no default": (("if param.default is inspect.Parameter.empty:", "if param.default is None:"),
-                                          ["required", "keyword"]),
-    "registry holds the bare function": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}', "TOOLS[fn.__name__] = fn"),
-                                         ['"fn"', '"schema"']),
-    "registry holds the schema only": (('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}',
-                                        "TOOLS[fn.__name__] = schema"), ['"fn"', '"schema"']),
+    "int becomes string": (
+        ('json_type = "integer" if param.annotation is int else "string"', 'json_type = "string"'),
+        ['"integer"', "limit"],
+    ),
+    "defaults listed as required": (
+        ("if param.default is inspect.Parameter.empty:", "if True:"),
+        ["required", "limit"],
+    ),
+    "default None taken for no default": (
+        ("if param.default is inspect.Parameter.empty:", "if param.default is None:"),
+        ["required", "keyword"],
+    ),
+    "registry holds the bare function": (
+        ('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}', "TOOLS[fn.__name__] = fn"),
+        ['"fn"', '"schema"'],
+    ),
+    "registry holds the schema only": (
+        ('TOOLS[fn.__name__] = {"fn": fn, "schema": schema}', "TOOLS[fn.__name__] = schema"),
+        ['"fn"', '"schema"'],
+    ),
     "returns None": (("return fn  #", "return None  #"), ["None", "return fn"]),
     "returns the schema": (("return fn  #", "return schema  #"), ["dict", "return fn"]),
-    "no function wrapper": (schema('{"name": fn.__name__, "description": description, '
-                                   '"parameters": {"type": "object", "properties": properties, "required": required}}'),
-                            ['"type": "function"', WRAPPER_RULE]),
-    "wrapper of type tool": (schema('{"type": "tool", "function": {"name": fn.__name__, "description": description, '
-                                    '"parameters": {"type": "object", "properties": properties, "required": required}}}'),
-                             ["'type': 'tool'", WRAPPER_RULE]),
+    "no function wrapper": (
+        schema(
+            '{"name": fn.__name__, "description": description, '
+            '"parameters": {"type": "object", "properties": properties, "required": required}}'
+        ),
+        ['"type": "function"', WRAPPER_RULE],
+    ),
+    "wrapper of type tool": (
+        schema(
+            '{"type": "tool", "function": {"name": fn.__name__, "description": description, '
+            '"parameters": {"type": "object", "properties": properties, "required": required}}}'
+        ),
+        ["'type': 'tool'", WRAPPER_RULE],
+    ),
     "name from the loop variable": (('"name": fn.__name__', '"name": name'), ["'limit'", "'find_word'", "TOOLS"]),
-    "parameters are the bare properties": (schema('{"type": "function", "function": {"name": fn.__name__, '
-                                                  '"description": description, "parameters": properties}}'),
-                                           ['"type": "object"', "'keyword'"]),
-    "required beside parameters": (schema('{"type": "function", "function": {"name": fn.__name__, '
-                                          '"description": description, "required": required, '
-                                          '"parameters": {"type": "object", "properties": properties}}}'),
-                                   ['schema["function"]["parameters"]', "properties"]),
-    "required left out": (schema('{"type": "function", "function": {"name": fn.__name__, "description": description, '
-                                 '"parameters": {"type": "object", "properties": properties}}}'),
-                          ["required", "keyword", "None"]),
-    "description not passed on": (('"description": description,', '"description": fn.__doc__,'),
-                                  ["description", "Find a word in the docs."]),
-    "parameter descriptions lost": (('"description": params[name]}', '"description": name}'),
-                                    ["description", "the word to look for"]),
+    "parameters are the bare properties": (
+        schema(
+            '{"type": "function", "function": {"name": fn.__name__, '
+            '"description": description, "parameters": properties}}'
+        ),
+        ['"type": "object"', "'keyword'"],
+    ),
+    "required beside parameters": (
+        schema(
+            '{"type": "function", "function": {"name": fn.__name__, '
+            '"description": description, "required": required, '
+            '"parameters": {"type": "object", "properties": properties}}}'
+        ),
+        ['schema["function"]["parameters"]', "properties"],
+    ),
+    "required left out": (
+        schema(
+            '{"type": "function", "function": {"name": fn.__name__, "description": description, '
+            '"parameters": {"type": "object", "properties": properties}}}'
+        ),
+        ["required", "keyword", "None"],
+    ),
+    "description not passed on": (
+        ('"description": description,', '"description": fn.__doc__,'),
+        ["description", "Find a word in the docs."],
+    ),
+    "parameter descriptions lost": (
+        ('"description": params[name]}', '"description": name}'),
+        ["description", "the word to look for"],
+    ),
     "raises": (('"description": params[name]}', '"description": params[name.upper()]}'), ["KeyError", "find_word"]),
 }
 # The typical mistake the notebook tests paste into notebook 02.
@@ -71,9 +108,15 @@ def test_an_untouched_cell_is_not_attempted(run_cell, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_half_filled_skeleton_names_its_open_gaps(run_cell, language):
-    half = exercise("decorator", language).SKELETON[language].replace(
-        "        ...\n", "        for name, param in inspect.signature(fn).parameters.items():\n"
-                         "            properties[name] = ...\n")
+    half = (
+        exercise("decorator", language)
+        .SKELETON[language]
+        .replace(
+            "        ...\n",
+            "        for name, param in inspect.signature(fn).parameters.items():\n"
+            "            properties[name] = ...\n",
+        )
+    )
     status, message = judged(run_cell, half, language)
     assert status == INCORRECT and "(...)" in message and "Ellipsis" not in message
 

@@ -33,7 +33,7 @@ def bare(text):
 
 
 def without_comments(source):
-    """`source` with every comment removed, strings untouched. Example: 'x = "#"  # why' -> 'x = "#"' """
+    """`source` with every comment removed, strings untouched. Example: 'x = "#"  # why' -> 'x = "#"'"""
     comments = [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.COMMENT]
     lines = source.splitlines()
     for token in reversed(comments):
@@ -47,8 +47,9 @@ def typed_lines(q, language):
     skeleton = [bare(line) for line in without_comments(q.SKELETON[language])]
     solution = without_comments(q.SOLUTION[language])
     matcher = difflib.SequenceMatcher(None, skeleton, [bare(line) for line in solution], autojunk=False)
-    typed = [line for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace")
-             for line in solution[j1:j2]]
+    typed = [
+        line for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace") for line in solution[j1:j2]
+    ]
     return [line.strip() for line in typed if bare(line) and bare(line) != "..."]
 
 

@@ -7,15 +7,17 @@ from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
 LANGUAGES = ["de", "en"]
 # The typical mistake the notebook tests paste into notebook 05: the unknown tool is there, the wrong type is not.
-NOTEBOOK_MISTAKE = '''
+NOTEBOOK_MISTAKE = """
 my_script = [Message(tool_calls=[Call("x1", "search_web", {"query": "httpx timeout"})]), *lesson_script(LANGUAGE)]
-'''
+"""
 
 
 def both_failures(language):
-    return [Message(tool_calls=[Call("", "search_web", {"query": "httpx"})]),
-            Message(tool_calls=[Call("", "read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
-            *lesson_script(language)]
+    return [
+        Message(tool_calls=[Call("", "search_web", {"query": "httpx"})]),
+        Message(tool_calls=[Call("", "read_doc", {"path": "advanced/timeouts.md", "start": "abc"})]),
+        *lesson_script(language),
+    ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -28,10 +30,14 @@ def test_each_missing_piece_is_named(language, capsys):
     assert status == INCORRECT and 'start="abc"' in message
     status, message = q.judge(both_failures(language)[:2])
     assert status == INCORRECT and "Message(content=" in message and "the script has only" not in message
-    assert ("Nach 2 Schritten war das Skript zu Ende" if language == "de" else "after 2 steps the script had run out") \
-        in message
-    quoted_number = [Message(tool_calls=[Call("", "search_web", {})]),
-                     Message(tool_calls=[Call("", "read_doc", {"path": "api.md", "start": "3"})]), *lesson_script(language)]
+    assert (
+        "Nach 2 Schritten war das Skript zu Ende" if language == "de" else "after 2 steps the script had run out"
+    ) in message
+    quoted_number = [
+        Message(tool_calls=[Call("", "search_web", {})]),
+        Message(tool_calls=[Call("", "read_doc", {"path": "api.md", "start": "3"})]),
+        *lesson_script(language),
+    ]
     status, message = q.judge(quoted_number)  # "3" is a number in quotes, which the loop accepts
     assert status == INCORRECT and 'start="abc"' in message
     status, message = q.judge("my script")
@@ -39,8 +45,11 @@ def test_each_missing_piece_is_named(language, capsys):
     nested = [Message(tool_calls=[Call("x1", "search_web", '{"query": "x"}')]), lesson_script(language)]
     status, message = q.judge(nested)
     assert status == INCORRECT and ("pack die Liste aus" if language == "de" else "unpack") in message
-    not_json = [both_failures(language)[0], Message(tool_calls=[Call("x2", "read_doc", 'path=api.md, start="abc"')]),
-                Message(content="Done.")]
+    not_json = [
+        both_failures(language)[0],
+        Message(tool_calls=[Call("x2", "read_doc", 'path=api.md, start="abc"')]),
+        Message(content="Done."),
+    ]
     status, message = q.judge(not_json)  # arguments that are no JSON: the rule is named, not "a call is missing"
     assert status == INCORRECT and "JSON" in message and "'path=api.md, start=\"abc\"'" in message, message
 
@@ -67,12 +76,18 @@ def test_the_solution_is_correct_and_says_what_agentlibs_observations_tell(run_c
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_lessons_loop_hears_only_a_vague_type_error_and_the_verdict_says_so(run_cell, language, capsys):
-    """The loop as the lesson prints it calls read_doc(start="abc") directly: "'<' not supported ..." names no argument."""
-    loop = run_cell(exercise("loop", language).SOLUTION[language].replace(
-        "    say = print", '    print("STUDENT-LOOP")\n    say = print'), language=language)["run_agent"]
+    """The loop as the lesson prints it calls read_doc(start="abc") directly:
+    "'<' not supported ..." names no argument."""
+    loop = run_cell(
+        exercise("loop", language)
+        .SOLUTION[language]
+        .replace("    say = print", '    print("STUDENT-LOOP")\n    say = print'),
+        language=language,
+    )["run_agent"]
     q = exercise(1, language)
     script = run_cell(q.SOLUTION[language], language=language)["my_script"]
     from agentlib.course import own_run
+
     status, message = q.judge(script, own_run.recorded(loop, language))
     assert status == CORRECT, message
     assert "STUDENT-LOOP" in capsys.readouterr().out
@@ -86,8 +101,10 @@ def test_what_an_observation_tells_is_read_from_its_words():
 
     assert unknown_tells("Error: KeyError: 'search_web'") == "unknown.names"
     assert unknown_tells("Error: something failed") == "unknown.vague"
-    assert unknown_tells("Error: no tool called search_web; the tools are: list_docs, grep_docs, read_doc") \
+    assert (
+        unknown_tells("Error: no tool called search_web; the tools are: list_docs, grep_docs, read_doc")
         == "unknown.lists"
+    )
     assert typed_tells("Error: TypeError: '<' not supported between instances of 'str' and 'int'") == "typed.vague"
     assert typed_tells("Error: start='abc', but lines count from 1") == "typed.names"
     assert typed_tells("Error: start must be a whole number, e.g. 1") == "typed.fix"

@@ -2,7 +2,6 @@
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -10,21 +9,42 @@ import agentlib.docs
 from agentlib.course.evaluate import PER_QUESTION, evaluate, report
 from agentlib.course.oracle import NaiveModel, OracleModel
 from agentlib.course.questions import load_questions
+from agentlib.course.replay import ReplayModel
 from agentlib.course.scoring import cited_ranges, cites_file, declined
 from agentlib.messages import Message
 from agentlib.models import RealModel, ScriptedModel
-from agentlib.provider.errors import TEXT as SENTENCES, ModelError  # one sentence per kind of API failure
-from agentlib.course.replay import ReplayModel
+from agentlib.provider.errors import TEXT as SENTENCES  # one sentence per kind of API failure
+from agentlib.provider.errors import ModelError
 from provider_rules import completion, serve
 
 SET = [
-    {"id": "q01", "question": {"en": "Which timeouts are there?", "de": "Welche Timeouts gibt es?"},
-     "answerable": True, "file": "advanced/timeouts.md", "lines": [3, 6], "keywords": ["PoolTimeout", "timeout"]},
-    {"id": "q02", "question": {"en": "How do I route requests through a proxy?",
-                               "de": "Wie leite ich Anfragen über einen Proxy?"},
-     "answerable": True, "file": "proxies.md", "lines": [2, 2], "keywords": ["proxy="]},
-    {"id": "u01", "question": {"en": "Does httpx support HTTP/3?", "de": "Kann httpx HTTP/3?"},
-     "answerable": False, "file": None, "lines": None, "keywords": []},
+    {
+        "id": "q01",
+        "question": {"en": "Which timeouts are there?", "de": "Welche Timeouts gibt es?"},
+        "answerable": True,
+        "file": "advanced/timeouts.md",
+        "lines": [3, 6],
+        "keywords": ["PoolTimeout", "timeout"],
+    },
+    {
+        "id": "q02",
+        "question": {
+            "en": "How do I route requests through a proxy?",
+            "de": "Wie leite ich Anfragen über einen Proxy?",
+        },
+        "answerable": True,
+        "file": "proxies.md",
+        "lines": [2, 2],
+        "keywords": ["proxy="],
+    },
+    {
+        "id": "u01",
+        "question": {"en": "Does httpx support HTTP/3?", "de": "Kann httpx HTTP/3?"},
+        "answerable": False,
+        "file": None,
+        "lines": None,
+        "keywords": [],
+    },
 ]
 
 
@@ -37,7 +57,8 @@ def docs(tmp_path, monkeypatch):  # not conftest's: the scoring rules below are 
     (root / "advanced").mkdir(parents=True)
     (root / "index.md").write_text("# httpx\nA client.\n", encoding="utf-8")
     (root / "advanced" / "timeouts.md").write_text(
-        "# Timeouts\n\nconnect timeout\nread timeout\nwrite timeout\npool timeout\n", encoding="utf-8")
+        "# Timeouts\n\nconnect timeout\nread timeout\nwrite timeout\npool timeout\n", encoding="utf-8"
+    )
     (root / "proxies.md").write_text("# Proxies\nPass proxy= to route requests through a proxy.\n", encoding="utf-8")
     monkeypatch.setattr(agentlib.docs, "DOCS", root)
     return root
@@ -45,13 +66,17 @@ def docs(tmp_path, monkeypatch):  # not conftest's: the scoring rules below are 
 
 # ---- the scoring rules -----------------------------------------------------------------
 
-@pytest.mark.parametrize("answer, expected", [
-    ("see advanced/timeouts.md, lines 3-6", [(3, 6)]),
-    ("siehe advanced/timeouts.md, Zeilen 3–6 und Zeile 9", [(3, 6), (9, 9)]),
-    ("(advanced/timeouts.md:12-14) and line 30", [(30, 30), (12, 14)]),
-    ("lines 5 to 8", [(5, 8)]),
-    ("httpx waits 5 seconds by default", []),
-])
+
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ("see advanced/timeouts.md, lines 3-6", [(3, 6)]),
+        ("siehe advanced/timeouts.md, Zeilen 3–6 und Zeile 9", [(3, 6), (9, 9)]),
+        ("(advanced/timeouts.md:12-14) and line 30", [(30, 30), (12, 14)]),
+        ("lines 5 to 8", [(5, 8)]),
+        ("httpx waits 5 seconds by default", []),
+    ],
+)
 def test_cited_ranges_reads_english_german_and_colon_citations(answer, expected):
     assert cited_ranges(answer) == expected
 
@@ -63,18 +88,22 @@ def test_cites_file_needs_the_path_or_the_bare_name_standing_alone():
     assert not cites_file("in api.md", "advanced/timeouts.md")
 
 
-@pytest.mark.parametrize("answer, expected", [
-    ("The documentation does not mention HTTP/3.", True),
-    ("I couldn't find anything about it.", True),
-    ("Dazu steht nichts in der Doku; ich habe keine Hinweise gefunden.", True),
-    ("Das ist nicht dokumentiert.", True),
-    ("httpx has four timeouts (advanced/timeouts.md, lines 3-6).", False),
-])
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        ("The documentation does not mention HTTP/3.", True),
+        ("I couldn't find anything about it.", True),
+        ("Dazu steht nichts in der Doku; ich habe keine Hinweise gefunden.", True),
+        ("Das ist nicht dokumentiert.", True),
+        ("httpx has four timeouts (advanced/timeouts.md, lines 3-6).", False),
+    ],
+)
 def test_declined_recognises_an_honest_no(answer, expected):
     assert declined(answer) is expected
 
 
 # ---- whole evaluations --------------------------------------------------------------------
+
 
 def test_oracle_scores_full_marks_and_naive_scores_less(docs):
     oracle = evaluate(OracleModel(SET), SET, progress=False)
@@ -167,8 +196,13 @@ def test_long_ids_are_shortened_in_the_report(docs):
 
 
 def test_an_error_of_one_question_stays_its_row(docs):
-    model = ScriptedModel([ModelError("too long for the context", "refused"),
-                           Message("proxies.md, line 2"), Message("The docs do not mention it.")])
+    model = ScriptedModel(
+        [
+            ModelError("too long for the context", "refused"),
+            Message("proxies.md, line 2"),
+            Message("The docs do not mention it."),
+        ]
+    )
     table = evaluate(model, SET, progress=False)
     assert list(table["stop_reason"][:3]) == ["error", "answer", "answer"]
     assert list(table["correct"][:3]) == [False, True, True]
@@ -193,8 +227,20 @@ def test_the_shipped_question_set_runs_offline_with_the_oracle():  # no skip: a 
 
 
 # Where pandas is missing (the course in JupyterLite), `evaluate` still gives notebook 07 its shares.
-COLUMNS = ["steps", "tool_calls", "prompt_tokens", "completion_tokens", "cached_tokens", "cost_usd", "answerable",
-           "stop_reason", "cites_file", "lines_overlap", "declined", "correct"]
+COLUMNS = [
+    "steps",
+    "tool_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "cost_usd",
+    "answerable",
+    "stop_reason",
+    "cites_file",
+    "lines_overlap",
+    "declined",
+    "correct",
+]
 
 
 @pytest.mark.parametrize("model", [NaiveModel, OracleModel])
@@ -209,7 +255,8 @@ def test_the_row_all_is_the_same_with_and_without_pandas(monkeypatch, model):
     shown = dict(plain.loc["all", COLUMNS].items())
     missing = lambda value: value is None or value != value
     assert {k: None if missing(v) else v for k, v in shown.items()} == {
-        k: None if missing(v) else v for k, v in styled.items()}
+        k: None if missing(v) else v for k, v in styled.items()
+    }
     assert shown["steps"] >= len(questions) and shown["answerable"] == "8 of 12"  # a real evaluation was compared
 
 
@@ -220,8 +267,10 @@ def test_eval_prints_the_same_report_with_and_without_pandas(monkeypatch, tmp_pa
 
     everything = load_questions()
     path = tmp_path / "questions.json"
-    path.write_text(json.dumps([q for q in everything if q["answerable"]][:4]
-                               + [q for q in everything if not q["answerable"]][:2]), encoding="utf-8")
+    path.write_text(
+        json.dumps([q for q in everything if q["answerable"]][:4] + [q for q in everything if not q["answerable"]][:2]),
+        encoding="utf-8",
+    )
     assert main(["eval", "--model", model, "--questions", str(path)]) == 0
     with_pandas = capsys.readouterr().out
     monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` now raises ImportError

@@ -1,4 +1,5 @@
-"""What every exercise shares: a verdict within the time limit whatever the student's code does, pick, hint, solution."""
+"""What every exercise shares: a verdict within the time limit whatever the student's code does, pick, hint,
+solution."""
 
 import threading
 
@@ -8,8 +9,8 @@ import agentlib
 from agentlib import QUESTION, ScriptedModel, docs, lesson_script, run_agent, tool
 from agentlib.course import CORRECT, HEADINGS, INCORRECT, NOT_ATTEMPTED, agent_file, exercise, own_agent, own_run
 from agentlib.course.exercises import EXERCISES, base
-from agentlib.course.exercises.time_limit import OverTime, time_limit
 from agentlib.course.exercises.step_limit import StepLimit
+from agentlib.course.exercises.time_limit import OverTime, time_limit
 
 LANGUAGES = ["de", "en"]
 LIMIT = 0.5
@@ -30,6 +31,7 @@ def stuck_count_lines():
     @tool("Count the lines of one documentation file.", path="file path")
     def count_lines(path: str) -> str:
         spin()
+
     return count_lines
 
 
@@ -46,12 +48,15 @@ class Forever:
         return self.script[self.step - 1], None
 
 
-@pytest.mark.parametrize("key, work, what", [
-    ("decorator", lambda: (spin, {}), '@tool("Find a word in the docs."'),
-    ("read_doc", lambda: (spin,), "read_doc('guide.md', 5, 9)"),
-    (3, lambda: (stuck_count_lines(),), "count_lines"),
-    ("scripted_model", lambda: (Forever,), "Call 4, model(messages, tools),"),
-])
+@pytest.mark.parametrize(
+    "key, work, what",
+    [
+        ("decorator", lambda: (spin, {}), '@tool("Find a word in the docs."'),
+        ("read_doc", lambda: (spin,), "read_doc('guide.md', 5, 9)"),
+        (3, lambda: (stuck_count_lines(),), "count_lines"),
+        ("scripted_model", lambda: (Forever,), "Call 4, model(messages, tools),"),
+    ],
+)
 def test_a_piece_that_never_returns_gets_a_verdict_naming_what_ran(short_limits, key, work, what):
     status, message = exercise(key, "en").judge(*work())
     assert status == INCORRECT and f"did not finish within {LIMIT:g} seconds ({what}" in message, message
@@ -81,6 +86,7 @@ def test_a_value_that_cannot_be_shown_or_compared_gets_a_verdict():
 def test_a_students_base_exception_gets_a_verdict(error):
     def json_schema(annotation):
         raise error
+
     status, message = exercise("lists", "en").judge(json_schema)
     assert status == INCORRECT and type(error).__name__ in message
 
@@ -115,6 +121,7 @@ def test_off_the_main_thread_limits_hold_and_nest_too():
                     spin()
         except OverTime as limit:
             caught.append(limit.args[0])
+
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(5)
@@ -164,13 +171,17 @@ def test_pick_hands_on_only_the_work_that_passed_and_says_which(run_cell, langua
     assert ("deine Fassung von tool" if language == "de" else "use your tool") in said
     other = run_cell(q.SOLUTION[language], language=language)
     assert q.pick(other["tool"], other["TOOLS"])[0] is mine["tool"]  # a cell run again is not what was judged
-    assert ("letzte Fassung von tool" if language == "de" else "last passing version of tool") in capsys.readouterr().out
+    assert (
+        "letzte Fassung von tool" if language == "de" else "last passing version of tool"
+    ) in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_check_run_again_after_pick_replaced_a_failed_piece_repeats_why(run_cell, language, capsys, fresh_hints):
     q = exercise("scripted_model", language)
-    wrong = run_cell(q.SOLUTION[language].replace("return self.script.pop(0), None", "return self.script.pop(0)"))["ScriptedModel"]
+    wrong = run_cell(q.SOLUTION[language].replace("return self.script.pop(0), None", "return self.script.pop(0)"))[
+        "ScriptedModel"
+    ]
     q.check(wrong)
     replaced = q.pick(wrong)
     assert replaced is agentlib.ScriptedModel
@@ -187,13 +198,15 @@ def test_pick_keeps_a_passed_piece_in_agent_loop_py(run_cell, language, tmp_path
     mine = run_cell(q.SOLUTION[language], language=language)["ScriptedModel"]
     q.check(mine)
     assert q.pick(mine) is mine
-    assert ("steht jetzt auch in agent_loop.py" if language == "de" else "now in agent_loop.py too") in \
-        capsys.readouterr().out
+    assert (
+        "steht jetzt auch in agent_loop.py" if language == "de" else "now in agent_loop.py too"
+    ) in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_the_file(run_cell, language,
-                                                                                       tmp_path, monkeypatch, capsys):
+def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_the_file(
+    run_cell, language, tmp_path, monkeypatch, capsys
+):
     monkeypatch.setattr(agent_file, "FOLDER", tmp_path)
     solution = exercise("scripted_model", language).SOLUTION[language]
     wrong = solution.replace("return self.script.pop(0), None", "return self.script.pop(0)")
@@ -207,11 +220,16 @@ def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_
     q.check(retry)
     assert q.pick(retry) is mine and agent_file.mine()["scripted_model"] == kept
     said = capsys.readouterr().out
-    assert ("Deine letzte Fassung von ScriptedModel, die die Prüfung bestanden hat, bleibt in Gebrauch" if language == "de"
-            else "Your last passing version of ScriptedModel stays in use") in said
+    assert (
+        "Deine letzte Fassung von ScriptedModel, die die Prüfung bestanden hat, bleibt in Gebrauch"
+        if language == "de"
+        else "Your last passing version of ScriptedModel stays in use"
+    ) in said
     assert ("auch die in agent_loop.py" if language == "de" else "the one in agent_loop.py too") in said
     status, message = exercise("scripted_model", language).judge(mine)  # the check cell run again, alone
-    assert status == INCORRECT and ("letzte bestandene Fassung" if language == "de" else "last passing version") in message
+    assert (
+        status == INCORRECT and ("letzte bestandene Fassung" if language == "de" else "last passing version") in message
+    )
     assert "(message, usage)" in message
 
     monkeypatch.setattr(base, "PASSED", {})  # a restarted kernel: only the file remembers the passing piece
@@ -221,7 +239,9 @@ def test_a_wrong_retry_after_a_pass_keeps_the_passing_piece_in_the_notebook_and_
     q.check(retry)
     handed = q.pick(retry)
     assert handed.__module__ == "agent_loop" and agent_file.mine()["scripted_model"] == kept
-    assert exercise("scripted_model", language).judge(run_cell(solution, language=language)["ScriptedModel"])[0] == CORRECT
+    assert (
+        exercise("scripted_model", language).judge(run_cell(solution, language=language)["ScriptedModel"])[0] == CORRECT
+    )
     assert q.judge(handed)[0] == CORRECT  # another piece was judged since the failure: this one is judged as itself
 
 
@@ -235,7 +255,8 @@ def test_every_solution_passes_in_a_fresh_interpreter(tmp_path):
     # A new process, as a new kernel: nothing a test set up before can help a solution pass.
     import subprocess
     import sys
-    script = '''
+
+    script = """
 from agentlib import *
 from agentlib.course.exercises import exercise, CORRECT
 from agentlib.course.exercises.unanswerable import HTTP3_QUESTION, http3_script
@@ -246,12 +267,19 @@ for key, names in cases.items():
     for language in ("de", "en"):
         namespace = {"LANGUAGE": language, "make_model": ScriptedModel}
         exec("from agentlib import *", namespace)
-        namespace["stats4"] = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language], verbose=False)[1]
+        namespace["stats4"] = run_agent(ScriptedModel(http3_script(language)), HTTP3_QUESTION[language],
+        verbose=False)[1]
         exec(exercise(key, language).SOLUTION[language], namespace)
         status, message = exercise(key, language).judge(*[namespace[name] for name in names])
         assert status == CORRECT, (key, language, message)
 print("all correct")
-'''
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "AGENTLIB_PROGRESS": "off"})
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "AGENTLIB_PROGRESS": "off"},
+    )
     assert run.stdout.strip().endswith("all correct"), run.stdout[-2000:] + run.stderr[-2000:]

@@ -22,12 +22,19 @@ from agentlib.course import TraceViewer, MaxStepsControl
 from agentlib.course.loopback import Loopback
 with Loopback([]) as server:
     pass
-print("waited for at exit:", [t.name for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()])
+waiting = [t.name for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()]
+print("waited for at exit:", waiting)
 """
 
 
 def test_importing_the_course_freezes_the_heap_at_exit_and_leaves_no_thread_to_wait_for():
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env=os.environ | {"PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["waited for at exit: []", "frozen at exit: True"]

@@ -13,7 +13,8 @@ def test_describe_names_the_endpoint_the_model_and_where_the_key_came_from_never
     monkeypatch.setenv("LLM_API_KEY", "sk-secret-abcdef123456")
     assert describe() == "Model deepseek-flash at https://api.deepseek.com; an API key is set (from the environment)."
     assert describe("de", base_url="http://localhost:11434/v1") == (
-        "Modell deepseek-flash unter http://localhost:11434/v1; ein API-Schlüssel ist gesetzt (aus der Umgebung).")
+        "Modell deepseek-flash unter http://localhost:11434/v1; ein API-Schlüssel ist gesetzt (aus der Umgebung)."
+    )
     assert describe(api_key="sk-arg-0123456789").endswith("an API key is set (from the argument).")
     assert all("sk-secret" not in describe(language) for language in ("de", "en"))
 

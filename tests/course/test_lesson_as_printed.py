@@ -13,8 +13,10 @@ from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, run_agent, t
 from agentlib.course import exercise
 from agentlib.course.loopback import Loopback, completion
 
-ANSWER = ("httpx has four timeouts, connect, read, write and pool, each 5 seconds by default "
-          "(advanced/timeouts.md, line 9 and lines 15-20).")
+ANSWER = (
+    "httpx has four timeouts, connect, read, write and pool, each 5 seconds by default "
+    "(advanced/timeouts.md, line 9 and lines 15-20)."
+)
 
 SCRIPT = [
     Message(tool_calls=[Call("c1", "grep_docs", '{"keyword": "pool timeout"}')]),
@@ -24,7 +26,7 @@ SCRIPT = [
 ]
 
 # The lesson's grep_docs and list_docs, as printed; read_doc is the read_doc exercise's solution.
-TOOLS_AS_PRINTED = '''
+TOOLS_AS_PRINTED = """
 @tool("List every documentation file, one path per line.")
 def list_docs():
     base = docs.DOCS.resolve()
@@ -44,7 +46,7 @@ def grep_docs(keyword):
 
 tool("Read lines of one documentation file, numbered; at most 80 lines per call.",
      path="file path as list_docs prints it", start="first line, counting from 1", end="last line")(read_doc)
-'''
+"""
 
 
 def solution(name):
@@ -70,14 +72,17 @@ def test_a_call_written_in_the_old_order_fails_loudly_instead_of_naming_a_tool_c
 def test_the_decorator_as_printed_describes_an_unannotated_parameter_as_a_string():
     saved = TOOLS["grep_docs"]
     try:
+
         @tool("Search the docs for a keyword.", keyword="the word to look for")
         def grep_docs(keyword):
             return keyword
 
         assert TOOLS["grep_docs"]["fn"] is grep_docs
         assert TOOLS["grep_docs"]["schema"]["function"]["parameters"] == {
-            "type": "object", "properties": {"keyword": {"type": "string", "description": "the word to look for"}},
-            "required": ["keyword"]}
+            "type": "object",
+            "properties": {"keyword": {"type": "string", "description": "the word to look for"}},
+            "required": ["keyword"],
+        }
         assert TOOLS["grep_docs"]["schema"] in [t["schema"] for t in TOOLS.values()]
     finally:
         TOOLS["grep_docs"] = saved
@@ -86,8 +91,10 @@ def test_the_decorator_as_printed_describes_an_unannotated_parameter_as_a_string
 def test_the_decorator_exercise_writes_the_schema_agentlib_writes():
     namespace = {}
     exec(solution("decorator"), namespace)
+
     def read_doc(path: str, start: int = 1, end: int = 80):
         return path
+
     described = {"path": "file to read", "start": "first line", "end": "last line"}
     namespace["tool"]("Read lines.", **described)(read_doc)
     saved = TOOLS["read_doc"]
@@ -130,8 +137,10 @@ def test_the_lessons_loop_stops_at_max_steps_with_no_answer():
 
 
 def test_the_real_model_as_printed_runs_against_a_chat_completions_server(monkeypatch):
-    replies = [completion(calls=[("grep_docs", json.dumps({"keyword": "timeout"}))], usage=(410, 22)),
-               completion(ANSWER, usage=(1900, 95))]
+    replies = [
+        completion(calls=[("grep_docs", json.dumps({"keyword": "timeout"}))], usage=(410, 22)),
+        completion(ANSWER, usage=(1900, 95)),
+    ]
     with Loopback(replies) as server:
         monkeypatch.setenv("LLM_API_KEY", "sk-loopback")
         monkeypatch.setenv("LLM_BASE_URL", server.base_url)
@@ -140,7 +149,12 @@ def test_the_real_model_as_printed_runs_against_a_chat_completions_server(monkey
         exec(solution("real_model"), namespace)
         answer, stats = run_agent(namespace["RealModel"](), QUESTION["en"], verbose=False)
     assert answer == ANSWER
-    assert (stats["steps"], stats["tool_calls"], stats["prompt_tokens"], stats["completion_tokens"]) == (2, 1, 2310, 117)
+    assert (stats["steps"], stats["tool_calls"], stats["prompt_tokens"], stats["completion_tokens"]) == (
+        2,
+        1,
+        2310,
+        117,
+    )
     first, second = (request["body"] for request in server.requests)
     assert first["model"] == "deepseek-flash" and first["tools"] == [t["schema"] for t in TOOLS.values()]
     assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "tool"]

@@ -46,10 +46,15 @@ def recording(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_recording_holds_the_lessons_decisions_and_its_reported_tokens(language):
     data = recording(language)
-    calls = [[(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in reply.get("tool_calls", [])]
-             for reply in data["replies"]]
-    assert calls == [[("grep_docs", {"keyword": "timeout"}), ("list_docs", {})],
-                     [("read_doc", {"path": "advanced/timeouts.md", "start": 1, "end": 80})], []]
+    calls = [
+        [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in reply.get("tool_calls", [])]
+        for reply in data["replies"]
+    ]
+    assert calls == [
+        [("grep_docs", {"keyword": "timeout"}), ("list_docs", {})],
+        [("read_doc", {"path": "advanced/timeouts.md", "start": 1, "end": 80})],
+        [],
+    ]
     assert data["question"] == QUESTION[language] and data["model"] == "deepseek-flash"
     assert [sum(r["usage"][k] for r in data["replies"]) for k in ("prompt_tokens", "completion_tokens")] == [3742, 666]
     assert recording("de")["replies"][0]["usage"] == recording("en")["replies"][0]["usage"]  # one run, one split
@@ -57,10 +62,17 @@ def test_the_recording_holds_the_lessons_decisions_and_its_reported_tokens(langu
 
 
 # Every citation of the answer, and what the cited lines of this course's advanced/timeouts.md must hold.
-CITED = {(9, 11): ["5 seconds"], (15, 20): ["ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout"],
-         (22, 23): ["TimeoutException"], (27, 29): ["per operation"], (30, 31): ["pool is full"],
-         (32, 32): ["`None` switches a limit off"], (34, 36): ["all four kinds at once"],
-         (54, 63): ["httpx.Timeout", "httpx.Timeout(10.0, connect=3.0)"], (79, 80): ["`timeout=None` removes every limit"]}
+CITED = {
+    (9, 11): ["5 seconds"],
+    (15, 20): ["ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout"],
+    (22, 23): ["TimeoutException"],
+    (27, 29): ["per operation"],
+    (30, 31): ["pool is full"],
+    (32, 32): ["`None` switches a limit off"],
+    (34, 36): ["all four kinds at once"],
+    (54, 63): ["httpx.Timeout", "httpx.Timeout(10.0, connect=3.0)"],
+    (79, 80): ["`timeout=None` removes every limit"],
+}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -70,7 +82,7 @@ def test_every_line_the_answer_cites_holds_what_it_cites_it_for(language):
     assert found == set(CITED)
     lines = TIMEOUTS.read_text(encoding="utf-8").splitlines()
     for (first, last), phrases in CITED.items():
-        text = " ".join(lines[first - 1:last])
+        text = " ".join(lines[first - 1 : last])
         assert all(phrase in text for phrase in phrases), (first, last, text)
     assert "advanced/timeouts.md" in answer and all(kind in answer for kind in CITED[(15, 20)])
 
@@ -102,13 +114,19 @@ def run_notebook_06(language, env, loop=None):
         if loop:
             (here / agent_file.FILE).write_text(agent_file.render({"loop": loop}, language), encoding="utf-8")
         notebook = nbformat.read(next(here.glob("06_*.ipynb")), as_version=4)
-        NotebookClient(notebook, kernel_name="python3", timeout=180,
-                       resources={"metadata": {"path": str(here)}}).execute(env=env)
+        NotebookClient(
+            notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(here)}}
+        ).execute(env=env)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return {cell.id: "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") +
-                             o.get("data", {}).get("text/html", "") for o in cell.outputs)
-            for cell in notebook.cells if cell.cell_type == "code"}
+    return {
+        cell.id: "".join(
+            o.get("text", "") + o.get("data", {}).get("text/plain", "") + o.get("data", {}).get("text/html", "")
+            for o in cell.outputs
+        )
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    }
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -129,27 +147,43 @@ def test_without_a_key_notebook_06_replays_the_lessons_run_through_the_students_
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_without_a_key_notebook_06_says_the_lessons_run_is_reconstructed_its_answer_ours_its_split_estimated(
-        language, no_key):
+    language, no_key
+):
     """Markdown, the viewer's model line and answer label, every per-step count, the token table's caption."""
     said = run_notebook_06(language, no_key)
     german = language == "de"
-    prose = " ".join(text for cell in notebook_06_source().CELLS if cell["cell_type"] == "markdown"
-                     for text in [cell["text"][language]])
-    for words in (["nachgestellt", "Werkzeuge laufen wirklich", "Wortlaut der Antwort haben wir geschrieben",
-                   "Tokens pro Schritt sind geschätzt"] if german else
-                  ["reconstructed", "tools really run", "answer's wording is ours", "tokens per step are estimated"]):
+    prose = " ".join(
+        text
+        for cell in notebook_06_source().CELLS
+        if cell["cell_type"] == "markdown"
+        for text in [cell["text"][language]]
+    )
+    for words in (
+        [
+            "nachgestellt",
+            "Werkzeuge laufen wirklich",
+            "Wortlaut der Antwort haben wir geschrieben",
+            "Tokens pro Schritt sind geschätzt",
+        ]
+        if german
+        else ["reconstructed", "tools really run", "answer's wording is ours", "tokens per step are estimated"]
+    ):
         assert words in prose, words
     assert not re.search(r"den echten Lauf|the real run\b|Aufnahme|recording of the lesson", prose)
     viewer, table = said["lesson-viewer"], said["lesson-tokens"]
     model_line = viewer.split("\n")[2]
-    assert ("nachgestellt aus den Entscheidungen, die die Lektion abdruckt" if german
-            else "reconstructed from the decisions the lesson prints") in model_line, model_line
+    assert (
+        "nachgestellt aus den Entscheidungen, die die Lektion abdruckt"
+        if german
+        else "reconstructed from the decisions the lesson prints"
+    ) in model_line, model_line
     assert labels(language)["answers"] not in viewer  # "Das Modell antwortet:" over text the course wrote
     assert labels(language)["answers_reconstructed"] in viewer
     per_step = re.findall(r"── .*", viewer)
     assert len(per_step) == 3 and all(("(geschätzt)" if german else "(estimated)") in line for line in per_step)
-    assert ("geschätzt – die Lektion nennt nur die Summen" if german
-            else "estimated – the lesson gives only the totals") in table
+    assert (
+        "geschätzt – die Lektion nennt nur die Summen" if german else "estimated – the lesson gives only the totals"
+    ) in table
     assert ("vom Anbieter gemeldet" if german else "reported by the provider") not in table
     assert said["max-steps-control"], "the step-limit control is shown without a key"
 
@@ -170,8 +204,11 @@ def test_with_nothing_passed_notebook_06_says_agentlibs_loop_runs_and_replays_th
 
 
 # A claim that a piece is the student's: "deine Schleife", "dein RealModel", "your loop", ...
-CLAIM = re.compile(r"\b(deine[mnrs]?|dein|your)\s+(\w+\s+)?(Schleife|loop|Skriptmodell|scripted model|ScriptedModel|"
-                   r"RealModel|read_doc|Dekorator|decorator|@tool|tool\b|Teile|pieces|Agent)\b(?!:)", re.IGNORECASE)
+CLAIM = re.compile(
+    r"\b(deine[mnrs]?|dein|your)\s+(\w+\s+)?(Schleife|loop|Skriptmodell|scripted model|ScriptedModel|"
+    r"RealModel|read_doc|Dekorator|decorator|@tool|tool\b|Teile|pieces|Agent)\b(?!:)",
+    re.IGNORECASE,
+)
 
 
 @pytest.mark.parametrize("path", PATHS, ids=ids(PATHS))
@@ -183,8 +220,9 @@ def test_a_student_who_passed_nothing_is_never_told_that_agentlibs_piece_is_thei
         if cell.cell_type != "code" or cell.id in checks:
             continue
         for output in cell.outputs:
-            text = output.get("text", "") + "".join(str(v) for k, v in output.get("data", {}).items()
-                                                     if k.startswith("text/"))
+            text = output.get("text", "") + "".join(
+                str(v) for k, v in output.get("data", {}).items() if k.startswith("text/")
+            )
             claims = [m.group(0) for m in CLAIM.finditer(text)]
             assert not claims, (cell.id, claims, text[:300])
 
@@ -215,7 +253,10 @@ GERMAN_CORE = [path for path in PATHS if path.parent.name == "de" and path.name[
 def test_a_german_notebook_shows_no_english_run_labels(path):
     """agentlib's loop prints in the notebook's language (set_language in the set-up cell)."""
     notebook = executed(path, "untouched")
-    shown = "\n".join(output.get("text", "") + "".join(str(v) for k, v in output.get("data", {}).items()
-                                                          if k.startswith("text/"))
-                      for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs)
+    shown = "\n".join(
+        output.get("text", "") + "".join(str(v) for k, v in output.get("data", {}).items() if k.startswith("text/"))
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+    )
     assert shown and not re.findall(r"Answer:|Stopped:|tool calls", shown)

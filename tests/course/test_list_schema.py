@@ -5,12 +5,12 @@ import pytest
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 
 LANGUAGES = ["de", "en"]
-NOTEBOOK_MISTAKE = '''
+NOTEBOOK_MISTAKE = """
 def json_schema(annotation):
     if annotation in (list[str], list[int]):
         return {"type": "array"}
     return {"type": {str: "string", int: "integer", float: "number", bool: "boolean"}[annotation]}
-'''
+"""
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

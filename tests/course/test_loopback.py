@@ -23,13 +23,25 @@ from stalls import Hang, Trickle
 KEY = "sk-test-abcdefghijklmnop1234"
 HEADERS = {"authorization": f"Bearer {KEY}"}
 PATH = "/v1/chat/completions"
-TOOL = {"type": "function", "function": {"name": "read_doc", "parameters": {
-    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "read_doc",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    },
+}
 CALL = {"id": "c1", "type": "function", "function": {"name": "read_doc", "arguments": '{"path": "a.md"}'}}
-GOOD = {"model": "test-model", "tools": [TOOL], "tool_choice": "auto", "messages": [
-    {"role": "system", "content": "S"}, {"role": "user", "content": "Q?"},
-    {"role": "assistant", "content": "", "tool_calls": [CALL]},
-    {"role": "tool", "tool_call_id": "c1", "content": "1: text"}]}
+GOOD = {
+    "model": "test-model",
+    "tools": [TOOL],
+    "tool_choice": "auto",
+    "messages": [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "Q?"},
+        {"role": "assistant", "content": "", "tool_calls": [CALL]},
+        {"role": "tool", "tool_call_id": "c1", "content": "1: text"},
+    ],
+}
 
 
 def refusal(body, provider="openai", path=PATH, headers=HEADERS):
@@ -49,44 +61,107 @@ def test_a_well_formed_request_passes_every_rule():
     assert refusal(broken(lambda b: b.pop("tools"))) is None  # no tools: nothing to check there
 
 
-@pytest.mark.parametrize("what, body, status, sentence", [
-    ("unknown field", broken(lambda b: b.update(thinking={"type": "enabled"})), 400,
-     "Unrecognized request argument supplied: thinking"),
-    ("unknown model", broken(lambda b: b.update(model="gpt-x")), 404, "The model `gpt-x` does not exist"),
-    ("body no object", ["not", "an", "object"], 400, "We could not parse the JSON body"),
-    ("empty tools", broken(lambda b: b.update(tools=[])), 400, "Invalid 'tools': expected a non-empty array."),
-    ("tool of no type", broken(lambda b: b["tools"][0].pop("type")), 400, "Invalid 'tools[0]'"),
-    ("bad tool name", broken(lambda b: b["tools"][0]["function"].update(name="read doc")), 400,
-     "Invalid 'tools[0].function.name': 'read doc'."),
-    ("same tool twice", broken(lambda b: b["tools"].append(TOOL)), 400, "Invalid 'tools[1].function.name'"),
-    ("required but missing", broken(lambda b: b["tools"][0]["function"]["parameters"].update(required=["file"])),
-     400, "Invalid schema for function 'read_doc'"),
-    ("invalid schema", broken(lambda b: b["tools"][0]["function"]["parameters"].update(type="thing")), 400,
-     "Invalid schema for function 'read_doc'"),
-    ("no messages", broken(lambda b: b.update(messages=[])), 400, "'messages' must be a non-empty array."),
-    ("unknown role", broken(lambda b: b["messages"][1].update(role="human")), 400,
-     "Invalid value for 'messages[1].role': 'human'."),
-    ("extra field", broken(lambda b: b["messages"][1].update(name_of_user="x")), 400,
-     "Additional properties are not allowed (name_of_user was unexpected) - 'messages.1'"),
-    ("user content null", broken(lambda b: b["messages"][1].update(content=None)), 400,
-     "Invalid 'messages[1].content': expected a string."),
-    ("tool result without call", broken(lambda b: b["messages"][3].update(tool_call_id="c9")), 400,
-     "messages with role 'tool' must be a response to a preceding message with 'tool_calls' (messages[3])"),
-    ("tool result not text", broken(lambda b: b["messages"][3].update(content=None)), 400,
-     "Invalid 'messages[3].content': expected a string."),
-    ("call never answered", broken(lambda b: b["messages"].pop()), 400,
-     "The conversation ends with tool calls that were never answered: c1."),
-    ("call answered late", broken(lambda b: b["messages"].insert(3, {"role": "user", "content": "?"})), 400,
-     "Not answered: c1 (messages[3])"),
-    ("empty tool_calls", broken(lambda b: b["messages"][2].update(tool_calls=[])), 400,
-     "Invalid 'messages[2].tool_calls': empty array."),
-    ("assistant without content", broken(lambda b: b["messages"][2].update(content=None, tool_calls=None)), 400,
-     "Invalid 'messages[2]': content is required unless tool_calls is given."),
-    ("call without id", broken(lambda b: b["messages"][2]["tool_calls"][0].update(id="")), 400,
-     "Invalid 'messages[2].tool_calls[0]'"),
-    ("arguments as object", broken(lambda b: b["messages"][2]["tool_calls"][0]["function"].update(arguments={})),
-     400, "Invalid 'messages[2].tool_calls[0]'"),
-])
+@pytest.mark.parametrize(
+    "what, body, status, sentence",
+    [
+        (
+            "unknown field",
+            broken(lambda b: b.update(thinking={"type": "enabled"})),
+            400,
+            "Unrecognized request argument supplied: thinking",
+        ),
+        ("unknown model", broken(lambda b: b.update(model="gpt-x")), 404, "The model `gpt-x` does not exist"),
+        ("body no object", ["not", "an", "object"], 400, "We could not parse the JSON body"),
+        ("empty tools", broken(lambda b: b.update(tools=[])), 400, "Invalid 'tools': expected a non-empty array."),
+        ("tool of no type", broken(lambda b: b["tools"][0].pop("type")), 400, "Invalid 'tools[0]'"),
+        (
+            "bad tool name",
+            broken(lambda b: b["tools"][0]["function"].update(name="read doc")),
+            400,
+            "Invalid 'tools[0].function.name': 'read doc'.",
+        ),
+        ("same tool twice", broken(lambda b: b["tools"].append(TOOL)), 400, "Invalid 'tools[1].function.name'"),
+        (
+            "required but missing",
+            broken(lambda b: b["tools"][0]["function"]["parameters"].update(required=["file"])),
+            400,
+            "Invalid schema for function 'read_doc'",
+        ),
+        (
+            "invalid schema",
+            broken(lambda b: b["tools"][0]["function"]["parameters"].update(type="thing")),
+            400,
+            "Invalid schema for function 'read_doc'",
+        ),
+        ("no messages", broken(lambda b: b.update(messages=[])), 400, "'messages' must be a non-empty array."),
+        (
+            "unknown role",
+            broken(lambda b: b["messages"][1].update(role="human")),
+            400,
+            "Invalid value for 'messages[1].role': 'human'.",
+        ),
+        (
+            "extra field",
+            broken(lambda b: b["messages"][1].update(name_of_user="x")),
+            400,
+            "Additional properties are not allowed (name_of_user was unexpected) - 'messages.1'",
+        ),
+        (
+            "user content null",
+            broken(lambda b: b["messages"][1].update(content=None)),
+            400,
+            "Invalid 'messages[1].content': expected a string.",
+        ),
+        (
+            "tool result without call",
+            broken(lambda b: b["messages"][3].update(tool_call_id="c9")),
+            400,
+            "messages with role 'tool' must be a response to a preceding message with 'tool_calls' (messages[3])",
+        ),
+        (
+            "tool result not text",
+            broken(lambda b: b["messages"][3].update(content=None)),
+            400,
+            "Invalid 'messages[3].content': expected a string.",
+        ),
+        (
+            "call never answered",
+            broken(lambda b: b["messages"].pop()),
+            400,
+            "The conversation ends with tool calls that were never answered: c1.",
+        ),
+        (
+            "call answered late",
+            broken(lambda b: b["messages"].insert(3, {"role": "user", "content": "?"})),
+            400,
+            "Not answered: c1 (messages[3])",
+        ),
+        (
+            "empty tool_calls",
+            broken(lambda b: b["messages"][2].update(tool_calls=[])),
+            400,
+            "Invalid 'messages[2].tool_calls': empty array.",
+        ),
+        (
+            "assistant without content",
+            broken(lambda b: b["messages"][2].update(content=None, tool_calls=None)),
+            400,
+            "Invalid 'messages[2]': content is required unless tool_calls is given.",
+        ),
+        (
+            "call without id",
+            broken(lambda b: b["messages"][2]["tool_calls"][0].update(id="")),
+            400,
+            "Invalid 'messages[2].tool_calls[0]'",
+        ),
+        (
+            "arguments as object",
+            broken(lambda b: b["messages"][2]["tool_calls"][0]["function"].update(arguments={})),
+            400,
+            "Invalid 'messages[2].tool_calls[0]'",
+        ),
+    ],
+)
 def test_each_rule_refuses_its_broken_request(what, body, status, sentence):
     found = refusal(body)
     assert found is not None, what
@@ -134,12 +209,17 @@ def test_it_answers_in_order_records_every_request_and_says_when_no_reply_is_lef
     assert server.requests[0]["path"] == "/v1/chat/completions" and "content-length" in server.requests[0]["headers"]
 
 
-@pytest.mark.parametrize("data, says", [
-    (b"{not json", "We could not parse the JSON body"),
-    (b"[1, 2]", "We could not parse the JSON body of your request: expected an object."),
-    (json.dumps({"messages": [{"role": "assistant", "content": None, "tool_calls": [{}]}]}).encode(),
-     "messages[0]: a tool-call turn needs its content as a string"),
-])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        (b"{not json", "We could not parse the JSON body"),
+        (b"[1, 2]", "We could not parse the JSON body of your request: expected an object."),
+        (
+            json.dumps({"messages": [{"role": "assistant", "content": None, "tool_calls": [{}]}]}).encode(),
+            "messages[0]: a tool-call turn needs its content as a string",
+        ),
+    ],
+)
 def test_a_malformed_request_gets_a_400_that_says_why(data, says):
     with Loopback([completion("unused")]) as server:
         status, reply = post(server.base_url + "/chat/completions", data)
@@ -159,21 +239,28 @@ def exchange(server, head, body=b""):
 NESTED = b"[" * 100_000 + b"]" * 100_000  # deeper than json.loads goes: RecursionError, not ValueError
 
 
-@pytest.mark.parametrize("head, body, status", [
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 9\r\n\r\n", b"{not json", 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n", b'{"a": "\xff"}', 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 7\r\n\r\n", b'"words"', 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 6\r\n\r\n", b"[1, 2]", 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(NESTED), NESTED, 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: two\r\n\r\n", b"{}", 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: -2\r\n\r\n", b"{}", 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", b"{}", 400),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"{}", 411),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", b"2\r\n{}\r\n0\r\n\r\n", 411),
-    (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", b"{}", 413),
-    (b"BREW /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"", 501),
-    (b"POST /SECRET/v1 HTTP/1.1 and more\r\n\r\n", b"", 400),
-])
+@pytest.mark.parametrize(
+    "head, body, status",
+    [
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 9\r\n\r\n", b"{not json", 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n", b'{"a": "\xff"}', 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 7\r\n\r\n", b'"words"', 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 6\r\n\r\n", b"[1, 2]", 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(NESTED), NESTED, 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: two\r\n\r\n", b"{}", 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: -2\r\n\r\n", b"{}", 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", b"{}", 400),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"{}", 411),
+        (
+            b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+            b"2\r\n{}\r\n0\r\n\r\n",
+            411,
+        ),
+        (b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", b"{}", 413),
+        (b"BREW /SECRET/v1/chat/completions HTTP/1.1\r\n\r\n", b"", 501),
+        (b"POST /SECRET/v1 HTTP/1.1 and more\r\n\r\n", b"", 400),
+    ],
+)
 def test_every_malformed_request_gets_its_status_as_json_and_no_traceback(head, body, status, capfd):
     with Loopback([completion("ok")], strict=False) as server:
         assert exchange(server, head, body)[0] == status
@@ -192,13 +279,29 @@ def test_a_reply_function_answers_from_the_request_and_what_it_raises_is_refused
     with Loopback(lambda request: {"echo": request["path"]} if request["body"] else 1 / 0) as server:
         assert post(server.url + "/any/path", b"{}")[0] == 400  # an empty object is falsy: 1 / 0
         assert post(server.url + "/any/path", b'{"x": 1}') == (200, {"echo": "/any/path"})
-        assert post(server.url + "/v1/models", None, "GET") == (400, {"error": {
-            "message": "loopback: ZeroDivisionError: division by zero", "type": "invalid_request_error",
-            "param": None, "code": None}})
+        assert post(server.url + "/v1/models", None, "GET") == (
+            400,
+            {
+                "error": {
+                    "message": "loopback: ZeroDivisionError: division by zero",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": None,
+                }
+            },
+        )
 
 
-@pytest.mark.parametrize("target", ["/v1/chat/completions", "/SECRETx/v1/chat/completions",
-                                    "/SECRE/v1/chat/completions", "/v1/SECRET/chat/completions", "/%2FSECRET/v1"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/v1/chat/completions",
+        "/SECRETx/v1/chat/completions",
+        "/SECRE/v1/chat/completions",
+        "/v1/SECRET/chat/completions",
+        "/%2FSECRET/v1",
+    ],
+)
 def test_another_local_program_without_the_secret_gets_a_403_and_is_neither_recorded_nor_answered(target):
     with Loopback([completion("the run's answer")]) as server:
         url = f"http://127.0.0.1:{server.httpd.server_port}" + target.replace("SECRET", server.secret)
@@ -229,8 +332,9 @@ def test_asked_as_a_proxy_it_forwards_nothing_and_notes_where_the_request_was_me
 def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
     with Loopback([stall]) as server:
         client = socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=5)
-        client.sendall(f"POST /{server.secret}/v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
-                       f"Content-Length: 2\r\n\r\n{{}}".encode())
+        client.sendall(
+            f"POST /{server.secret}/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{{}}".encode()
+        )
         while not server.requests:  # wait for what must be seen: the request arrived
             time.sleep(0.01)
     while client.recv(65536):  # only the server's stop ends the stalled reply (a Hang's silence: recv times out)
@@ -239,13 +343,16 @@ def test_stopping_releases_a_stalled_reply_and_frees_the_port(stall):
         socket.create_connection(("127.0.0.1", server.httpd.server_port), timeout=1)
 
 
-@pytest.mark.parametrize("half", [
-    b"",  # connected, then silent
-    b"POST /SECRET/v1/chat/co",  # half a request line
-    b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Le",  # half the headers
-    b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"mess",  # half the body
-    b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",  # a stranger's half body
-])
+@pytest.mark.parametrize(
+    "half",
+    [
+        b"",  # connected, then silent
+        b"POST /SECRET/v1/chat/co",  # half a request line
+        b"POST /SECRET/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Le",  # half the headers
+        b'POST /SECRET/v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{"mess',  # half the body
+        b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",  # a stranger's half body
+    ],
+)
 def test_after_stop_no_thread_of_the_server_is_left_even_with_a_stalled_client(half, capfd):
     before = set(threading.enumerate())
     server = Loopback([completion("unused")]).__enter__()
@@ -284,7 +391,7 @@ def test_a_client_that_trickles_its_request_is_dropped_and_its_thread_ends(monke
                     if client.recv(1) == b"":
                         dropped = True
                         break
-                except socket.timeout:
+                except TimeoutError:
                     continue
         except OSError:  # reset by the server: dropped too
             dropped = True

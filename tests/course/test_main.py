@@ -10,15 +10,30 @@ import pytest
 from agentlib.course.__main__ import main
 from provider_rules import completion, error, serve
 
-QUESTIONS = [{"id": "q01", "question": {"en": "Connect?", "de": "Verbinden?"}, "answerable": True,
-              "file": "index.md", "lines": [2, 2], "keywords": ["connect"]},
-             {"id": "u01", "question": {"en": "HTTP/3?", "de": "HTTP/3?"}, "answerable": False,
-              "file": None, "lines": None, "keywords": []}]
+QUESTIONS = [
+    {
+        "id": "q01",
+        "question": {"en": "Connect?", "de": "Verbinden?"},
+        "answerable": True,
+        "file": "index.md",
+        "lines": [2, 2],
+        "keywords": ["connect"],
+    },
+    {
+        "id": "u01",
+        "question": {"en": "HTTP/3?", "de": "HTTP/3?"},
+        "answerable": False,
+        "file": None,
+        "lines": None,
+        "keywords": [],
+    },
+]
 
 
 @pytest.fixture
 def run(capsys, no_llm_settings):
     """run(*args) -> (exit status, stdout, stderr) of `python -m agentlib.course *args`."""
+
     def run(*args):
         try:
             status = main([str(a) for a in args])
@@ -26,6 +41,7 @@ def run(capsys, no_llm_settings):
             status = done.code
         out, err = capsys.readouterr()
         return status, out, err
+
     return run
 
 
@@ -49,8 +65,19 @@ def test_eval_prints_a_table_under_100_columns_ending_in_one_result_line(run):
     status, out, err = run("eval", "--model", "naive")
     lines = out.splitlines()
     assert status == 0 and max(map(len, lines)) <= 100
-    assert lines[0].split() == ["id", "stop", "steps", "calls", "tokens", "cost", "$", "file", "lines",
-                                "declined", "correct"]
+    assert lines[0].split() == [
+        "id",
+        "stop",
+        "steps",
+        "calls",
+        "tokens",
+        "cost",
+        "$",
+        "file",
+        "lines",
+        "declined",
+        "correct",
+    ]
     assert lines[-1].startswith("Result: ") and f" of {len(lines) - 2} correct" in lines[-1]
     assert "done" in err  # the progress bar
 
@@ -63,8 +90,10 @@ def test_eval_stops_at_the_first_error_a_person_must_fix(run, server, monkeypatc
 
 
 def test_eval_keeps_what_the_model_did_wrong_as_rows(run, server, questions):
-    server.replies += [error(400, "This model's maximum context length is 65536 tokens."),  # this conversation
-                       completion("openai", content="The docs do not mention HTTP/3.")]
+    server.replies += [
+        error(400, "This model's maximum context length is 65536 tokens."),  # this conversation
+        completion("openai", content="The docs do not mention HTTP/3."),
+    ]
     status, out, _ = run("eval", "--model", "real", "--questions", questions, "--max-steps", 2)
     rows = {line.split()[0]: line.split() for line in out.splitlines()[1:-1]}
     assert status == 0 and rows["q01"][1] == "error" and rows["q01"][-1] == "no" and rows["u01"][-1] == "yes"
@@ -74,7 +103,9 @@ def test_eval_keeps_what_the_model_did_wrong_as_rows(run, server, questions):
 def test_eval_saves_into_a_new_folder_and_replays_from_it(run, questions, tmp_path):
     status, saved, _ = run("eval", "--questions", questions, "--save", tmp_path / "a" / "b")
     assert status == 0 and sorted(p.name for p in (tmp_path / "a" / "b").iterdir()) == ["q01.json", "u01.json"]
-    status, replayed, _ = run("eval", "--questions", questions, "--model", "replay", "--recording", tmp_path / "a" / "b")
+    status, replayed, _ = run(
+        "eval", "--questions", questions, "--model", "replay", "--recording", tmp_path / "a" / "b"
+    )
     assert status == 0 and replayed == saved
 
 

@@ -1,6 +1,5 @@
 """Committed notebooks are clean: no outputs, no widget state, kernel python3, and equal to their source."""
 
-import json
 import re
 import subprocess
 import sys
@@ -45,8 +44,9 @@ def test_diagrams_are_well_formed_svg():
 
 
 def test_committed_notebooks_equal_the_generator_output():
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "build_notebooks.py"), "--check"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "build_notebooks.py"), "--check"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -78,10 +78,16 @@ def course_imports(path):
     names = set()
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type == "code":
-            code = "\n".join(line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!"))
-                             else line for line in cell.source.splitlines())  # IPython's magics are no Python
-            names |= {alias.name for node in ast.walk(ast.parse(code)) if isinstance(node, ast.ImportFrom)
-                      and node.module == "agentlib.course" for alias in node.names}
+            code = "\n".join(
+                line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line
+                for line in cell.source.splitlines()
+            )  # IPython's magics are no Python
+            names |= {
+                alias.name
+                for node in ast.walk(ast.parse(code))
+                if isinstance(node, ast.ImportFrom) and node.module == "agentlib.course"
+                for alias in node.names
+            }
     return names
 
 

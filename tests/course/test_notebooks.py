@@ -66,7 +66,7 @@ WITH_EXERCISES = [p for p in PATHS if exercise_cells(nbformat.read(p, as_version
 
 
 def wrong_states(path):
-    """"wrong-0", "wrong-1", ...: as many runs as the exercise with the most wrong versions needs."""
+    """ "wrong-0", "wrong-1", ...: as many runs as the exercise with the most wrong versions needs."""
     cells = exercise_cells(nbformat.read(path, as_version=4))
     return [f"wrong-{k}" for k in range(max(1, *(len(versions(WRONG, c.id)) for c in cells)))]
 
@@ -95,8 +95,10 @@ def no_key_anywhere():
     saved = {name: os.environ.pop(name) for name in list(os.environ) if name.startswith("LLM_")}
     try:
         if agentlib.provider.settings.has_key():
-            pytest.skip("the file .env sets LLM_API_KEY (or a local LLM_BASE_URL); the notebook tests "
-                        "need a checkout without one")
+            pytest.skip(
+                "the file .env sets LLM_API_KEY (or a local LLM_BASE_URL); the notebook tests "
+                "need a checkout without one"
+            )
         yield
     finally:
         os.environ.update(saved)
@@ -124,12 +126,14 @@ def environment():
     # The local model answers in notebooks 07 and 08 where it is installed: tests/course/test_own_agent_notebooks.py
     # and tests/extras/test_browser_local.py run it there; here it is switched off, as a hub would, to save minutes.
     return {name: value for name, value in os.environ.items() if not name.startswith("LLM_")} | {
-        "AGENTLOOP_LOCAL_MODEL": "off"}
+        "AGENTLOOP_LOCAL_MODEL": "off"
+    }
 
 
 def client_for(notebook, copy):
-    return NotebookClient(notebook, kernel_name="python3", timeout=180,
-                          resources={"metadata": {"path": str(copy.parent)}})
+    return NotebookClient(
+        notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(copy.parent)}}
+    )
 
 
 @functools.cache
@@ -172,7 +176,9 @@ def test_solution_texts_pasted_into_their_cells_pass_every_check(path):
             assert ("verwenden deine Fassung" if path.parent.name == "de" else "use your") in said, (cell.id, said)
 
 
-@pytest.mark.parametrize("path, state", WRONG_RUNS, ids=[f"{i}-{s}" for i, (_, s) in zip(ids([p for p, _ in WRONG_RUNS]), WRONG_RUNS)])
+@pytest.mark.parametrize(
+    "path, state", WRONG_RUNS, ids=[f"{i}-{s}" for i, (_, s) in zip(ids([p for p, _ in WRONG_RUNS]), WRONG_RUNS)]
+)
 def test_typical_wrong_versions_fail_every_check(path, state):
     found = outcomes(executed(path, state))
     assert found and all(reported == ["incorrect"] for reported in found.values()), found
@@ -187,8 +193,13 @@ def test_build_along_cells_hold_the_exercises_own_skeleton_and_solution():
     """The notebook's exercise cell is SKELETON; notebook_solutions.CORRECT is SOLUTION, both from agentlib."""
     from agentlib.course import exercise
 
-    cells = {"decorator": "build-decorator-code", "read_doc": "build-read-doc-code", "loop": "build-loop-code",
-             "scripted_model": "build-scripted-model-code", "real_model": "build-real-model-code"}
+    cells = {
+        "decorator": "build-decorator-code",
+        "read_doc": "build-read-doc-code",
+        "loop": "build-loop-code",
+        "scripted_model": "build-scripted-model-code",
+        "real_model": "build-real-model-code",
+    }
     for path in PATHS:
         language = path.parent.name
         by_id = {cell.id: cell for cell in nbformat.read(path, as_version=4).cells}
@@ -197,8 +208,12 @@ def test_build_along_cells_hold_the_exercises_own_skeleton_and_solution():
                 q = exercise(name, language)
                 assert by_id[cell_id].source == q.SKELETON[language].strip("\n"), (path.name, cell_id)
                 assert CORRECT[cell_id].strip() in {q.SOLUTION[lang].strip() for lang in ("de", "en")}, cell_id
-    assert {cell_id for path in PATHS for cell_id in cells.values()
-            if cell_id in {c.id for c in nbformat.read(path, as_version=4).cells}} == set(cells.values())
+    assert {
+        cell_id
+        for path in PATHS
+        for cell_id in cells.values()
+        if cell_id in {c.id for c in nbformat.read(path, as_version=4).cells}
+    } == set(cells.values())
 
 
 @pytest.mark.parametrize("path", PATHS, ids=ids(PATHS))
@@ -224,8 +239,10 @@ def test_the_real_model_notebook_shows_the_lessons_trace_its_token_table_and_the
                 kinds.append(f"table:{cell.id}")
     assert kinds[:3] == ["widget:lesson-viewer", "table:lesson-tokens", "widget:max-steps-control"], kinds
     cells = {cell.id: cell for cell in notebook.cells}
-    assert not any("optional" in cells[name].metadata.get("tags", []) for name in
-                   ("lesson-viewer", "lesson-tokens", "max-steps-control"))
+    assert not any(
+        "optional" in cells[name].metadata.get("tags", [])
+        for name in ("lesson-viewer", "lesson-tokens", "max-steps-control")
+    )
 
 
 def prerequisites(module, cell_id):
@@ -282,12 +299,15 @@ def test_cells_that_need_another_say_so_in_their_first_line():
             if cell.get("needs") and "check" not in cell["tags"]:
                 assert cell["id"] in built, f"{path.name} lacks {cell['id']}: run python tools/build_notebooks.py"
                 first = built[cell["id"]]
-                assert first.startswith("#") and ("zuerst" in first.splitlines()[0] or "first" in first.splitlines()[0]), (path.name, cell["id"])
+                assert first.startswith("#") and (
+                    "zuerst" in first.splitlines()[0] or "first" in first.splitlines()[0]
+                ), (path.name, cell["id"])
 
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p.stem.startswith("07")], ids=lambda p: p.parent.name)
 def test_the_longest_file_is_named_only_when_count_lines_really_ran(path):
     """Issue 12: "the longest file is ... (according to count_lines)" was printed although every call had failed."""
+
     def said(state):
         cell = next(c for c in executed(path, state).cells if c.id == "exercise-3-agent")
         return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
@@ -302,6 +322,7 @@ def test_the_longest_file_is_named_only_when_count_lines_really_ran(path):
 @pytest.mark.parametrize("path", [p for p in PATHS if p.stem.startswith("04")], ids=lambda p: p.parent.name)
 def test_the_stubborn_model_run_says_whose_loop_ran(path):
     """Issue 38: "Your loop against a model that never stops" ran agentlib's loop when the student's had not passed."""
+
     def said(state):
         cell = next(c for c in executed(path, state).cells if c.id == "stop-limit")
         return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")

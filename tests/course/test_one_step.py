@@ -54,12 +54,24 @@ def test_the_solution_is_correct_and_names_the_call(run_cell, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("design", [
-    [('result = TOOLS[call.function.name]["fn"](**json.loads(call.function.arguments))',
-      "result = grep_docs(**json.loads(call.function.arguments))")],
-    [("call = message.tool_calls[0]\n", "for call in message.tool_calls:\n    pass\n")],
-    [(DUMP, 'messages.append({"role": "assistant", "tool_calls": [c.model_dump() for c in message.tool_calls]})\n')],
-])
+@pytest.mark.parametrize(
+    "design",
+    [
+        [
+            (
+                'result = TOOLS[call.function.name]["fn"](**json.loads(call.function.arguments))',
+                "result = grep_docs(**json.loads(call.function.arguments))",
+            )
+        ],
+        [("call = message.tool_calls[0]\n", "for call in message.tool_calls:\n    pass\n")],
+        [
+            (
+                DUMP,
+                'messages.append({"role": "assistant", "tool_calls": [c.model_dump() for c in message.tool_calls]})\n',
+            )
+        ],
+    ],
+)
 def test_other_correct_designs_are_correct(run_cell, design, language):
     status, message = judged(run_cell, edited("one_step", language, *design), language)
     assert status == CORRECT, message

@@ -12,17 +12,22 @@ from pathlib import Path
 import pytest
 
 import agentlib
+import agentlib.provider.settings as config
 from agentlib import QUESTION, Call, Message, lesson_script
 from agentlib.course import agent_file, own_agent, own_run
 from agentlib.course.exercises import exercise
-from agentlib.course.trace_text import trace_text
-import agentlib.provider.settings as config
 from agentlib.course.exercises.read_doc import ReadDoc
+from agentlib.course.trace_text import trace_text
 from agentlib.provider.errors import ModelError
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = {"decorator": "tool", "read_doc": "read_doc", "loop": "run_agent", "scripted_model": "ScriptedModel",
-         "real_model": "RealModel"}
+NAMES = {
+    "decorator": "tool",
+    "read_doc": "read_doc",
+    "loop": "run_agent",
+    "scripted_model": "ScriptedModel",
+    "real_model": "RealModel",
+}
 MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
 
 
@@ -41,7 +46,9 @@ def solution(name, language="en"):
         head = "def run_agent(model, question, max_steps=8, verbose=True):\n"
         text = text.replace(head, head + f'    print("{MARKER}")\n')
         text = text.replace("SYSTEM_PROMPT, TOOLS", "SYSTEM_PROMPT")  # the loop reads the registry the file holds
-    text = text.replace("def read_doc(path, start=1, end=80):", "def read_doc(path: str, start: int = 1, end: int = 80):")
+    text = text.replace(
+        "def read_doc(path, start=1, end=80):", "def read_doc(path: str, start: int = 1, end: int = 80):"
+    )
     return text
 
 
@@ -64,12 +71,25 @@ def pass_all(language="en"):
 def test_with_no_piece_passed_every_name_is_agentlibs(folder, capsys):
     agent = own_agent.load("en")
     # agentlib's loop comes wrapped: a RealModel of the student's that passes later still fails in one sentence
-    assert (agent.tool, agent.TOOLS, agent.read_doc, agent.run_agent.__wrapped__, agent.ScriptedModel,
-            agent.RealModel) == (agentlib.tool, agentlib.TOOLS, agentlib.read_doc, agentlib.run_agent,
-                                 agentlib.ScriptedModel, agentlib.RealModel)
+    assert (
+        agent.tool,
+        agent.TOOLS,
+        agent.read_doc,
+        agent.run_agent.__wrapped__,
+        agent.ScriptedModel,
+        agent.RealModel,
+    ) == (
+        agentlib.tool,
+        agentlib.TOOLS,
+        agentlib.read_doc,
+        agentlib.run_agent,
+        agentlib.ScriptedModel,
+        agentlib.RealModel,
+    )
     assert agent.yours == []
-    assert capsys.readouterr().out.strip() == ("Your pieces: none. From agentlib: tool, read_doc, run_agent, "
-                                               "ScriptedModel, RealModel.")
+    assert capsys.readouterr().out.strip() == (
+        "Your pieces: none. From agentlib: tool, read_doc, run_agent, ScriptedModel, RealModel."
+    )
 
 
 def test_a_passed_piece_is_kept_as_the_cells_text_and_the_file_says_whose_each_piece_is(folder):
@@ -107,8 +127,9 @@ def set_up_cell(number, language):
 
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("number, area", [("04", "loop"), ("05", "scripted_model")])
-def test_after_a_restart_the_set_up_cell_brings_back_this_notebooks_passed_piece(folder, number, area, language,
-                                                                                 capsys, monkeypatch):
+def test_after_a_restart_the_set_up_cell_brings_back_this_notebooks_passed_piece(
+    folder, number, area, language, capsys, monkeypatch
+):
     from agentlib.course import CORRECT
     from agentlib.course.exercises import base
 
@@ -159,8 +180,9 @@ def test_the_students_loop_runs_and_its_trace_is_recorded_from_outside(folder, c
 def test_token_figures_of_the_students_run_come_from_what_the_model_reported(folder):
     pass_all()
     agent = own_agent.load("en")
-    _, stats = agent.run_agent(agentlib.ScriptedModel(lesson_script("en"), estimate_usage=True), QUESTION["en"],
-                               verbose=False)
+    _, stats = agent.run_agent(
+        agentlib.ScriptedModel(lesson_script("en"), estimate_usage=True), QUESTION["en"], verbose=False
+    )
     records = stats.trace.records
     assert len(records) == 4 and all(r["usage"]["estimated"] for r in records)
     assert stats.prompt_tokens == sum(r["usage"]["prompt_tokens"] for r in records) > 0
@@ -197,7 +219,9 @@ def test_a_key_pasted_into_llm_model_stops_the_students_real_model_before_any_re
     monkeypatch.setenv("LLM_MODEL", key)  # the student's RealModel reads os.environ["LLM_MODEL"] as it is
     with pytest.raises(ModelError) as caught:
         own_run.build(as_a_cell("real_model"), "en")
-    assert caught.value.kind == "key_in_model" and "LLM_MODEL" in str(caught.value) and "4f9aZq" not in str(caught.value)
+    assert (
+        caught.value.kind == "key_in_model" and "LLM_MODEL" in str(caught.value) and "4f9aZq" not in str(caught.value)
+    )
 
 
 def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, monkeypatch, tmp_path):
@@ -208,13 +232,15 @@ def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, mon
     monkeypatch.setenv("LLM_MODEL", "already-set")
     own_run.use_dotenv()
     import os
+
     assert os.environ["LLM_API_KEY"] == "sk-from-dot-env" and os.environ["LLM_MODEL"] == "already-set"
     assert "OTHER" not in os.environ
 
 
 def test_a_piece_that_cannot_run_outside_its_notebook_is_not_kept(folder, capsys):
-    text = solution("scripted_model").replace("class ScriptedModel:\n", "class ScriptedModel:\n"
-                                              "    steps = name_only_the_notebook_knows\n")
+    text = solution("scripted_model").replace(
+        "class ScriptedModel:\n", "class ScriptedModel:\n    steps = name_only_the_notebook_knows\n"
+    )
     assert own_agent.keep("scripted_model", None, "en", source=text) is None
     assert not (folder / "agent_loop.py").exists()
     assert "would not load" in capsys.readouterr().out
@@ -222,8 +248,14 @@ def test_a_piece_that_cannot_run_outside_its_notebook_is_not_kept(folder, capsys
 
 def test_the_agent_file_runs_as_a_script_with_the_scripted_model(folder):
     pass_all("de")
-    done = subprocess.run([sys.executable, "agent_loop.py"], cwd=folder, capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "agent_loop.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     assert MARKER in done.stdout and "httpx kennt vier Timeouts" in done.stdout
 
@@ -235,18 +267,27 @@ def test_the_command_the_course_prints_answers_in_a_plain_shell(folder, tmp_path
     command = printed.splitlines()[1].strip()  # the sentence, then the command on a line of its own
     assert command.split(" && ")[1] in agent_file.read()  # the file's own header names the same interpreter
     elsewhere = tmp_path_factory.mktemp("home")  # a terminal opens anywhere, with no PYTHONPATH and no venv active
-    done = subprocess.run(["/bin/sh", "-c", command], cwd=elsewhere, capture_output=True, text=True, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(elsewhere)})
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(elsewhere)},
+    )
     assert done.returncode == 0, done.stderr
-    assert MARKER in done.stdout and ("httpx kennt vier Timeouts" if language == "de" else "four timeouts") in done.stdout
+    assert (
+        MARKER in done.stdout and ("httpx kennt vier Timeouts" if language == "de" else "four timeouts") in done.stdout
+    )
 
 
 def test_the_students_recorded_run_leaves_the_same_messages_and_steps_as_agentlibs(folder):
     own_agent.keep("loop", as_a_cell("loop"), "en")  # the student's loop on agentlib's tools and model
     students = own_agent.load("en", quiet=True).run_agent
     _, mine = students(agentlib.ScriptedModel(lesson_script("en"), estimate_usage=True), QUESTION["en"], verbose=False)
-    _, theirs = agentlib.run_agent(agentlib.ScriptedModel(lesson_script("en"), estimate_usage=True), QUESTION["en"],
-                                   verbose=False)
+    _, theirs = agentlib.run_agent(
+        agentlib.ScriptedModel(lesson_script("en"), estimate_usage=True), QUESTION["en"], verbose=False
+    )
     assert mine.trace.messages == theirs.trace.messages
     assert [(r["at"], r["usage"]) for r in mine.trace.records] == [(r["at"], r["usage"]) for r in theirs.trace.records]
     assert (mine.trace.stop_reason, mine.trace.answer) == (theirs.trace.stop_reason, theirs.trace.answer)
@@ -261,12 +302,14 @@ def test_the_students_five_pieces_leave_the_same_message_list_and_trace_as_agent
     agent = own_agent.load("en", quiet=True)
     assert sorted(agent.yours) == sorted(NAMES)
     script = lesson_script("en")
-    replies = [completion(content=m.content, calls=[(c.function.name, c.function.arguments) for c in m.tool_calls or []])
-               for m in script]
+    replies = [
+        completion(content=m.content, calls=[(c.function.name, c.function.arguments) for c in m.tool_calls or []])
+        for m in script
+    ]
 
     def runs(pieces):
         _, scripted = pieces.run_agent(pieces.ScriptedModel(lesson_script("en")), QUESTION["en"], verbose=False)
-        with Loopback(replies) as server:
+        with Loopback(replies):
             real = pieces.RealModel() if pieces is agent else agentlib.RealModel()
             _, served = pieces.run_agent(real, QUESTION["en"], verbose=False)
         return scripted.trace, served.trace
@@ -277,20 +320,24 @@ def test_the_students_five_pieces_leave_the_same_message_list_and_trace_as_agent
         for own, reference in zip(mine, theirs):
             assert [m["role"] for m in own.messages] == [m["role"] for m in reference.messages]
             assert [m.get("tool_call_id") for m in own.messages] == [m.get("tool_call_id") for m in reference.messages]
-            assert [m for m in own.messages if m["role"] != "tool"] == [m for m in reference.messages
-                                                                          if m["role"] != "tool"]
+            assert [m for m in own.messages if m["role"] != "tool"] == [
+                m for m in reference.messages if m["role"] != "tool"
+            ]
             assert [(s.number, [(c.id, c.name, c.arguments) for c in s.calls]) for s in own.steps] == [
-                (s.number, [(c.id, c.name, c.arguments) for c in s.calls]) for s in reference.steps]
+                (s.number, [(c.id, c.name, c.arguments) for c in s.calls]) for s in reference.steps
+            ]
             assert (own.stop_reason, own.answer) == (reference.stop_reason, reference.answer)
             # Tool results differ only where the student wrote the tool: their read_doc words its notes its own way.
             names = {c["id"]: c["function"]["name"] for m in reference.messages for c in m.get("tool_calls", [])}
             assert [m for m in own.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"] == [
-                m for m in reference.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"]
+                m for m in reference.messages if m["role"] == "tool" and names[m["tool_call_id"]] != "read_doc"
+            ]
 
 
 def test_the_assembled_file_imports_each_name_once(folder):
     pass_all()
-    statements = [line.split("#")[0].strip() for line in agent_file.read().splitlines()
-                  if line.startswith(("import ", "from "))]
+    statements = [
+        line.split("#")[0].strip() for line in agent_file.read().splitlines() if line.startswith(("import ", "from "))
+    ]
     assert len(statements) == len(set(statements)), statements  # before: inspect, json, os, docs twice
     assert agent_file.unrepeated("import json; x = 1\nimport os\ny = 2\n") == "import json; x = 1\ny = 2\n"

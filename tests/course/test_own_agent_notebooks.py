@@ -20,6 +20,7 @@ import pytest
 from nbclient import NotebookClient
 
 from provider_rules import completion, serve
+
 from .notebook_solutions import CORRECT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,10 +28,14 @@ MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
 LOOP_HEAD = "def run_agent(model, question, max_steps=8, verbose=True):\n"
 ORDER = ["02", "03", "04", "05", "06", "07"]
 LOOKS = {  # cells added after a notebook's own cell (by id), and what they print
-    "06": {"max-steps-control": "control = _  # the control the cell above shows\ncontrol.run()\nprint(''.join(o.get('text', '') for o in control.log.outputs))"},
+    "06": {
+        "max-steps-control": "control = _  # the control the cell above shows\ncontrol.run()\nprint(''.join(o.get('text', '') for o in control.log.outputs))"  # noqa: E501
+    },
     "04": {"setup": "print('registry:', tool.__module__, TOOLS['read_doc']['fn'].__module__, list(TOOLS))"},
-    "07": {"own-agent-run": "print('answered by:', stats.trace.model)",
-           "exercise-4-run": "print('answered by:', stats4.trace.model)"},
+    "07": {
+        "own-agent-run": "print('answered by:', stats.trace.model)",
+        "exercise-4-run": "print('answered by:', stats4.trace.model)",
+    },
 }
 
 
@@ -56,8 +61,9 @@ def run(path, folder, solutions=True, extra=None, env=None):
             look.id = f"look-{cell.id}"
             cells.append(look)
     notebook.cells = cells
-    NotebookClient(notebook, kernel_name="python3", timeout=300,
-                   resources={"metadata": {"path": str(folder)}}).execute(env=env or environment())
+    NotebookClient(notebook, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(folder)}}).execute(
+        env=env or environment()
+    )
     return notebook
 
 
@@ -87,8 +93,11 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
     here, runs = student(language)
     german = language == "de"
     assert (here / "agent_loop.py").is_file()
-    assert ("Deine Teile: tool, read_doc. Von agentlib: run_agent." if german
-            else "Your pieces: tool, read_doc. From agentlib: run_agent.") in said(runs["04"], "setup")
+    assert (
+        "Deine Teile: tool, read_doc. Von agentlib: run_agent."
+        if german
+        else "Your pieces: tool, read_doc. From agentlib: run_agent."
+    ) in said(runs["04"], "setup")
     assert "registry: agent_loop agent_loop ['list_docs', 'grep_docs', 'read_doc']" in said(runs["04"], "look-setup")
     assert MARKER in said(runs["05"], "scripted-run")  # the run the trace viewer shows
     assert ("Modell: ScriptedModel" if german else "model: ScriptedModel") in said(runs["05"], "trace-viewer")
@@ -105,8 +114,8 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
 
 def local_model():
     """The local model's name, as a trace records it; a skip (a failure in CI) where it is not installed."""
-    from agentlib.provider.errors import ModelError
     from agentlib.extras import local
+    from agentlib.provider.errors import ModelError
 
     try:
         local.model_file("en")
@@ -119,8 +128,14 @@ def local_model():
 
 def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
     here, _ = student("de")
-    done = subprocess.run([sys.executable, "agent_loop.py"], cwd=here, capture_output=True, text=True, timeout=120,
-                          env={**environment(), "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "agent_loop.py"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**environment(), "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert MARKER in done.stdout and "httpx kennt vier Timeouts" in done.stdout
 
@@ -136,8 +151,14 @@ def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
             pytest.fail(f"CI is set, so the local model must run: {problem}")
         pytest.skip(str(problem))
     here, _ = student("de")
-    done = subprocess.run([sys.executable, "agent_loop.py", "--local", "--max-steps", "3"], cwd=here,
-                          capture_output=True, text=True, timeout=600, env={**environment(), "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "agent_loop.py", "--local", "--max-steps", "3"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**environment(), "PYTHONPATH": str(ROOT)},
+    )
     assert "Error" not in done.stderr and "500" not in done.stderr, done.stderr[-2000:]
     # The student's loop ran on the local model: it called a tool, or answered in words (it can do both now).
     assert MARKER in done.stdout and ("[step 1]" in done.stdout or "Answer" in done.stdout), done.stdout[-2000:]
@@ -148,19 +169,25 @@ def test_with_no_piece_passed_notebook_07_runs_on_agentlibs_pieces():
     here = folder / "notebooks" / "en"
     notebook = run(next(here.glob("07_*.ipynb")), here, solutions=False)
     assert "Your pieces: none. From agentlib: tool, read_doc, run_agent, ScriptedModel, RealModel." in said(
-        notebook, "setup")
-    assert "0 of 5 pieces are yours." in said(notebook, "own-agent-run") and MARKER not in said(notebook, "own-agent-run")
+        notebook, "setup"
+    )
+    assert "0 of 5 pieces are yours." in said(notebook, "own-agent-run") and MARKER not in said(
+        notebook, "own-agent-run"
+    )
 
 
 def test_notebook_06_with_a_key_in_dot_env_runs_the_students_real_model_against_a_server():
     folder = copy_of_notebooks()
     here = folder / "notebooks" / "de"
-    replies = [completion("llamacpp", calls=[("grep_docs", '{"keyword": "timeout"}')]),
-               completion("llamacpp", content="httpx kennt vier Timeouts (advanced/timeouts.md, Zeilen 15-20).")]
+    replies = [
+        completion("llamacpp", calls=[("grep_docs", '{"keyword": "timeout"}')]),
+        completion("llamacpp", content="httpx kennt vier Timeouts (advanced/timeouts.md, Zeilen 15-20)."),
+    ]
     # Two runs ask the model: exercise 2 in code (agentlib's RealModel, two steps) and the run of the student's own.
     with serve("llamacpp", replies * 2, lifetime=300) as server:
-        (folder / ".env").write_text(f"LLM_API_KEY={server.key}\nLLM_BASE_URL={server.base_url}\n"
-                                     f"LLM_MODEL=test-model\n", encoding="utf-8")
+        (folder / ".env").write_text(
+            f"LLM_API_KEY={server.key}\nLLM_BASE_URL={server.base_url}\nLLM_MODEL=test-model\n", encoding="utf-8"
+        )
         notebook = run(next(here.glob("06_*.ipynb")), here)  # raises if any cell raises
     assert "RealModel" in said(notebook, "choose-model")
     assert len(server.requests) == 4 and not server.refused, server.refused
@@ -175,13 +202,17 @@ def test_a_provider_that_quotes_the_key_never_gets_it_into_the_saved_notebook():
     key = "plainkeyQ7m2xZ9wT4"  # no "sk-": only knowing the key can hide it
     quoting = error(401, f"Incorrect API key provided: {key}. Header was 'Authorization: Bearer {key}'.")
     with serve("openai", [quoting] * 4, key=key, lifetime=300) as server:
-        (folder / ".env").write_text(f"LLM_API_KEY={key}\nLLM_BASE_URL={server.base_url}\nLLM_MODEL=test-model\n",
-                                     encoding="utf-8")
+        (folder / ".env").write_text(
+            f"LLM_API_KEY={key}\nLLM_BASE_URL={server.base_url}\nLLM_MODEL=test-model\n", encoding="utf-8"
+        )
         notebook = run(next(here.glob("06_*.ipynb")), here)  # the student's own RealModel (the solution) asks
     assert server.requests and "401" in said(notebook, "real-run")
     assert "use your RealModel" in said(notebook, "build-real-model-check")  # the student's path, not agentlib's
     saved = folder / "saved.ipynb"
     nbformat.write(notebook, saved)
-    text = saved.read_text(encoding="utf-8") + "".join((here / name).read_text(encoding="utf-8", errors="replace")
-                                                       for name in ("agent_loop.py",) if (here / name).exists())
+    text = saved.read_text(encoding="utf-8") + "".join(
+        (here / name).read_text(encoding="utf-8", errors="replace")
+        for name in ("agent_loop.py",)
+        if (here / name).exists()
+    )
     assert "Q7m2xZ" not in text and "plainkey" not in text

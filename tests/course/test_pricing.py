@@ -15,6 +15,7 @@ def test_cost_is_estimated_for_known_models_with_cached_tokens_at_their_rate():
 def test_a_trace_costs_the_sum_of_its_steps_and_unknown_once_a_step_has_no_usage(lesson_docs):
     def model(messages, tools, script=ScriptedModel(lesson_script())):
         return script(messages, tools)[0], Usage(1000, 100, cached_tokens=500)
+
     _, stats = run_agent(model, "Which?", verbose=False)
     assert trace_cost(stats.trace, "gpt-5-mini") == pytest.approx(4 * (500 * 0.25e-6 + 500 * 0.025e-6 + 100 * 2e-6))
     stats.trace.records[1]["usage"] = None  # a missing number is not zero

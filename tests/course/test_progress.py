@@ -40,8 +40,9 @@ def lines(home):
 def kernel(code, home):
     """Run `code` in a fresh Python process with HOME=`home` and recording on, as a kernel would; the process."""
     env = {k: v for k, v in os.environ.items() if k != progress.SWITCH} | {"HOME": str(home), "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def as_user(uid, function):
@@ -89,7 +90,10 @@ def test_a_start_and_each_check_add_one_line_that_names_the_notebook_its_kernel_
     progress.note_check("decorator", "correct", "de")
     records = progress.read(home / ".agentloop" / "progress.jsonl")
     assert [(r.event, r.exercise, r.outcome, r.notebook) for r in records] == [
-        ("start", None, None, "02"), ("check", "decorator", "incorrect", "02"), ("check", "decorator", "correct", "02")]
+        ("start", None, None, "02"),
+        ("check", "decorator", "incorrect", "02"),
+        ("check", "decorator", "correct", "02"),
+    ]
     written = [json.loads(line) for line in lines(home)]
     assert all(r["time"].endswith("+00:00") and r["language"] == "de" for r in written)
 
@@ -111,14 +115,24 @@ def test_another_user_cannot_read_a_students_progress_file(lent_home):
 
 
 def test_two_kernels_writing_at_once_lose_and_tear_no_line(home):
-    code = ("import pathlib, sys, time\n"
-            "from agentlib.course.progress import note_check\n"
-            "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.001)\n"
-            "for n in range(2000): note_check(f'{sys.argv[2]}-{n}', 'incorrect', 'en')\n")
+    code = (
+        "import pathlib, sys, time\n"
+        "from agentlib.course.progress import note_check\n"
+        "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.001)\n"
+        "for n in range(2000): note_check(f'{sys.argv[2]}-{n}', 'incorrect', 'en')\n"
+    )
     go = home / "go"
-    writers = [subprocess.Popen([sys.executable, "-c", code, str(go), name], env={
-        **{k: v for k, v in os.environ.items() if k != progress.SWITCH}, "HOME": str(home),
-        "PYTHONPATH": str(REPO)}) for name in ("a", "b")]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(go), name],
+            env={
+                **{k: v for k, v in os.environ.items() if k != progress.SWITCH},
+                "HOME": str(home),
+                "PYTHONPATH": str(REPO),
+            },
+        )
+        for name in ("a", "b")
+    ]
     go.touch()  # both are waiting: now they write at the same time
     assert [writer.wait(timeout=120) for writer in writers] == [0, 0]
     written = [json.loads(line)["exercise"] for line in lines(home)]
@@ -128,8 +142,11 @@ def test_two_kernels_writing_at_once_lose_and_tear_no_line(home):
 
 def test_a_restarted_kernel_appends_to_what_the_one_before_wrote(home):
     for _ in range(2):
-        started = kernel("from agentlib.course.progress import note_start, note_check\n"
-                         "note_start('04', 'de'); note_check('loop', 'not attempted', 'de')", home)
+        started = kernel(
+            "from agentlib.course.progress import note_start, note_check\n"
+            "note_start('04', 'de'); note_check('loop', 'not attempted', 'de')",
+            home,
+        )
         assert started.wait(timeout=60) == 0, started.stderr.read()
     assert [json.loads(line)["event"] for line in lines(home)] == ["start", "check", "start", "check"]
 
@@ -142,8 +159,9 @@ def test_recording_switched_off_writes_nothing(home, monkeypatch, value):
     assert not (home / ".agentloop").exists()
 
 
-@pytest.mark.parametrize("line", ["AGENTLOOP_PROGRESS=off", "export AGENTLOOP_PROGRESS = 'off'",
-                                  "AGENTLOOP_PROGRESS=off # no recording"])
+@pytest.mark.parametrize(
+    "line", ["AGENTLOOP_PROGRESS=off", "export AGENTLOOP_PROGRESS = 'off'", "AGENTLOOP_PROGRESS=off # no recording"]
+)
 def test_a_line_in_the_env_file_the_course_reads_switches_recording_off(home, monkeypatch, line):
     """The one `.env` the settings come from, read by the one reader (python-dotenv): a comment after the value too."""
     monkeypatch.delenv("LLM_ENV_FILE", raising=False)
@@ -189,7 +207,7 @@ def test_a_folder_where_the_file_should_be_is_skipped(home):
 def test_a_corrupted_line_is_skipped_and_a_record_after_a_torn_line_is_kept(home):
     progress.note_start("02", "de")
     with open(home / ".agentloop" / "progress.jsonl", "ab") as file:
-        file.write(b"\x00\xff not json\n[1, 2]\n{\"event\": \"check\"}\n{\"event\": \"check\", \"notebook\": \"0")
+        file.write(b'\x00\xff not json\n[1, 2]\n{"event": "check"}\n{"event": "check", "notebook": "0')
     progress.note_check("decorator", "correct", "de")  # lands on the end of the torn line
     records = progress.read(home / ".agentloop" / "progress.jsonl")
     assert [(r.event, r.exercise) for r in records] == [("start", None), ("check", "decorator")]
@@ -220,7 +238,10 @@ def test_a_check_records_its_outcome_and_nothing_of_the_work_or_its_message(home
     text = "\n".join(lines(home))
     assert KEY not in text and "leaky_schema" not in text and "def " not in text and str(home) not in text
     assert [(r["event"], r.get("exercise"), r.get("outcome")) for r in map(json.loads, lines(home))] == [
-        ("start", None, None), ("check", "list_schema", "incorrect"), ("check", "decorator", "not attempted")]
+        ("start", None, None),
+        ("check", "list_schema", "incorrect"),
+        ("check", "decorator", "not attempted"),
+    ]
 
 
 def test_a_check_says_the_same_with_a_broken_progress_file_as_with_recording_off(home, capsys, monkeypatch):
@@ -337,9 +358,12 @@ def test_a_check_cell_run_again_after_pick_replaced_the_work_records_the_work_it
     from agentlib.course import exercise
 
     progress.note_start("05", "en")
-    made, passing = {}, {}
-    exec("class ScriptedModel:\n    def __init__(self, script):\n        self.script = script\n"
-         "    def __call__(self, messages, tools):\n        return self.script[0], None\n", made)
+    made = {}
+    exec(
+        "class ScriptedModel:\n    def __init__(self, script):\n        self.script = script\n"
+        "    def __call__(self, messages, tools):\n        return self.script[0], None\n",
+        made,
+    )
     q = exercise("scripted_model", "en")
     q.check(made["ScriptedModel"])
     picked = q.pick(made["ScriptedModel"])  # agentlib's, since the student's failed

@@ -29,16 +29,25 @@ CONTROL = {chr(c) for c in range(32)} - {"\n"} | {"\x7f", "\x9b", "\u202e"}  # w
 
 
 def progress(*args):
-    done = subprocess.run([sys.executable, "-m", "agentlib.course", "progress", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, "-m", "agentlib.course", "progress", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
 
 
 def record(minute, event, notebook, exercise=None, outcome=None, **more):
     """One line as progress.py writes it, `minute` minutes after 9:00."""
-    line = {"event": event, "notebook": notebook, "language": "de",
-            "time": f"2026-12-01T{9 + minute // 60:02d}:{minute % 60:02d}:00+00:00"}
+    line = {
+        "event": event,
+        "notebook": notebook,
+        "language": "de",
+        "time": f"2026-12-01T{9 + minute // 60:02d}:{minute % 60:02d}:00+00:00",
+    }
     if event == "check":
         line |= {"exercise": exercise, "outcome": outcome}
     return json.dumps(line | more)
@@ -47,8 +56,9 @@ def record(minute, event, notebook, exercise=None, outcome=None, **more):
 def write(file, *events, extra=()):
     """A progress file at `file` holding `events` (minute, event, notebook, exercise, outcome), then `extra` lines."""
     file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text("".join(record(*event) + "\n" for event in events) + "".join(line + "\n" for line in extra),
-                    encoding="utf-8")
+    file.write_text(
+        "".join(record(*event) + "\n" for event in events) + "".join(line + "\n" for line in extra), encoding="utf-8"
+    )
     return file
 
 
@@ -56,10 +66,20 @@ def home(root, name):
     return root / name / ".agentloop" / "progress.jsonl"
 
 
-ADA = [(0, "start", "02"), (3, "check", "02", "decorator", "not attempted"), (6, "check", "02", "decorator", "incorrect"),
-       (9, "check", "02", "decorator", "correct"), (10, "start", "04"), (22, "check", "04", "loop", "not attempted")]
-BO = [(0, "start", "02"), (5, "check", "02", "decorator", "incorrect"), (15, "check", "02", "decorator", "incorrect"),
-      (16, "check", "02", "list_schema", "not attempted")]
+ADA = [
+    (0, "start", "02"),
+    (3, "check", "02", "decorator", "not attempted"),
+    (6, "check", "02", "decorator", "incorrect"),
+    (9, "check", "02", "decorator", "correct"),
+    (10, "start", "04"),
+    (22, "check", "04", "loop", "not attempted"),
+]
+BO = [
+    (0, "start", "02"),
+    (5, "check", "02", "decorator", "incorrect"),
+    (15, "check", "02", "decorator", "incorrect"),
+    (16, "check", "02", "list_schema", "not attempted"),
+]
 
 
 def a_class(root):
@@ -71,11 +91,13 @@ def a_class(root):
     return root
 
 
-TABLE = ["student  last seen  02 decorator  02 list_schema  02 min  04 loop  04 min",
-         "ada      04         ✓             ·               9.0     ○        12.0",
-         "bo       02         ✗ 2           ○               16.0    ·",
-         "cy       no file",
-         "median                                            12.5             12.0"]
+TABLE = [
+    "student  last seen  02 decorator  02 list_schema  02 min  04 loop  04 min",
+    "ada      04         ✓             ·               9.0     ○        12.0",
+    "bo       02         ✗ 2           ○               16.0    ·",
+    "cy       no file",
+    "median                                            12.5             12.0",
+]
 
 
 def test_the_table_tells_not_attempted_from_not_reached_from_no_file_and_shows_the_last_notebook(tmp_path):
@@ -107,8 +129,12 @@ def test_a_folder_mixing_files_homes_and_handed_in_folders_reads_everyone(tmp_pa
     done = progress(tmp_path)
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[1:-1]}
-    assert rows == {"ada": TABLE[1].split()[1:], "bo": TABLE[2].split()[1:], "cy": ["no", "file"],
-                    "dan": TABLE[1].split()[1:]}
+    assert rows == {
+        "ada": TABLE[1].split()[1:],
+        "bo": TABLE[2].split()[1:],
+        "cy": ["no", "file"],
+        "dan": TABLE[1].split()[1:],
+    }
 
 
 def test_two_students_of_one_name_are_two_rows_and_one_file_named_twice_is_one(tmp_path):
@@ -133,12 +159,16 @@ def test_csv_holds_the_same_cells(tmp_path):
 
 def test_minutes_gives_the_class_median_per_notebook(tmp_path):
     assert progress(a_class(tmp_path), "--minutes").stdout.splitlines() == [
-        "notebook  median minutes  students", "02        12.5            2", "04        12.0            1"]
+        "notebook  median minutes  students",
+        "02        12.5            2",
+        "04        12.0            1",
+    ]
 
 
 def test_a_pause_between_two_lines_is_not_counted_and_a_notebook_without_a_check_has_no_minutes():
     def events(*pairs):
         return [(datetime(2026, 12, 1, 9, tzinfo=timezone.utc) + timedelta(minutes=m), event) for m, event in pairs]
+
     assert active_minutes(events((0, "start"), (5, "check"), (120, "start"), (122, "check"))) == 7
     assert active_minutes(events((0, "start"), (10, "start"))) is None
     assert active_minutes(events((0, "check"))) is None
@@ -166,17 +196,20 @@ def test_a_line_of_200000_brackets_is_skipped_counted_and_the_table_still_printe
 HOSTILE_LINES = [
     "[" * 3000,  # nested, but short enough to be parsed: RecursionError inside json
     "{" * 200_000,  # longer than LINE: never parsed
-    '{"event": "check", "notebook": "02", "exercise": "decorator", "outcome": ["incorrect"], "time": "2026-12-01T09:30"}',
-    '{"event": "check", "notebook": {"x": 1}, "exercise": "decorator", "outcome": "incorrect", "time": "2026-12-01T09:30"}',
+    '{"event": "check", "notebook": "02", "exercise": "decorator", "outcome": ["incorrect"], "time": "2026-12-01T09:30"}',  # noqa: E501
+    '{"event": "check", "notebook": {"x": 1}, "exercise": "decorator", "outcome": "incorrect", "time": "2026-12-01T09:30"}',  # noqa: E501
     '{"event": "check", "notebook": "02", "exercise": 7, "outcome": "incorrect", "time": "2026-12-01T09:30"}',
     '{"event": "start", "notebook": "02", "time": "0001-01-01T00:00:00+23:59"}',  # out of range once in UTC
     '{"event": "start", "notebook": "02", "time": 5}',
     '{"event": "start", "notebook": "02", "time": "yesterday"}',
     '{"event": ["start"], "notebook": "02", "time": "2026-12-01T09:30"}',
     '{"event": "check", "notebook": "02", "exercise": "decorator", "outcome": "maybe", "time": "2026-12-01T09:30"}',
-    '{"event": "check", "notebook": "02", "exercise": "decorator", "outcome": "not reached", "time": "2026-12-01T09:30"}',
+    '{"event": "check", "notebook": "02", "exercise": "decorator", "outcome": "not reached", "time": "2026-12-01T09:30"}',  # noqa: E501
     '[{"event": "start", "notebook": "02", "time": "2026-12-01T09:30"}]',
-    "1e999999", "null", '"a string"', "not json",
+    "1e999999",
+    "null",
+    '"a string"',
+    "not json",
 ]
 
 
@@ -188,7 +221,8 @@ def test_lines_that_are_no_record_are_skipped_and_counted_once_for_the_student(t
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1:3] == [TABLE[1], TABLE[2]]
     assert done.stderr.splitlines() == [
-        f"note: ada: {len(HOSTILE_LINES) + 1} line(s) of the progress file are no record and were skipped"]
+        f"note: ada: {len(HOSTILE_LINES) + 1} line(s) of the progress file are no record and were skipped"
+    ]
 
 
 def test_a_line_torn_by_a_full_disk_keeps_the_record_on_its_end(tmp_path):
@@ -201,9 +235,14 @@ def hostile_class(root):
     """Names a student controls: an exercise name with terminal escapes, a forged row, a formula and a bidi
     override; a file name that is a formula; and an exercise name of 1 MB (a line no record can be)."""
     forged = "\u202e\x1b[2J\x07\nada  ✓\r=1+2"
-    write(root / "=1+2.jsonl", (0, "start", "02"), (1, "check", "02", forged, "incorrect"),
-          (2, "check", None, "=HYPERLINK(\"http://x\")", "correct"), (3, "check", "02", "y" * 1000, "correct"),
-          extra=[record(4, "check", "02", "x" * 1_000_000, "correct")])
+    write(
+        root / "=1+2.jsonl",
+        (0, "start", "02"),
+        (1, "check", "02", forged, "incorrect"),
+        (2, "check", None, '=HYPERLINK("http://x")', "correct"),
+        (3, "check", "02", "y" * 1000, "correct"),
+        extra=[record(4, "check", "02", "x" * 1_000_000, "correct")],
+    )
     write(root / "ada.jsonl", *ADA)
     return root
 
@@ -235,7 +274,7 @@ def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote(tmp_path):
     cells = [cell for row in rows for cell in row]
     assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
     assert "'=1+2" in [row[0] for row in rows]  # the student's row, named after the file
-    assert "'=HYPERLINK(\"http://x\")" in rows[0]
+    assert '\'=HYPERLINK("http://x")' in rows[0]
     assert not CONTROL & set("".join(cells))
 
 
@@ -245,10 +284,20 @@ def week(count):
     for n in range(count):
         moment = (datetime(2026, 12, 1, 9, tzinfo=timezone.utc) + timedelta(seconds=30 * n)).isoformat()
         notebook = f"0{2 + n % 5}"
-        lines.append(json.dumps({"event": "start", "notebook": notebook, "language": "de", "time": moment}
-                                if n % 10 == 0 else
-                                {"event": "check", "notebook": notebook, "exercise": f"exercise{n % 3}",
-                                 "outcome": ("incorrect", "correct")[n % 7 == 0], "language": "de", "time": moment}))
+        lines.append(
+            json.dumps(
+                {"event": "start", "notebook": notebook, "language": "de", "time": moment}
+                if n % 10 == 0
+                else {
+                    "event": "check",
+                    "notebook": notebook,
+                    "exercise": f"exercise{n % 3}",
+                    "outcome": ("incorrect", "correct")[n % 7 == 0],
+                    "language": "de",
+                    "time": moment,
+                }
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -309,7 +358,12 @@ def test_a_home_the_instructor_may_not_read_is_named_and_the_others_are_shown(tm
         result, printed = as_user(user, lambda: main(["progress", str(root)]))
         assert result == "1"
         assert [line.split()[0] for line in printed.splitlines() if line.strip()] == [
-            "warning:", "student", "ada", "cy", "median"]
+            "warning:",
+            "student",
+            "ada",
+            "cy",
+            "median",
+        ]
         assert f"cannot read {root / 'bo'}" in printed
     finally:
         (root / "bo").chmod(0o700)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import agentlib.docs
 from agentlib import TOOLS, docs, read_doc
 from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
-from agentlib.course.exercises.read_doc import ReadDoc
 from agentlib.course.exercises.escapes import ESCAPES, SECRET, docs_folder, escape_folder, escapes, layout
+from agentlib.course.exercises.read_doc import ReadDoc
 
 LANGUAGES = ["de", "en"]
 REFUSAL = 'return f"Error: no such file {path!r}; call list_docs to see which files exist."'
@@ -20,8 +20,10 @@ PLACE = {"de": "deine Pfadprüfung", "en": "your path check"}  # where a leak's 
 MISTAKES = {  # the solution with one rule broken, and words the verdict must contain ("way_...": the way out it names;
     # a dict: the words of the rule, per language)
     "looks only for '..'": (("not file.is_relative_to(base)", '".." in path'), [PLACE, "way_absolute", "'..'"]),
-    "compares strings": (("not file.is_relative_to(base)", "not str(file).startswith(str(base))"),
-                         ["way_sibling", PLACE]),
+    "compares strings": (
+        ("not file.is_relative_to(base)", "not str(file).startswith(str(base))"),
+        ["way_sibling", PLACE],
+    ),
     "does not resolve": (("file = (base / path).resolve()", "file = base / path"), ["way_dotdot", PLACE]),
     "81 lines": (("start + 79", "start + 80"), ["81", "80"]),
     "cap counted from line 1": (("min(end, start + 79, len(lines))", "min(end, 80, len(lines))"), ["100", "start"]),
@@ -29,23 +31,38 @@ MISTAKES = {  # the solution with one rule broken, and words the verdict must co
     "end left out": (("range(start, last + 1)", "range(start, last)"), ["end", "5", "9"]),
     "numbers shifted by one": (('f"{number}: {lines[number - 1]}"', 'f"{number}: {lines[number]}"'), ["Guide line"]),
     "start=0 accepted": (("if start < 1:", "if start < 0:"), ["read_doc('guide.md', 0, 3)", " 1"]),
-    "misspelt name raises without list_docs": ((CHECK, "if not file.is_relative_to(base):"),
-                                               ["list_docs", "gide.md"]),
-    "refusal without the path": ((REFUSAL, 'return "Error: no such file; call list_docs to see which files exist."'),
-                                 ["read_doc('gide.md')", "'gide.md'", {"de": "nennt den Pfad, den das Modell verlangt hat",
-                                                                       "en": "names the path the model asked for"}]),
-    "refusal without a next step": ((REFUSAL, 'return f"Error: no such file {path!r}."'),
-                                    ["'gide.md'", "list_docs", {"de": "was es als Nächstes tun soll",
-                                                                "en": "what to do next"}]),
-    "refusal names where the file lies": ((REFUSAL, 'return f"Error: no such file {file}; call list_docs."'),
-                                          ["'gide.md'", {"de": "nicht, wo die Datei auf diesem Rechner läge",
-                                                         "en": "not where the file would lie on this computer"}]),
-    "refusal outside without the path": ((f"    {CHECK}\n",
-                                          "    if not file.is_relative_to(base):\n"
-                                          "        return 'Error: that path leads out; call list_docs.'\n"
-                                          "    if not file.is_file():\n"),
-                                         ["read_doc('../../", {"de": "(außerhalb des Doku-Ordners)",
-                                                               "en": "(outside the docs folder)"}]),
+    "misspelt name raises without list_docs": ((CHECK, "if not file.is_relative_to(base):"), ["list_docs", "gide.md"]),
+    "refusal without the path": (
+        (REFUSAL, 'return "Error: no such file; call list_docs to see which files exist."'),
+        [
+            "read_doc('gide.md')",
+            "'gide.md'",
+            {"de": "nennt den Pfad, den das Modell verlangt hat", "en": "names the path the model asked for"},
+        ],
+    ),
+    "refusal without a next step": (
+        (REFUSAL, 'return f"Error: no such file {path!r}."'),
+        ["'gide.md'", "list_docs", {"de": "was es als Nächstes tun soll", "en": "what to do next"}],
+    ),
+    "refusal names where the file lies": (
+        (REFUSAL, 'return f"Error: no such file {file}; call list_docs."'),
+        [
+            "'gide.md'",
+            {
+                "de": "nicht, wo die Datei auf diesem Rechner läge",
+                "en": "not where the file would lie on this computer",
+            },
+        ],
+    ),
+    "refusal outside without the path": (
+        (
+            f"    {CHECK}\n",
+            "    if not file.is_relative_to(base):\n"
+            "        return 'Error: that path leads out; call list_docs.'\n"
+            "    if not file.is_file():\n",
+        ),
+        ["read_doc('../../", {"de": "(außerhalb des Doku-Ordners)", "en": "(outside the docs folder)"}],
+    ),
     "ignores docs.DOCS": (("base = docs.DOCS.resolve()", "base = Path('data/httpx-docs').resolve()"), ["docs.DOCS"]),
 }
 NOTEBOOK_MISTAKE = ("file = (base / path).resolve()", "file = base / path")
@@ -73,28 +90,39 @@ def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, la
     q = exercise("read_doc", language)
     status, message = q.judge(run_cell(broken(language, old, new))["read_doc"])
     assert status == INCORRECT, message
-    expected = [word[language] if isinstance(word, dict) else q.say(word) if word.startswith("way_") else word
-                for word in words]
+    expected = [
+        word[language] if isinstance(word, dict) else q.say(word) if word.startswith("way_") else word for word in words
+    ]
     assert all(word in message for word in expected), message
     assert SECRET not in message and len(message) < 700  # a verdict never dumps the leaked file
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("refusal", ['return f"Fehler: Die Datei {path!r} gibt es nicht; rufe list_docs auf."',
-                                     'return "Error: " + path + " is not a doc file here. list_docs shows the ones there are."',
-                                     'raise FileNotFoundError(f"no such file {path!r}; call list_docs.")'])
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        'return f"Fehler: Die Datei {path!r} gibt es nicht; rufe list_docs auf."',
+        'return "Error: " + path + " is not a doc file here. list_docs shows the ones there are."',
+        'raise FileNotFoundError(f"no such file {path!r}; call list_docs.")',
+    ],
+)
 def test_a_refusal_in_other_words_or_raised_is_correct(run_cell, refusal, language):
     status, message = exercise("read_doc", language).judge(run_cell(broken(language, REFUSAL, refusal))["read_doc"])
     assert status == CORRECT, message
-    raised = {"de": "macht die Schleife daraus eine Beobachtung", "en": "the loop turns the exception into an observation"}
+    raised = {
+        "de": "macht die Schleife daraus eine Beobachtung",
+        "en": "the loop turns the exception into an observation",
+    }
     assert (raised[language] in message) == refusal.startswith("raise"), message
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_skeleton_with_the_refusal_left_open_names_the_open_gap(run_cell, language):
     q = exercise("read_doc", language)
-    half = q.SKELETON[language].replace("    ...\n", "    base = docs.DOCS.resolve()\n    file = (base / path).resolve()\n"
-                                        f"    {CHECK}\n        return ...\n")
+    half = q.SKELETON[language].replace(
+        "    ...\n",
+        f"    base = docs.DOCS.resolve()\n    file = (base / path).resolve()\n    {CHECK}\n        return ...\n",
+    )
     status, message = q.judge(run_cell(half)["read_doc"])
     assert status == INCORRECT and "(...)" in message, message
 
@@ -111,11 +139,14 @@ def test_the_solution_is_correct_and_pick_puts_it_behind_the_loops_tool(run_cell
     q.check(wrong)
     chosen = q.pick(wrong)  # which passing piece stands in is Exercise.pick's choice (test_exercise_framework)
     assert chosen is not wrong and TOOLS["read_doc"] == {
-        "fn": chosen, "schema": ReadDoc.SCHEMA if chosen is read_doc else ReadDoc.OWN_SCHEMA}
+        "fn": chosen,
+        "schema": ReadDoc.SCHEMA if chosen is read_doc else ReadDoc.OWN_SCHEMA,
+    }
     assert agentlib.docs.DOCS == docs.DOCS  # the check put the docs folder back
 
 
 # ── the sandbox: every way out of a docs folder that agentlib's read_doc refuses ──
+
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
@@ -124,35 +155,51 @@ def base(tmp_path_factory):
 
 def guarded(refuses):
     """A read_doc that refuses what `refuses(base, path)` says and otherwise reads docs.DOCS / path, unresolved."""
+
     def read_doc(path, start=1, end=80):
         base = Path(docs.DOCS).resolve()
         if refuses(base, path) or not (base / path).is_file():
             return f"Error: no such file {path!r}; call list_docs to see which files exist."
         lines = (base / path).read_text(encoding="utf-8").splitlines()
         return "\n".join(f"{n}: {lines[n - 1]}" for n in range(max(start, 1), min(end, start + 79, len(lines)) + 1))
+
     return read_doc
 
 
 def only_way_open(way):
     """Refuses every probe the check draws for its folder but the one of `way`."""
+
     def refuses(folder, path):
         probes = {w: p for p, w in escapes(folder)}
         return path in probes.values() and path != probes[way]
+
     return refuses
 
 
 LEAK_RULE = {"de": "Erst den ganzen Pfad auflösen", "en": "first resolve the whole path"}
-OLD_PROBES = ["../../etc/passwd", "{outside}", "../docs-private/notes.md", "leak.md", "advanced/../../../etc/passwd",
-              "./../../etc/passwd", "advanced//..//..//../etc/passwd", "linked/passwd", "{base}/../../etc/passwd",
-              "{base}/../docs-private/notes.md"]  # the probes of earlier versions, the same on every run
+OLD_PROBES = [
+    "../../etc/passwd",
+    "{outside}",
+    "../docs-private/notes.md",
+    "leak.md",
+    "advanced/../../../etc/passwd",
+    "./../../etc/passwd",
+    "advanced//..//..//../etc/passwd",
+    "linked/passwd",
+    "{base}/../../etc/passwd",
+    "{base}/../docs-private/notes.md",
+]  # the probes of earlier versions, the same on every run
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_read_doc_that_refuses_only_the_probes_of_an_earlier_run_is_incorrect(language, tmp_path):
     earlier = escape_folder(tmp_path)  # an earlier check's folder: its probes could be read off its verdicts
-    for refuses in (lambda folder, path: path in {t.format(base=folder, outside=folder.parent.parent / "etc" / "passwd")
-                                                  for t in OLD_PROBES},
-                    lambda folder, path: path in {p for p, _ in escapes(earlier)}):
+    for refuses in (
+        lambda folder, path: (
+            path in {t.format(base=folder, outside=folder.parent.parent / "etc" / "passwd") for t in OLD_PROBES}
+        ),
+        lambda folder, path: path in {p for p, _ in escapes(earlier)},
+    ):
         status, message = exercise("read_doc", language).judge(guarded(refuses))
         assert status == INCORRECT and LEAK_RULE[language] in message, message
 
@@ -188,9 +235,12 @@ GUARDS = {  # naive guards a student might write; any one or two of them leak on
     "normpath prefix": lambda base, path: not os.path.normpath(base / path).startswith(str(base)),
     "resolved prefix": lambda base, path: not str((base / path).resolve()).startswith(str(base)),
 }
-PATHS = st.tuples(st.lists(st.sampled_from(["{inner}", ".", "", "{linked}"]), max_size=3),
-                  st.integers(min_value=0, max_value=4), st.lists(st.sampled_from([".", ""]), max_size=2),
-                  st.sampled_from(["{out}/{secret}", "{sibling}/{note}", "{secret}", "{link}", "{linked}/{secret}"]))
+PATHS = st.tuples(
+    st.lists(st.sampled_from(["{inner}", ".", "", "{linked}"]), max_size=3),
+    st.integers(min_value=0, max_value=4),
+    st.lists(st.sampled_from([".", ""]), max_size=2),
+    st.sampled_from(["{out}/{secret}", "{sibling}/{note}", "{secret}", "{link}", "{linked}/{secret}"]),
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

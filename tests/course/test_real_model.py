@@ -10,26 +10,55 @@ from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
 from .edits import edited
 
 WRONG = {  # replacements in the solution; words the verdict must hold in English, in German
-    "hard-codes the endpoint": ([('base_url = os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
-                                  'base_url = "https://api.deepseek.com"')],
-                                ["api.deepseek.com:443", "LLM_BASE_URL"], ["api.deepseek.com:443", "LLM_BASE_URL"]),
-    "reads another variable": ([('"LLM_MODEL", "deepseek-flash"', '"MODEL", "deepseek-flash"')],
-                               ["'deepseek-flash'", "LLM_MODEL"], ["'deepseek-flash'", "LLM_MODEL"]),
+    "hard-codes the endpoint": (
+        [
+            (
+                'base_url = os.environ.get("LLM_BASE_URL", "https://api.deepseek.com")',
+                'base_url = "https://api.deepseek.com"',
+            )
+        ],
+        ["api.deepseek.com:443", "LLM_BASE_URL"],
+        ["api.deepseek.com:443", "LLM_BASE_URL"],
+    ),
+    "reads another variable": (
+        [('"LLM_MODEL", "deepseek-flash"', '"MODEL", "deepseek-flash"')],
+        ["'deepseek-flash'", "LLM_MODEL"],
+        ["'deepseek-flash'", "LLM_MODEL"],
+    ),
     "ignores tools": ([("tools=tools, ", "")], ["tools=tools"], ["tools=tools"]),
-    "sends a tool-call turn back with content None": ([('message.content = message.content or ""', "pass")],
-                                                      ["content None", "llama-cpp-python"], ["content None", "llama-cpp-python"]),
-    "returns the whole completion": ([("return message, reply.usage", "return reply, reply.usage")],
-                                     ["whole reply", "first choice"], ["ganze Antwort", "ersten Auswahl"]),
-    "returns no usage": ([("return message, reply.usage", "return message, None")], ["token counts", "usage"],
-                         ["Token-Zählung", "usage"]),
-    "returns the first choice, not its message": ([("message = reply.choices[0].message", "message = reply.choices[0]")],
-                                                  ["reply.choices[0].message"], ["reply.choices[0].message"]),
+    "sends a tool-call turn back with content None": (
+        [('message.content = message.content or ""', "pass")],
+        ["content None", "llama-cpp-python"],
+        ["content None", "llama-cpp-python"],
+    ),
+    "returns the whole completion": (
+        [("return message, reply.usage", "return reply, reply.usage")],
+        ["whole reply", "first choice"],
+        ["ganze Antwort", "ersten Auswahl"],
+    ),
+    "returns no usage": (
+        [("return message, reply.usage", "return message, None")],
+        ["token counts", "usage"],
+        ["Token-Zählung", "usage"],
+    ),
+    "returns the first choice, not its message": (
+        [("message = reply.choices[0].message", "message = reply.choices[0]")],
+        ["reply.choices[0].message"],
+        ["reply.choices[0].message"],
+    ),
     "returns the first choice, content line dropped": (
-        [("message = reply.choices[0].message", "message = reply.choices[0]"),
-         ('message.content = message.content or ""', "pass")], ["reply.choices[0].message"],
-        ["reply.choices[0].message"]),
-    "reads LLM_MODEL but sends the written-in name": ([("model=self.name", 'model="deepseek-flash"')],
-                                                       ["create", "'deepseek-flash'"], ["create", "'deepseek-flash'"]),
+        [
+            ("message = reply.choices[0].message", "message = reply.choices[0]"),
+            ('message.content = message.content or ""', "pass"),
+        ],
+        ["reply.choices[0].message"],
+        ["reply.choices[0].message"],
+    ),
+    "reads LLM_MODEL but sends the written-in name": (
+        [("model=self.name", 'model="deepseek-flash"')],
+        ["create", "'deepseek-flash'"],
+        ["create", "'deepseek-flash'"],
+    ),
 }
 NOTEBOOK_MISTAKE = ('"LLM_MODEL", "deepseek-flash"', '"MODEL", "deepseek-flash"')
 
@@ -54,8 +83,9 @@ def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, no
         assert all(word in message for word in words), message
 
 
-def test_the_solution_is_correct_the_env_restored_and_the_key_never_shown(run_cell, monkeypatch, capsys,
-                                                                           no_llm_settings):
+def test_the_solution_is_correct_the_env_restored_and_the_key_never_shown(
+    run_cell, monkeypatch, capsys, no_llm_settings
+):
     monkeypatch.setenv("LLM_API_KEY", "sk-mine-1234")
     before = dict(os.environ)
     q = exercise("real_model", "en")
@@ -74,12 +104,16 @@ def test_in_a_browser_tab_the_check_judges_without_a_server(run_cell, monkeypatc
 
     def no_listening(*args, **kwargs):
         raise AssertionError("a browser tab cannot listen on a port")
+
     monkeypatch.setattr(sys, "platform", "emscripten")  # JupyterLite's Pyodide
     monkeypatch.setattr(loopback, "Server", no_listening)
     q = exercise("real_model", language)
     status, message = q.judge(defined(run_cell, language))
     assert status == CORRECT, message  # before: "not attempted", so a browser student had at most 4 of 5 pieces
-    for mistake, words in (("ignores tools", ["tools=tools"]), ("hard-codes the endpoint", ["api.deepseek.com", "LLM_BASE_URL"])):
+    for mistake, words in (
+        ("ignores tools", ["tools=tools"]),
+        ("hard-codes the endpoint", ["api.deepseek.com", "LLM_BASE_URL"]),
+    ):
         status, message = q.judge(defined(run_cell, language, *WRONG[mistake][0]))
         assert status == INCORRECT and all(word in message for word in words), message
 
@@ -109,10 +143,16 @@ def test_the_talks_time_limit_does_not_cover_building_the_class(run_cell, no_llm
     """Building the class builds the openai client, seconds on a busy machine: the course's set-up, not the talk."""
     from agentlib.course.exercises import real_model
 
-    source = edited("real_model", "en", ("    def __init__(self):\n",
-                                         "    def __init__(self):\n        assert not limits(), limits()\n"))
-    namespace = run_cell("from agentlib.course.exercises.time_limit import LIMITS\n"
-                         "def limits():\n    return [s for _, s in getattr(LIMITS, 'stack', [])"
-                         f" if s == {real_model.LOOPBACK_SECONDS}]\n", source)
+    source = edited(
+        "real_model",
+        "en",
+        ("    def __init__(self):\n", "    def __init__(self):\n        assert not limits(), limits()\n"),
+    )
+    namespace = run_cell(
+        "from agentlib.course.exercises.time_limit import LIMITS\n"
+        "def limits():\n    return [s for _, s in getattr(LIMITS, 'stack', [])"
+        f" if s == {real_model.LOOPBACK_SECONDS}]\n",
+        source,
+    )
     status, message = exercise("real_model", "en").judge(namespace["RealModel"])
     assert status == CORRECT, message

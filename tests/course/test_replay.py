@@ -7,10 +7,10 @@ import pytest
 
 import agentlib
 import agentlib.loop
-from agentlib.provider.errors import ModelError
+from agentlib.course.replay import ReplayModel
 from agentlib.loop import run_agent
 from agentlib.models import RealModel
-from agentlib.course.replay import ReplayModel
+from agentlib.provider.errors import ModelError
 from agentlib.trace import Trace
 from provider_rules import completion, error, serve
 
@@ -23,8 +23,9 @@ pytestmark = pytest.mark.usefixtures("no_llm_settings")
 def record(tmp_path, replies, max_steps=8, name="run.json"):
     """A real run against the loopback server, saved; returns (answer, stats, path)."""
     with serve("deepseek", replies, models=("deepseek-flash",)) as server:
-        model = RealModel("deepseek-flash", server.base_url, server.key, extra_body={"thinking": {"type": "enabled"}},
-                          max_retries=0)
+        model = RealModel(
+            "deepseek-flash", server.base_url, server.key, extra_body={"thinking": {"type": "enabled"}}, max_retries=0
+        )
         answer, stats = run_agent(model, QUESTION, max_steps=max_steps, verbose=False)
     path = tmp_path / name
     stats.trace.save(path)
@@ -33,12 +34,26 @@ def record(tmp_path, replies, max_steps=8, name="run.json"):
 
 
 def lesson(reasoning="grep first"):
-    return [completion("deepseek", calls=[("grep_docs", '{"keyword": "timeout"}'), ("list_docs", "")],
-                       usage=(800, 50, 0), reasoning=reasoning),
-            completion("deepseek", calls=[("read_doc", '{"path": "advanced/timeouts.md"}')],
-                       usage=(1200, 40, 768), reasoning=reasoning),
-            completion("deepseek", content="Four: connect, read, write, pool (advanced/timeouts.md, lines 2-3).",
-                       usage=(1700, 500, 1152), reasoning=reasoning)]
+    return [
+        completion(
+            "deepseek",
+            calls=[("grep_docs", '{"keyword": "timeout"}'), ("list_docs", "")],
+            usage=(800, 50, 0),
+            reasoning=reasoning,
+        ),
+        completion(
+            "deepseek",
+            calls=[("read_doc", '{"path": "advanced/timeouts.md"}')],
+            usage=(1200, 40, 768),
+            reasoning=reasoning,
+        ),
+        completion(
+            "deepseek",
+            content="Four: connect, read, write, pool (advanced/timeouts.md, lines 2-3).",
+            usage=(1700, 500, 1152),
+            reasoning=reasoning,
+        ),
+    ]
 
 
 def test_replay_repeats_the_recorded_run_offline(tmp_path, docs):
@@ -59,7 +74,8 @@ def test_replay_notices_another_system_prompt(tmp_path, docs, monkeypatch):
     answer, stats = run_agent(ReplayModel.load(path), QUESTION, verbose=False)
     assert answer is None and stats.steps == 0
     assert stats.trace.stop_message.startswith(
-        "The conversation left the recording at message 1 (another system prompt)")
+        "The conversation left the recording at message 1 (another system prompt)"
+    )
 
 
 def test_replay_notices_a_tool_that_now_returns_something_else(tmp_path, docs):
@@ -68,7 +84,8 @@ def test_replay_notices_a_tool_that_now_returns_something_else(tmp_path, docs):
     answer, stats = run_agent(ReplayModel.load(path, language="de"), QUESTION, verbose=False)
     assert answer is None and stats.steps == 1  # step 1 matched; step 2 saw another grep result
     assert stats.trace.stop_message.startswith(
-        "Das Gespräch weicht bei Nachricht 4 von der Aufnahme ab (ein anderes Ergebnis von grep_docs)")
+        "Das Gespräch weicht bei Nachricht 4 von der Aufnahme ab (ein anderes Ergebnis von grep_docs)"
+    )
 
 
 def test_replay_refuses_a_question_it_has_no_recording_of(tmp_path, docs):
@@ -98,10 +115,17 @@ def test_a_recorded_failure_is_replayed_as_the_same_failure(tmp_path, docs):
 def test_a_folder_of_recordings_replays_each_question(tmp_path, docs):
     (tmp_path / "runs").mkdir()
     record(tmp_path / "runs", lesson()[2:], name="a.json")
-    other = Trace([{"role": "system", "content": agentlib.loop.SYSTEM_PROMPT},
-                   {"role": "user", "content": "Other?"},
-                   {"role": "assistant", "content": "No idea."}],
-                  [{"at": 2, "usage": None, "seconds": 0.1, "finish_reason": "stop"}], "answer", "", "deepseek-flash")
+    other = Trace(
+        [
+            {"role": "system", "content": agentlib.loop.SYSTEM_PROMPT},
+            {"role": "user", "content": "Other?"},
+            {"role": "assistant", "content": "No idea."},
+        ],
+        [{"at": 2, "usage": None, "seconds": 0.1, "finish_reason": "stop"}],
+        "answer",
+        "",
+        "deepseek-flash",
+    )
     other.save(tmp_path / "runs" / "b.json")
     replay = ReplayModel.load(tmp_path / "runs")
     assert run_agent(replay, "Other?", verbose=False)[0] == "No idea."
@@ -128,8 +152,11 @@ def test_the_lessons_run_replays_with_another_prompt_and_the_loops_own_live_tool
     assert answer is not None and (stats.steps, stats.tool_calls) == (3, 3)
     assert (stats.prompt_tokens, stats.completion_tokens) == (3742, 666)
     results = [m["content"] for m in stats.trace.messages if m["role"] == "tool"]
-    assert results == [agentlib.docs.grep_docs("timeout"), agentlib.docs.list_docs(),
-                       agentlib.docs.read_doc("advanced/timeouts.md", 1, 80)]  # fetched now, from the docs
+    assert results == [
+        agentlib.docs.grep_docs("timeout"),
+        agentlib.docs.list_docs(),
+        agentlib.docs.read_doc("advanced/timeouts.md", 1, 80),
+    ]  # fetched now, from the docs
 
 
 def test_the_lessons_run_stops_with_a_sentence_where_a_tool_failed(lesson_docs):
@@ -138,8 +165,9 @@ def test_the_lessons_run_stops_with_a_sentence_where_a_tool_failed(lesson_docs):
     (agentlib.docs.root() / "advanced" / "timeouts.md").unlink()  # the file the model goes on to read
     answer, stats = run_agent(lesson_run("de"), agentlib.QUESTION["de"], verbose=False)
     assert answer is None and stats.steps == 2
-    assert stats.trace.stop_message.startswith("Das Gespräch weicht bei Nachricht 7 von der Aufnahme ab "
-                                               "(read_doc ist gescheitert)")
+    assert stats.trace.stop_message.startswith(
+        "Das Gespräch weicht bei Nachricht 7 von der Aufnahme ab (read_doc ist gescheitert)"
+    )
 
 
 def test_the_lessons_run_needs_the_tools_it_calls_and_its_replies_unchanged(clean_registry):
@@ -149,11 +177,17 @@ def test_the_lessons_run_needs_the_tools_it_calls_and_its_replies_unchanged(clea
     _, stats = run_agent(lesson_run("en"), LESSON_QUESTION, verbose=False, tools=tools)
     assert stats.steps == 0 and "the tool list_docs is not offered" in stats.trace.stop_message
     model = lesson_run("en")
-    first, _ = model([{"role": "system", "content": "x"}, {"role": "user", "content": LESSON_QUESTION}], [
-        entry["schema"] for entry in clean_registry.values()])
+    first, _ = model(
+        [{"role": "system", "content": "x"}, {"role": "user", "content": LESSON_QUESTION}],
+        [entry["schema"] for entry in clean_registry.values()],
+    )
     changed = first.model_dump(exclude_none=True) | {"tool_calls": first.model_dump()["tool_calls"][:1]}
-    given = [{"role": "system", "content": "x"}, {"role": "user", "content": LESSON_QUESTION}, changed,
-             {"role": "tool", "tool_call_id": "call_1", "content": "hits"}]
+    given = [
+        {"role": "system", "content": "x"},
+        {"role": "user", "content": LESSON_QUESTION},
+        changed,
+        {"role": "tool", "tool_call_id": "call_1", "content": "hits"},
+    ]
     with pytest.raises(ModelError, match=r"at message 3 \(another model reply\)"):
         model(given, [entry["schema"] for entry in clean_registry.values()])
 
@@ -166,17 +200,24 @@ def test_the_lessons_run_and_the_students_are_compared_step_by_step(tmp_path, do
     html = compare(lessons, own, "en").html
     rows = re.findall(r"<tr>(.*?)</tr>", html)
     assert len(rows) == 5  # heading, three steps, total
-    assert "the lesson&#x27;s run (deepseek-flash, reconstructed from the decisions the lesson prints)" in rows[0] and "your run (deepseek-flash)" in rows[0]
-    assert 'grep_docs({&quot;keyword&quot;: &quot;timeout&quot;})<br>list_docs({})' in rows[1]
+    assert (
+        "the lesson&#x27;s run (deepseek-flash, reconstructed from the decisions the lesson prints)" in rows[0]
+        and "your run (deepseek-flash)" in rows[0]
+    )
+    assert "grep_docs({&quot;keyword&quot;: &quot;timeout&quot;})<br>list_docs({})" in rows[1]
     assert "answer, 67 characters" in rows[1] and "1700 + 500 tokens" in rows[1]
     assert rows[2].count("–") == 1 and "3742 + 666 tokens" in rows[4] and "1700 + 500 tokens" in rows[4]
 
 
-@pytest.mark.parametrize("tamper", [
-    lambda data: data["messages"][2]["tool_calls"][0].pop("function"),
-    lambda data: data["messages"][2]["tool_calls"][0]["function"].update(arguments={"keyword": "timeout"}),
-    lambda data: data["records"][0].update(usage="lots"),
-], ids=["a call without its function", "arguments that are no text", "a usage that is no numbers"])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda data: data["messages"][2]["tool_calls"][0].pop("function"),
+        lambda data: data["messages"][2]["tool_calls"][0]["function"].update(arguments={"keyword": "timeout"}),
+        lambda data: data["records"][0].update(usage="lots"),
+    ],
+    ids=["a call without its function", "arguments that are no text", "a usage that is no numbers"],
+)
 def test_a_tampered_recording_is_one_sentence_when_it_loads(tmp_path, docs, tamper):
     _, _, path = record(tmp_path, lesson())
     data = json.loads(path.read_text(encoding="utf-8"))

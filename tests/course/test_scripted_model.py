@@ -11,33 +11,50 @@ LANGUAGES = ["de", "en"]
 RECORD = "self.calls.append(list(messages))"
 RETURN = "return self.script.pop(0), None"
 WRONG = {  # replacements in the solution; words the verdict must hold in English, in German
-    "records the loop's own list, not a copy": ([(RECORD, "self.calls.append(messages)")],
-                                                ["self.calls[0] now holds 5 messages", "call 1", "copy"],
-                                                ["self.calls[0] hält jetzt 5 Nachrichten", "1. Aufruf", "Kopie"]),
-    "keeps the copy in a local name": ([(RECORD, "calls = list(messages)")], ["After 3 calls, self.calls holds 0", "one list per call"],
-                        ["Nach 3 Aufrufen hält self.calls 0", "eine Liste je Aufruf"]),
-    "keeps only the last list": ([(RECORD, "self.calls = [list(messages)]")], ["self.calls holds 1"],
-                                 ["self.calls 1"]),
-    "records the tools instead": ([(RECORD, "self.calls.append(list(tools))")], ["self.calls[0] holds", "call 1"],
-                                  ["self.calls[0] hält", "1. Aufruf"]),
-    "always returns the first message": ([("self.script.pop(0)", "self.script[0]")], ["Call 2 returns"],
-                                         ["2. Aufruf"]),
+    "records the loop's own list, not a copy": (
+        [(RECORD, "self.calls.append(messages)")],
+        ["self.calls[0] now holds 5 messages", "call 1", "copy"],
+        ["self.calls[0] hält jetzt 5 Nachrichten", "1. Aufruf", "Kopie"],
+    ),
+    "keeps the copy in a local name": (
+        [(RECORD, "calls = list(messages)")],
+        ["After 3 calls, self.calls holds 0", "one list per call"],
+        ["Nach 3 Aufrufen hält self.calls 0", "eine Liste je Aufruf"],
+    ),
+    "keeps only the last list": ([(RECORD, "self.calls = [list(messages)]")], ["self.calls holds 1"], ["self.calls 1"]),
+    "records the tools instead": (
+        [(RECORD, "self.calls.append(list(tools))")],
+        ["self.calls[0] holds", "call 1"],
+        ["self.calls[0] hält", "1. Aufruf"],
+    ),
+    "always returns the first message": ([("self.script.pop(0)", "self.script[0]")], ["Call 2 returns"], ["2. Aufruf"]),
     "returns only the message": ([(RETURN, "return self.script.pop(0)")], ["(message, usage)"], ["(message, usage)"]),
     "reports usage": ([(RETURN, "return self.script.pop(0), Usage(1, 1)")], ["uses no tokens"], ["keine Tokens"]),
-    "stays silent when the script is spent": ([(RETURN, "return (self.script.pop(0) if self.script else None), None")],
-                                              ["4th call returns (None, None)", "raise"], ["4. Aufruf", "Fehler"]),
-    "keeps the caller's list, no copy": ([("self.script = list(script)", "self.script = script")],
-                                         ["caller's list itself", "copy"], ["Liste des Aufrufers selbst", "Kopie"]),
-    "empties the caller's list after copying it": ([("self.calls = []  #", "script.clear(); self.calls = []  #")],
-                                                   ["changes the list it is given"], ["verändert die Liste"]),
+    "stays silent when the script is spent": (
+        [(RETURN, "return (self.script.pop(0) if self.script else None), None")],
+        ["4th call returns (None, None)", "raise"],
+        ["4. Aufruf", "Fehler"],
+    ),
+    "keeps the caller's list, no copy": (
+        [("self.script = list(script)", "self.script = script")],
+        ["caller's list itself", "copy"],
+        ["Liste des Aufrufers selbst", "Kopie"],
+    ),
+    "empties the caller's list after copying it": (
+        [("self.calls = []  #", "script.clear(); self.calls = []  #")],
+        ["changes the list it is given"],
+        ["verändert die Liste"],
+    ),
     "fails when called": ([(RECORD, "self.call.append(list(messages))")], ["AttributeError"], ["AttributeError"]),
 }
 NOTEBOOK_MISTAKE = (RECORD, "self.calls.append(messages)")
-COUNTER = ("return self.script.pop(0), None",  # the other design the lesson allows: a counter, the script left whole
-           "self.step = getattr(self, 'step', 0) + 1\n"
-           "        if self.step > len(self.script):\n"
-           "            raise IndexError(f'the script has only {len(self.script)} steps')\n"
-           "        return self.script[self.step - 1], None")
+COUNTER = (
+    "return self.script.pop(0), None",  # the other design the lesson allows: a counter, the script left whole
+    "self.step = getattr(self, 'step', 0) + 1\n"
+    "        if self.step > len(self.script):\n"
+    "            raise IndexError(f'the script has only {len(self.script)} steps')\n"
+    "        return self.script[self.step - 1], None",
+)
 
 
 def defined(run_cell, language, *replacements):
@@ -60,10 +77,16 @@ def test_a_typical_mistake_is_incorrect_and_the_rule_named(run_cell, mistake, la
     assert all(words in message for words in {"en": english, "de": german}[language]), message
 
 
-@pytest.mark.parametrize("replacements", [(), ((RETURN, "return self.script.pop(0), Usage(0, 0)"),),
-                                          ((RECORD, "self.calls.append(messages.copy())"),), (COUNTER,)],
-                         ids=["the lesson's pop(0) design, recording", "zero usage", "a copy by .copy()",
-                              "a counter instead of pop(0)"])
+@pytest.mark.parametrize(
+    "replacements",
+    [
+        (),
+        ((RETURN, "return self.script.pop(0), Usage(0, 0)"),),
+        ((RECORD, "self.calls.append(messages.copy())"),),
+        (COUNTER,),
+    ],
+    ids=["the lesson's pop(0) design, recording", "zero usage", "a copy by .copy()", "a counter instead of pop(0)"],
+)
 def test_a_model_that_keeps_the_rules_is_correct(run_cell, replacements):
     status, message = exercise("scripted_model", "en").judge(defined(run_cell, "en", *replacements))
     assert status == CORRECT, message

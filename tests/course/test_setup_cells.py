@@ -30,8 +30,9 @@ def setup_source(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[f"{p.parent.name}/{p.name}" for p in NOTEBOOKS])
 def test_the_set_up_cell_is_no_async_cell_in_ipykernel(path):
-    code = compile(TransformerManager().transform_cell(setup_source(path)), "<cell>", "exec",
-                   flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    code = compile(
+        TransformerManager().transform_cell(setup_source(path)), "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    )
     assert not code.co_flags & inspect.CO_COROUTINE, "an `await` at the top of the set-up cell"
 
 
@@ -44,11 +45,16 @@ def test_a_set_up_cell_that_hangs_in_load_stops_when_the_student_presses_stop(tm
     folder = tmp_path / "de"
     shutil.copytree(ROOT / "notebooks" / "de", folder, ignore=LEFT_BY_A_STUDENT)
     reached = tmp_path / "the endless loop runs"  # written by the file's section just before it loops
-    looping = (exercise("read_doc", "de").SOLUTION["de"].strip()
-               + f"\n\nopen({str(reached)!r}, 'w').close()\nwhile True:\n    pass")
+    looping = (
+        exercise("read_doc", "de").SOLUTION["de"].strip()
+        + f"\n\nopen({str(reached)!r}, 'w').close()\nwhile True:\n    pass"
+    )
     (folder / "agent_loop.py").write_text(agent_file.render({"read_doc": looping}, "de"), encoding="utf-8")
-    manager, client = start_new_kernel(kernel_name="python3", cwd=str(folder), env={
-        "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "AGENTLOOP_PROGRESS": "off", "HOME": str(tmp_path)})
+    manager, client = start_new_kernel(
+        kernel_name="python3",
+        cwd=str(folder),
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "AGENTLOOP_PROGRESS": "off", "HOME": str(tmp_path)},
+    )
     try:
         cell = client.execute(setup_source(next(folder.glob("05_*.ipynb"))))
 
@@ -57,6 +63,7 @@ def test_a_set_up_cell_that_hangs_in_load_stops_when_the_student_presses_stop(tm
                 while (message := client.get_shell_msg(timeout=timeout))["parent_header"].get("msg_id") != cell:
                     pass
                 return message["content"]
+
         while not reached.exists():  # wait for what must be seen: load() is inside the endless loop
             assert reply(0.05) is None, "the cell ended before load() reached the endless loop"
         manager.interrupt_kernel()

@@ -11,8 +11,8 @@ import types
 
 import pytest
 
-from agentlib.course.exercises import base as exercises
 from agentlib.course.evaluate import progress_bar
+from agentlib.course.exercises import base as exercises
 from agentlib.course.show import in_kernel, show
 from agentlib.loop import run_agent
 
@@ -28,6 +28,7 @@ def ipykernel_loaded():
 def fake_kernel(monkeypatch):
     """IPython answers with a shell that has a kernel, as inside Jupyter."""
     import IPython
+
     monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(kernel=object()))
 
 
@@ -37,6 +38,7 @@ def test_a_loaded_ipykernel_without_a_running_kernel_is_no_notebook(ipykernel_lo
 
 def test_an_ipython_shell_without_a_kernel_is_no_notebook(monkeypatch):
     import IPython
+
     monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace())  # a terminal IPython
     assert not in_kernel()
 
@@ -58,6 +60,7 @@ def test_outside_a_kernel_all_three_write_plain_text(ipykernel_loaded, capsys):
 
 def test_inside_a_kernel_all_three_hand_rich_output_to_jupyter(fake_kernel, monkeypatch, capsys):
     import IPython.display
+
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda *objects, **_: shown.extend(objects))
     show(run_agent)

@@ -95,8 +95,11 @@ ENGLISH_REPORT = {"evaluate.py", "__main__.py"}
 
 def docstrings(tree):
     nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef))]
-    return {id(n.body[0].value) for n in nodes if n.body and isinstance(n.body[0], ast.Expr)
-            and isinstance(n.body[0].value, ast.Constant)}
+    return {
+        id(n.body[0].value)
+        for n in nodes
+        if n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)
+    }
 
 
 def allowed_parents(tree):
@@ -104,15 +107,20 @@ def allowed_parents(tree):
     allowed = set()
     for node in ast.walk(tree):
         inside = []
-        if isinstance(node, ast.Raise) and node.exc is not None and not ast.unparse(node.exc).startswith(
-                ("self.", "Outcome(")):
+        if (
+            isinstance(node, ast.Raise)
+            and node.exc is not None
+            and not ast.unparse(node.exc).startswith(("self.", "Outcome("))
+        ):
             inside = [node.exc]
         elif isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in MODEL_FACING:
             inside = node.args + [k.value for k in node.keywords]
         elif isinstance(node, ast.Assign) and any(getattr(t, "id", None) in ALLOWED_CONSTANTS for t in node.targets):
             inside = [node.value]
         elif isinstance(node, ast.Dict):
-            inside = [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "description"]
+            inside = [
+                v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "description"
+            ]
         allowed |= {id(n) for part in inside for n in ast.walk(part)}
     return allowed
 
@@ -121,23 +129,36 @@ def sentences(path):
     """The learner-facing sentences written inline in `path`, as (line, text)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip = docstrings(tree) | allowed_parents(tree)
-    return [(node.lineno, node.value.strip()[:80]) for node in ast.walk(tree)
-            if id(node) not in skip and isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and (GERMAN.search(node.value.strip()) or SENTENCE.match(node.value.strip()))]
+    return [
+        (node.lineno, node.value.strip()[:80])
+        for node in ast.walk(tree)
+        if id(node) not in skip
+        and isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and (GERMAN.search(node.value.strip()) or SENTENCE.match(node.value.strip()))
+    ]
 
 
 def test_no_learner_facing_sentence_is_inline_in_the_course():
-    found = {path.relative_to(COURSE).as_posix(): sentences(path) for path in COURSE.rglob("*.py")
-             if path.name not in ENGLISH_REPORT}
+    found = {
+        path.relative_to(COURSE).as_posix(): sentences(path)
+        for path in COURSE.rglob("*.py")
+        if path.name not in ENGLISH_REPORT
+    }
     assert not {name: lines for name, lines in found.items() if lines}
 
 
 def test_the_rule_finds_a_sentence_in_either_language(tmp_path):
     # guards the test above: if the rule found nothing, it would pass vacuously
     sample = tmp_path / "sample.py"
-    sample.write_text('def f(self):\n    """A docstring is fine. It says what f does."""\n'
-                      '    self.say("Ersetze das ... in der Zelle.", "Replace the ... in the cell, then check.")\n'
-                      '    raise ValueError("language is not available; use de or en.")\n'
-                      '    Message(content="Let me look that up first.")\n', encoding="utf-8")
-    assert [text for _, text in sentences(sample)] == ["Ersetze das ... in der Zelle.",
-                                                       "Replace the ... in the cell, then check."]
+    sample.write_text(
+        'def f(self):\n    """A docstring is fine. It says what f does."""\n'
+        '    self.say("Ersetze das ... in der Zelle.", "Replace the ... in the cell, then check.")\n'
+        '    raise ValueError("language is not available; use de or en.")\n'
+        '    Message(content="Let me look that up first.")\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text in sentences(sample)] == [
+        "Ersetze das ... in der Zelle.",
+        "Replace the ... in the cell, then check.",
+    ]

@@ -9,7 +9,6 @@ import pytest
 from agentlib import QUESTION, Message, ScriptedModel, Usage, lesson_script, run_agent
 from agentlib.course.tokens import token_frame, token_table
 
-
 pytestmark = pytest.mark.usefixtures("lesson_docs")
 
 
@@ -25,6 +24,7 @@ def reporting_model(cached=None):
     def model(messages, tools):
         reply, _ = ScriptedModel([next(replies)])(messages, tools)
         return reply, Usage(100 * len(messages), 20, cached_tokens=cached and 50 * len(messages))
+
     return model
 
 
@@ -84,7 +84,7 @@ def test_run_without_usage_shows_no_figures():
 
 def test_table_draws_bars_for_the_steps_but_not_the_totals():
     html = token_table(lesson_run()).to_html()
-    rules = re.findall(r"([^{}]+)\{([^}]*)\}", html[:html.index("</style>")])
+    rules = re.findall(r"([^{}]+)\{([^}]*)\}", html[: html.index("</style>")])
     barred = " ".join(selectors for selectors, style in rules if "linear-gradient" in style)
     bold = " ".join(selectors for selectors, style in rules if "font-weight: bold" in style)
     assert [f"_row{row}_col1" in barred for row in range(5)] == [True] * 4 + [False]  # prompt tokens
@@ -112,7 +112,6 @@ def test_tables_set_text_and_background_together_so_a_dark_theme_cannot_wash_out
     html = token_table(lesson_run()).to_html()
     for element in ("td", "th", "caption"):  # every cell, the bars' included
         assert re.search(element + r" \{\s*color: #1f1f1f;\s*background-color: #ffffff;", html), element
-
 
 
 # ── without pandas (the course in JupyterLite) the token table shows what pandas' shows: the caption,
@@ -169,6 +168,7 @@ def replies_with_counts(cached):
     def model(messages, tools):
         reply, _ = ScriptedModel([next(replies)])(messages, tools)
         return reply, Usage(1000 * len(messages), 20, cached_tokens=cached and 500 * len(messages))
+
     return model
 
 
@@ -176,8 +176,9 @@ RUNS = {
     "estimated": lambda: run_agent(ScriptedModel(lesson_script(), estimate_usage=True), QUESTION["de"], verbose=False),
     "no figures": lambda: run_agent(ScriptedModel(lesson_script()), QUESTION["de"], verbose=False),
     "reported and cached": lambda: run_agent(replies_with_counts(True), QUESTION["de"], verbose=False),
-    "cut at one step": lambda: run_agent(ScriptedModel(lesson_script(), estimate_usage=True), QUESTION["de"],
-                                         max_steps=1, verbose=False),
+    "cut at one step": lambda: run_agent(
+        ScriptedModel(lesson_script(), estimate_usage=True), QUESTION["de"], max_steps=1, verbose=False
+    ),
 }
 
 

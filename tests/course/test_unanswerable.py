@@ -6,7 +6,7 @@ from agentlib import ScriptedModel, run_agent
 from agentlib.course import CORRECT, HTTP3_QUESTION, INCORRECT, NOT_ATTEMPTED, exercise, http3_script
 
 LANGUAGES = ["de", "en"]
-NOTEBOOK_MISTAKE = "\ntool_steps = 2\nkeywords = [\"HTTP/3\", \"http3\"]\n"  # counts only the searches
+NOTEBOOK_MISTAKE = '\ntool_steps = 2\nkeywords = ["HTTP/3", "http3"]\n'  # counts only the searches
 
 
 def http3_run(language):
@@ -21,12 +21,13 @@ def test_untouched_half_filled_wrong_and_right(language):
         status, message = q.judge(stats, *half)
         assert status == NOT_ATTEMPTED and "Ellipsis" not in message
     for tool_steps, keywords, reason in [
-            (4, ["HTTP/3", "http3"], "tool_steps = 4"),  # counted the answer too
-            (2, ["HTTP/3", "http3"], "tool_steps = 2"),  # only the searches
-            ("3", ["HTTP/3", "http3"], "keine Zahl" if de else "not a number"),
-            (3, ["http3", "HTTP/3"], "Reihenfolge" if de else "order"),
-            (3, ["HTTP/3"], "fehlt noch ein Stichwort" if de else "keyword is still missing"),
-            (3, ["HTTP/3", "HTTP3"], "'HTTP3'")]:
+        (4, ["HTTP/3", "http3"], "tool_steps = 4"),  # counted the answer too
+        (2, ["HTTP/3", "http3"], "tool_steps = 2"),  # only the searches
+        ("3", ["HTTP/3", "http3"], "keine Zahl" if de else "not a number"),
+        (3, ["http3", "HTTP/3"], "Reihenfolge" if de else "order"),
+        (3, ["HTTP/3"], "fehlt noch ein Stichwort" if de else "keyword is still missing"),
+        (3, ["HTTP/3", "HTTP3"], "'HTTP3'"),
+    ]:
         status, message = q.judge(stats, tool_steps, keywords)
         assert status == INCORRECT and reason in message, (tool_steps, keywords, message)
         assert " 3" not in message.replace(f"= {tool_steps}", "")  # the right count is not given away

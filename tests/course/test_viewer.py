@@ -26,15 +26,28 @@ def read_whole(path):
 
 
 # The viewer's run: a search, a result the loop must cut, a failing call, the answer.
-VIEWER_TOOLS = dict(TOOLS, read_whole={"fn": read_whole, "schema": {"type": "function", "function": {
-    "name": "read_whole", "description": "Read a whole file.",
-    "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}})
+VIEWER_TOOLS = dict(
+    TOOLS,
+    read_whole={
+        "fn": read_whole,
+        "schema": {
+            "type": "function",
+            "function": {
+                "name": "read_whole",
+                "description": "Read a whole file.",
+                "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+            },
+        },
+    },
+)
 
 
 def lesson_run(max_steps=8):
     script = lesson_script()
-    script[1:3] = [Message(tool_calls=[Call("c2", "read_whole", '{"path": "advanced/timeouts.md"}')]),
-                   Message(tool_calls=[Call("c3", "read_doc", '{"path": "advanced/timeout.md"}')])]
+    script[1:3] = [
+        Message(tool_calls=[Call("c2", "read_whole", '{"path": "advanced/timeouts.md"}')]),
+        Message(tool_calls=[Call("c3", "read_doc", '{"path": "advanced/timeout.md"}')]),
+    ]
     model = ScriptedModel(script, estimate_usage=True)
     return run_agent(model, QUESTION["de"], max_steps=max_steps, verbose=False, tools=VIEWER_TOOLS)[1]
 
@@ -131,8 +144,9 @@ def test_tokens_of_the_step_and_so_far_come_from_the_trace():
     viewer = TraceViewer(stats)
     viewer.go(2)
     so_far = sum(u["prompt_tokens"] + u["completion_tokens"] for u in (first, second))
-    assert (f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Completion"
-            in viewer.body.value.replace(".", ""))
+    assert f"{second['prompt_tokens']} Prompt + {second['completion_tokens']} Completion" in viewer.body.value.replace(
+        ".", ""
+    )
     assert f"alle Schritte bis hier: {so_far:,} Tokens".replace(",", ".") in viewer.body.value
     assert "(geschätzt)" in viewer.body.value
 
@@ -213,7 +227,8 @@ def test_empty_viewer_and_a_run_without_steps(capsys):
     assert "Abbruch wegen eines Fehlers: the key was rejected" in viewer.body.value
     print_trace(stats)
     assert capsys.readouterr().out.endswith(
-        "Der Lauf endete vor dem ersten Schritt.\nEnde: Abbruch wegen eines Fehlers: the key was rejected\n")
+        "Der Lauf endete vor dem ersten Schritt.\nEnde: Abbruch wegen eines Fehlers: the key was rejected\n"
+    )
 
 
 def test_calls_that_never_ran_and_interrupted_runs_are_shown(clean_registry):
@@ -250,9 +265,15 @@ def test_english_labels_and_unknown_language():
 def test_widgets_carry_the_css_classes_and_the_viewer_displays_itself():
     viewer = TraceViewer(lesson_run())
     assert "trace-viewer" in viewer.widget._dom_classes
-    parts = {"trace-prev": viewer.prev, "trace-next": viewer.next, "trace-slider": viewer.slider,
-             "trace-play": viewer.play, "trace-step": viewer.header, "trace-body": viewer.body,
-             "trace-context": viewer.context}
+    parts = {
+        "trace-prev": viewer.prev,
+        "trace-next": viewer.next,
+        "trace-slider": viewer.slider,
+        "trace-play": viewer.play,
+        "trace-step": viewer.header,
+        "trace-body": viewer.body,
+        "trace-context": viewer.context,
+    }
     for name, widget in parts.items():
         assert name in widget._dom_classes, name
     assert "application/vnd.jupyter.widget-view+json" in viewer._repr_mimebundle_()

@@ -16,9 +16,6 @@ This file reads the documents directly with pathlib; it does not use agentlib.
 
 from __future__ import annotations
 
-import ast
-import asyncio
-import contextlib
 import importlib.util
 import inspect
 import io
@@ -44,11 +41,7 @@ HTTPCORE_SRC = Path(httpcore.__file__).resolve().parent
 
 def doc_paths() -> list[str]:
     """All .md paths below DOCS, relative and sorted, LICENSE.md left out (as list_docs does)."""
-    return sorted(
-        p.relative_to(DOCS).as_posix()
-        for p in DOCS.rglob("*.md")
-        if p.name != "LICENSE.md"
-    )
+    return sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md") if p.name != "LICENSE.md")
 
 
 def lines_of(rel: str) -> list[str]:
@@ -72,6 +65,7 @@ def all_text() -> str:
 # --------------------------------------------------------------------------
 # Structure
 # --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("rel", doc_paths())
 def test_every_document_is_real_markdown(rel):
@@ -136,8 +130,12 @@ def test_four_kinds_defined_compactly_within_first_80_lines():
     assert last - first + 1 <= 15
     lines = lines_of(TIMEOUTS)
     # Each row also says what the kind bounds.
-    bounds = {"connect": "connection", "read": "data from the server",
-              "write": "request body", "pool": "connection pool"}
+    bounds = {
+        "connect": "connection",
+        "read": "data from the server",
+        "write": "request body",
+        "pool": "connection pool",
+    }
     for kind, word in bounds.items():
         assert word in lines[found[kind] - 1], kind
 
@@ -164,6 +162,7 @@ def test_grep_timeout_overflows_the_cap_and_spans_files():
 # --------------------------------------------------------------------------
 # Fact checks against the installed httpx
 # --------------------------------------------------------------------------
+
 
 def test_version_is_0_28():
     assert httpx.__version__.startswith("0.28.")
@@ -193,6 +192,7 @@ def test_timeout_exceptions(kind, exc):
 
 def test_write_limit_covers_request_headers_too():
     from httpcore._sync.http11 import HTTP11Connection
+
     for method in (HTTP11Connection._send_request_headers, HTTP11Connection._send_request_body):
         assert 'timeouts.get("write", None)' in inspect.getsource(method)
     assert "the request headers or the next chunk of the request body" in (DOCS / TIMEOUTS).read_text()
@@ -217,8 +217,11 @@ def test_limits_defaults():
     assert (pool._max_connections, pool._max_keepalive_connections, pool._keepalive_expiry) == (100, 20, 5.0)
     client.close()
     text = (DOCS / "advanced/resource-limits.md").read_text()
-    for row in ("| `max_connections`           | `100`", "| `max_keepalive_connections` | `20`",
-                "| `keepalive_expiry`          | `5.0`"):
+    for row in (
+        "| `max_connections`           | `100`",
+        "| `max_keepalive_connections` | `20`",
+        "| `keepalive_expiry`          | `5.0`",
+    ):
         assert row in text
     assert "Limits(max_connections=None, max_keepalive_connections=None, keepalive_expiry=5.0)" in text
     assert repr(httpx.Limits()) in text
@@ -246,12 +249,14 @@ def test_exception_hierarchy_matches_httpx():
     tree = exception_tree_from_doc()
     for name, parent in tree.items():
         cls = getattr(httpx, name)
-        expected = RuntimeError if name == "StreamError" else (
-            Exception if parent == "Exception" else getattr(httpx, parent))
+        expected = (
+            RuntimeError if name == "StreamError" else (Exception if parent == "Exception" else getattr(httpx, parent))
+        )
         assert cls.__bases__ == (expected,), name
     # and the doc misses no public exception class
-    public = {n for n in httpx.__all__ if isinstance(getattr(httpx, n), type)
-              and issubclass(getattr(httpx, n), Exception)}
+    public = {
+        n for n in httpx.__all__ if isinstance(getattr(httpx, n), type) and issubclass(getattr(httpx, n), Exception)
+    }
     assert public == set(tree)
 
 
@@ -276,7 +281,7 @@ def doc_table(rel: str, header_start: str) -> list[list[str]]:
     for i, line in enumerate(lines):
         if line.startswith(header_start):
             rows = []
-            for row in lines[i + 2:]:
+            for row in lines[i + 2 :]:
                 if not row.startswith("|"):
                     break
                 rows.append([c.strip() for c in row.strip().strip("|").split("|")])
@@ -294,15 +299,27 @@ def test_client_parameter_table_matches_signature(cls):
     if cls is httpx.Client:  # AsyncClient lists trust_env later; the set is the same
         assert documented == real
     assert all(p.kind is p.KEYWORD_ONLY for n, p in params.items() if n != "self")
-    literal_defaults = {"`True`": True, "`False`": False, "`None`": None, "`20`": 20,
-                        '`"utf-8"`': "utf-8", '`""`': ""}
+    literal_defaults = {"`True`": True, "`False`": False, "`None`": None, "`20`": 20, '`"utf-8"`': "utf-8", '`""`': ""}
     for name, default, *_ in rows:
         if default in literal_defaults:
             assert params[name.strip("`")].default == literal_defaults[default], name
 
 
-@pytest.mark.parametrize("option", ["follow_redirects", "trust_env", "http2", "default_encoding",
-                                    "event_hooks", "transport", "proxy", "verify", "mounts", "limits"])
+@pytest.mark.parametrize(
+    "option",
+    [
+        "follow_redirects",
+        "trust_env",
+        "http2",
+        "default_encoding",
+        "event_hooks",
+        "transport",
+        "proxy",
+        "verify",
+        "mounts",
+        "limits",
+    ],
+)
 def test_named_client_options_exist(option):
     assert option in inspect.signature(httpx.Client.__init__).parameters
     assert option in inspect.signature(httpx.AsyncClient.__init__).parameters
@@ -340,8 +357,9 @@ def test_top_level_functions_take_no_extensions_and_no_per_call_cookie_warning()
     # cookies= on a top-level call configures the temporary client, so no warning
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with httpx.Client(cookies={"a": "1"}, transport=httpx.MockTransport(
-                lambda r: httpx.Response(200, text=r.headers["cookie"]))) as client:
+        with httpx.Client(
+            cookies={"a": "1"}, transport=httpx.MockTransport(lambda r: httpx.Response(200, text=r.headers["cookie"]))
+        ) as client:
             assert client.get("https://a.example/").text == "a=1"
     assert "cookies=cookies" in inspect.getsource(httpx._api.request)
 
@@ -381,7 +399,8 @@ def test_a_passed_ssl_context_gets_its_alpn_list_set():
     ctx = Spy(ssl.PROTOCOL_TLS_CLIENT)
     transport = httpx.HTTPTransport(verify=ctx, http2=True)
     transport._pool._network_backend = httpcore.MockBackend(
-        [b"HTTP/1.1 200 OK\r\n", b"Content-Length: 2\r\n\r\n", b"ok"])
+        [b"HTTP/1.1 200 OK\r\n", b"Content-Length: 2\r\n\r\n", b"ok"]
+    )
     with httpx.Client(transport=transport) as client:
         assert client.get("https://a.example/").text == "ok"
     assert Spy.calls == [["http/1.1", "h2"]]
@@ -390,6 +409,7 @@ def test_a_passed_ssl_context_gets_its_alpn_list_set():
 
 def test_verify_string_and_cert_are_deprecated(tmp_path):
     import certifi
+
     with pytest.warns(DeprecationWarning, match="verify=<str>"):
         httpx.Client(verify=certifi.where()).close()
     with pytest.warns(DeprecationWarning, match="cert="):
@@ -399,6 +419,7 @@ def test_verify_string_and_cert_are_deprecated(tmp_path):
 
 def test_default_trust_store_is_certifi(monkeypatch):
     import certifi
+
     seen = {}
     real = ssl.create_default_context
 
@@ -415,6 +436,7 @@ def test_default_trust_store_is_certifi(monkeypatch):
 
 def test_ssl_environment_variables(monkeypatch):
     import certifi
+
     seen = []
     real = ssl.create_default_context
 
@@ -457,16 +479,21 @@ def test_documented_environment_variables_are_exactly_those_httpx_reads():
 
 def test_proxy_lookup_goes_through_urllib_with_its_system_fallback():
     import urllib.request
+
     source = inspect.getsource(urllib.request)
     assert "return getproxies_environment() or getproxies_macosx_sysconf()" in source
     assert "return getproxies_environment() or getproxies_registry()" in source
     assert "from urllib.request import getproxies" in (HTTPX_SRC / "_utils.py").read_text()
-    assert "On macOS and Windows that\nfunction falls back to the system's proxy settings" in (
-        DOCS / "environment_variables.md").read_text()
+    assert (
+        "On macOS and Windows that\nfunction falls back to the system's proxy settings"
+        in (DOCS / "environment_variables.md").read_text()
+    )
 
 
-@pytest.mark.parametrize("var,key", [("HTTP_PROXY", "http://"), ("HTTPS_PROXY", "https://"),
-                                     ("ALL_PROXY", "all://"), ("https_proxy", "https://")])
+@pytest.mark.parametrize(
+    "var,key",
+    [("HTTP_PROXY", "http://"), ("HTTPS_PROXY", "https://"), ("ALL_PROXY", "all://"), ("https_proxy", "https://")],
+)
 def test_proxy_variables_are_honoured(clean_proxy_env, var, key):
     clean_proxy_env.setenv(var, "proxy.internal:3128")
     client = httpx.Client()
@@ -479,8 +506,11 @@ def test_proxy_variables_are_honoured(clean_proxy_env, var, key):
 
 def test_proxy_variables_are_ignored_when_told(clean_proxy_env):
     clean_proxy_env.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
-    for kwargs in ({"trust_env": False}, {"proxy": "http://other:1"},
-                   {"transport": httpx.MockTransport(lambda r: httpx.Response(200))}):
+    for kwargs in (
+        {"trust_env": False},
+        {"proxy": "http://other:1"},
+        {"transport": httpx.MockTransport(lambda r: httpx.Response(200))},
+    ):
         client = httpx.Client(**kwargs)
         assert "https://" not in {p.pattern for p in client._mounts}, kwargs
         client.close()
@@ -489,16 +519,19 @@ def test_proxy_variables_are_ignored_when_told(clean_proxy_env):
     client.close()
 
 
-@pytest.mark.parametrize("entry,url,bypassed", [
-    ("example.com", "https://example.com", True),
-    ("example.com", "https://www.example.com", True),
-    (".example.com", "https://www.example.com", True),
-    (".example.com", "https://example.com", False),
-    ("localhost", "http://localhost:8000", True),
-    ("192.168.1.10", "http://192.168.1.10", True),
-    ("::1", "http://[::1]:8000", True),
-    ("*", "https://anything.example", True),
-])
+@pytest.mark.parametrize(
+    "entry,url,bypassed",
+    [
+        ("example.com", "https://example.com", True),
+        ("example.com", "https://www.example.com", True),
+        (".example.com", "https://www.example.com", True),
+        (".example.com", "https://example.com", False),
+        ("localhost", "http://localhost:8000", True),
+        ("192.168.1.10", "http://192.168.1.10", True),
+        ("::1", "http://[::1]:8000", True),
+        ("*", "https://anything.example", True),
+    ],
+)
 def test_no_proxy_matching_rules(clean_proxy_env, entry, url, bypassed):
     clean_proxy_env.setenv("HTTPS_PROXY", "http://proxy.internal:3128")
     clean_proxy_env.setenv("HTTP_PROXY", "http://proxy.internal:3128")
@@ -509,26 +542,36 @@ def test_no_proxy_matching_rules(clean_proxy_env, entry, url, bypassed):
     client.close()
 
 
-@pytest.mark.parametrize("pattern,url,matches", [
-    ("all://", "http://a.example", True),
-    ("https://", "http://a.example", False),
-    ("all://example.com", "https://www.example.com", False),
-    ("all://*.example.com", "https://www.example.com", True),
-    ("all://*.example.com", "https://example.com", False),
-    ("all://*example.com", "https://example.com", True),
-    ("https://example.com:8443", "https://example.com", False),
-])
+@pytest.mark.parametrize(
+    "pattern,url,matches",
+    [
+        ("all://", "http://a.example", True),
+        ("https://", "http://a.example", False),
+        ("all://example.com", "https://www.example.com", False),
+        ("all://*.example.com", "https://www.example.com", True),
+        ("all://*.example.com", "https://example.com", False),
+        ("all://*example.com", "https://example.com", True),
+        ("https://example.com:8443", "https://example.com", False),
+    ],
+)
 def test_mount_pattern_table(pattern, url, matches):
     from httpx._utils import URLPattern
+
     assert URLPattern(pattern).matches(httpx.URL(url)) is matches
 
 
 def test_most_specific_mount_wins():
     from httpx._utils import URLPattern
-    ordered = sorted([URLPattern("all://"), URLPattern("https://"), URLPattern("all://example.com"),
-                      URLPattern("all://example.com:8443")])
-    assert [p.pattern for p in ordered] == ["all://example.com:8443", "all://example.com",
-                                            "https://", "all://"]
+
+    ordered = sorted(
+        [
+            URLPattern("all://"),
+            URLPattern("https://"),
+            URLPattern("all://example.com"),
+            URLPattern("all://example.com:8443"),
+        ]
+    )
+    assert [p.pattern for p in ordered] == ["all://example.com:8443", "all://example.com", "https://", "all://"]
 
 
 def test_proxy_schemes():
@@ -567,8 +610,12 @@ def test_default_encoding_and_text_rules():
     assert r.charset_encoding is None and r.encoding == "utf-8" and "\ufffd" in r.text
     with pytest.raises(ValueError, match="Setting encoding after `text` has been accessed"):
         r.encoding = "latin-1"
-    r2 = httpx.Response(200, content="é".encode("latin-1"),
-                        headers={"Content-Type": "text/plain; charset=latin-1"}, default_encoding="ascii")
+    r2 = httpx.Response(
+        200,
+        content="é".encode("latin-1"),
+        headers={"Content-Type": "text/plain; charset=latin-1"},
+        default_encoding="ascii",
+    )
     assert r2.text == "é"  # the header wins over the default
 
 
@@ -580,15 +627,17 @@ def test_encoding_detector_runs_only_on_a_loaded_body():
         return "latin-1"
 
     body = "Ærø\n".encode("latin-1")
-    handler = httpx.MockTransport(lambda r: httpx.Response(
-        200, content=iter([body]), headers={"Content-Type": "text/plain"}))
+    handler = httpx.MockTransport(
+        lambda r: httpx.Response(200, content=iter([body]), headers={"Content-Type": "text/plain"})
+    )
     with httpx.Client(default_encoding=detect, transport=handler) as client:
         with client.stream("GET", "https://a.example/") as r:
             assert "".join(r.iter_text()) == body.decode("utf-8", "replace")
             assert r.encoding == "utf-8" and calls == []
         assert client.get("https://a.example/").text == "Ærø\n" and calls == [body]
-    assert "a streamed body that is not read yet is decoded as UTF-8" in (
-        DOCS / "advanced/text-encodings.md").read_text()
+    assert (
+        "a streamed body that is not read yet is decoded as UTF-8" in (DOCS / "advanced/text-encodings.md").read_text()
+    )
 
 
 def test_response_json_reads_bytes_and_passes_kwargs():
@@ -648,14 +697,17 @@ def test_redirects_and_authorization_stripping():
             client.get("https://a.example/")
 
 
-@pytest.mark.parametrize("start,target,kept", [
-    ("https://a.example/", "https://b.example/", False),        # other host
-    ("https://a.example/", "https://a.example:8443/", False),   # same host, other port
-    ("https://a.example/", "http://a.example/", False),         # downgrade
-    ("http://a.example/", "https://a.example/", True),          # the one upgrade allowed
-    ("http://a.example:8080/", "https://a.example/", False),    # not from the default port
-    ("https://a.example/x", "https://a.example/y", True),       # same origin
-])
+@pytest.mark.parametrize(
+    "start,target,kept",
+    [
+        ("https://a.example/", "https://b.example/", False),  # other host
+        ("https://a.example/", "https://a.example:8443/", False),  # same host, other port
+        ("https://a.example/", "http://a.example/", False),  # downgrade
+        ("http://a.example/", "https://a.example/", True),  # the one upgrade allowed
+        ("http://a.example:8080/", "https://a.example/", False),  # not from the default port
+        ("https://a.example/x", "https://a.example/y", True),  # same origin
+    ],
+)
 def test_authorization_survives_redirects_only_within_the_origin(start, target, kept):
     seen = []
 
@@ -691,10 +743,12 @@ def test_stream_errors():
 def test_error_messages_quoted_in_troubleshooting():
     text = (DOCS / "troubleshooting.md").read_text()
     sources = (HTTPX_SRC / "_client.py").read_text() + (HTTPCORE_SRC / "_sync" / "connection_pool.py").read_text()
-    for message in ("Cannot send a request, as the client has been closed.",
-                    "Attempted to send an async request with a sync Client instance.",
-                    "Attempted to send an sync request with an AsyncClient instance.",
-                    "Request URL is missing an 'http://' or 'https://' protocol."):
+    for message in (
+        "Cannot send a request, as the client has been closed.",
+        "Attempted to send an async request with a sync Client instance.",
+        "Attempted to send an sync request with an AsyncClient instance.",
+        "Request URL is missing an 'http://' or 'https://' protocol.",
+    ):
         assert message in text and message in sources
 
 
@@ -707,8 +761,10 @@ def test_settable_client_attributes():
                 assert f"self.{name} = {name}" in inspect.getsource(httpx._client.BaseClient.__init__), name
             else:
                 assert isinstance(prop, property) and prop.fset is not None, name
-    assert "`headers`, `cookies`,\n`params`, `auth`, `base_url`, `timeout`, `event_hooks` and\n`follow_redirects`" in (
-        DOCS / "advanced/clients.md").read_text()
+    assert (
+        "`headers`, `cookies`,\n`params`, `auth`, `base_url`, `timeout`, `event_hooks` and\n`follow_redirects`"
+        in (DOCS / "advanced/clients.md").read_text()
+    )
 
 
 def test_event_hook_rules():
@@ -741,8 +797,7 @@ def test_auth_classes_and_digest_algorithms():
         assert hasattr(httpx, name)
     assert httpx.Auth.requires_request_body is False and httpx.Auth.requires_response_body is False
     algorithms = set(httpx.DigestAuth._ALGORITHM_TO_HASH_FUNCTION)
-    assert algorithms == {"MD5", "MD5-SESS", "SHA", "SHA-SESS", "SHA-256", "SHA-256-SESS",
-                          "SHA-512", "SHA-512-SESS"}
+    assert algorithms == {"MD5", "MD5-SESS", "SHA", "SHA-SESS", "SHA-256", "SHA-256-SESS", "SHA-512", "SHA-512-SESS"}
     assert list(inspect.signature(httpx.NetRCAuth.__init__).parameters) == ["self", "file"]
 
 
@@ -756,16 +811,18 @@ def test_netrc_default_entry_covers_unlisted_hosts(tmp_path):
 
 
 def test_credentials_in_url_become_basic_auth():
-    with httpx.Client(transport=httpx.MockTransport(
-            lambda r: httpx.Response(200, text=r.headers.get("authorization", "")))) as client:
+    with httpx.Client(
+        transport=httpx.MockTransport(lambda r: httpx.Response(200, text=r.headers.get("authorization", "")))
+    ) as client:
         assert client.get("https://user:pass@a.example/").text.startswith("Basic ")
 
 
 def test_loggers_and_log_line(caplog):
     assert 'logging.getLogger("httpx")' in (HTTPX_SRC / "_client.py").read_text()
     for name in ("connection", "http11", "http2", "proxy", "socks"):
-        found = any(f'logging.getLogger("httpcore.{name}")' in p.read_text()
-                    for p in (HTTPCORE_SRC / "_sync").glob("*.py"))
+        found = any(
+            f'logging.getLogger("httpcore.{name}")' in p.read_text() for p in (HTTPCORE_SRC / "_sync").glob("*.py")
+        )
         assert found, name
     with caplog.at_level(logging.INFO, logger="httpx"):
         with httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200))) as c:
@@ -777,8 +834,13 @@ def test_loggers_and_log_line(caplog):
 
 def test_trace_event_names_exist_in_httpcore():
     sync = "".join(p.read_text() for p in (HTTPCORE_SRC / "_sync").glob("*.py"))
-    for step in ("connect_tcp", "start_tls", "send_request_headers", "receive_response_headers",
-                 "receive_response_body"):
+    for step in (
+        "connect_tcp",
+        "start_tls",
+        "send_request_headers",
+        "receive_response_headers",
+        "receive_response_body",
+    ):
         assert re.search(rf'Trace\(\s*"{step}"', sync), step
     assert 'f"{self.prefix}.{name}"' in (HTTPCORE_SRC / "_trace.py").read_text()
 
@@ -816,10 +878,11 @@ def test_requests_comparisons_hold(monkeypatch):
         assert theirs.ok is (not httpx.Response(status).is_error), status
         assert httpx.Response(status).is_success is (200 <= status < 300)
     from requests.utils import get_encoding_from_headers
+
     assert get_encoding_from_headers({"content-type": "text/plain"}) == "ISO-8859-1"
     assert get_encoding_from_headers({"content-type": "image/png"}) is None  # left to guessing
     assert inspect.signature(requests.Session.request).parameters["allow_redirects"].default is True
-    assert "allow_redirects\", False" in inspect.getsource(requests.head)
+    assert 'allow_redirects", False' in inspect.getsource(requests.head)
     text = (DOCS / "compatibility.md").read_text()
     assert "`not r.is_error` matches it" in text and "ISO-8859-1 for `text/*`" in text
 
@@ -866,6 +929,7 @@ def test_every_httpx_name_in_the_text_exists():
 # Code samples
 # --------------------------------------------------------------------------
 
+
 @dataclass
 class Block:
     rel: str
@@ -887,7 +951,7 @@ def code_blocks(lang: str = "python") -> list[Block]:
                 j = i + 1
                 while lines[j].strip() != "```":
                     j += 1
-                blocks.append(Block(rel, i + 1, "\n".join(lines[i + 1:j]) + "\n"))
+                blocks.append(Block(rel, i + 1, "\n".join(lines[i + 1 : j]) + "\n"))
                 i = j
             i += 1
     return blocks
@@ -900,16 +964,23 @@ def _missing(module: str) -> bool:
 # Blocks that are compiled but not executed, each with its reason. The key is a
 # (file, snippet) pair: the block in that file containing that snippet.
 SKIPS: dict[tuple[str, str], tuple[bool, str]] = {
-    ("async.md", "import trio"):
-        (_missing("trio"), "needs the trio package, which is not installed"),
-    ("advanced/ssl.md", "import truststore"):
-        (_missing("truststore"), "needs the truststore package, which is not installed"),
-    ("http2.md", "httpx.Client(http2=True)"):
-        (_missing("h2"), "needs the h2 package (httpx[http2]), which is not installed"),
-    ("http2.md", "httpx.Client(http1=False, http2=True)"):
-        (_missing("h2"), "needs the h2 package (httpx[http2]), which is not installed"),
-    ("advanced/proxies.md", 'proxy="socks5://'):
-        (_missing("socksio"), "needs the socksio package (httpx[socks]), which is not installed"),
+    ("async.md", "import trio"): (_missing("trio"), "needs the trio package, which is not installed"),
+    ("advanced/ssl.md", "import truststore"): (
+        _missing("truststore"),
+        "needs the truststore package, which is not installed",
+    ),
+    ("http2.md", "httpx.Client(http2=True)"): (
+        _missing("h2"),
+        "needs the h2 package (httpx[http2]), which is not installed",
+    ),
+    ("http2.md", "httpx.Client(http1=False, http2=True)"): (
+        _missing("h2"),
+        "needs the h2 package (httpx[http2]), which is not installed",
+    ),
+    ("advanced/proxies.md", 'proxy="socks5://'): (
+        _missing("socksio"),
+        "needs the socksio package (httpx[socks]), which is not installed",
+    ),
 }
 
 
@@ -965,11 +1036,16 @@ def _fake_server(method: bytes, url: httpcore.URL, headers, body: bytes) -> http
         content = b"<!doctype html><html><body><h1>Example</h1></body></html>"
         ctype = b"text/html; charset=utf-8"
     else:
-        content = json.dumps({"method": method.decode(), "url": f"{scheme}://{host}{path}",
-                              "body": body.decode("utf-8", "replace")}).encode()
+        content = json.dumps(
+            {"method": method.decode(), "url": f"{scheme}://{host}{path}", "body": body.decode("utf-8", "replace")}
+        ).encode()
         ctype = b"application/json"
-    return httpcore.Response(200, headers=[(b"Content-Type", ctype)], content=content,
-                             extensions={"http_version": b"HTTP/1.1", "reason_phrase": b"OK"})
+    return httpcore.Response(
+        200,
+        headers=[(b"Content-Type", ctype)],
+        content=content,
+        extensions={"http_version": b"HTTP/1.1", "reason_phrase": b"OK"},
+    )
 
 
 def _fake_handle_request(self, request: httpcore.Request) -> httpcore.Response:
@@ -1022,9 +1098,13 @@ def tls_files(folder: Path) -> None:
     ca = trustme.CA()
     cert = ca.issue_cert("client.example")
     key = serialization.load_pem_private_key(cert.private_key_pem.bytes(), password=None)
-    (folder / "client.key").write_bytes(key.private_bytes(  # the sample passes password="key-passphrase"
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.BestAvailableEncryption(b"key-passphrase")))
+    (folder / "client.key").write_bytes(
+        key.private_bytes(  # the sample passes password="key-passphrase"
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"key-passphrase"),
+        )
+    )
     cert.cert_chain_pems[0].write_to_path(str(folder / "client.pem"))
     ca.cert_pem.write_to_path(str(folder / "company-ca.pem"))
 
@@ -1064,7 +1144,9 @@ def test_code_block_runs(block, fake_network, sandbox):
 # Comments like `print(x)  # 200` claim an output. Check those claims where the
 # comment is a literal value rather than prose.
 PRINT_CLAIM = re.compile(r"^\s*print\(.*\)\s+#\s*(.+)$")
-PROSE = re.compile(r"\b(the|would|if|else|same|every|only|come|as a|for this|in real|umlauts|credentials|\.\.\.)\b|\.\.\.$")
+PROSE = re.compile(
+    r"\b(the|would|if|else|same|every|only|come|as a|for this|in real|umlauts|credentials|\.\.\.)\b|\.\.\.$"
+)
 
 
 def printed_claims(block: Block) -> list[tuple[int, str]]:
@@ -1086,8 +1168,9 @@ def test_printed_values_match_comments(block, fake_network, sandbox):
         pytest.skip(skip_reason(block))
     printed = run_block(block)
     for number, claim in printed_claims(block):  # each claim against what its own line printed
-        assert printed.get(number, "").rstrip("\n") == claim.strip('"'), \
+        assert printed.get(number, "").rstrip("\n") == claim.strip('"'), (
             f"{block.id}, line {number}: claimed {claim!r}, printed {printed.get(number)!r}"
+        )
 
 
 def test_block_statistics_are_reported(capsys):
@@ -1095,10 +1178,12 @@ def test_block_statistics_are_reported(capsys):
     executed = [b for b in BLOCKS if not skip_reason(b)]
     own = [b for b in executed if not uses_network_transport(b)]
     with capsys.disabled():
-        print(f"\n[corpus] python blocks: {len(BLOCKS)} compiled, {len(executed)} executed, "
-              f"{len(skipped)} skipped; of the executed: {len(own)} bring their own "
-              f"mock/WSGI/ASGI transport, {len(NETWORK_BLOCKS)} sent requests to the fake network, "
-              f"the rest send no request")
+        print(
+            f"\n[corpus] python blocks: {len(BLOCKS)} compiled, {len(executed)} executed, "
+            f"{len(skipped)} skipped; of the executed: {len(own)} bring their own "
+            f"mock/WSGI/ASGI transport, {len(NETWORK_BLOCKS)} sent requests to the fake network, "
+            f"the rest send no request"
+        )
     # requirements-dev.txt installs every optional package the samples use, and the TLS samples get
     # generated certificates: every block runs, and a new skip has to be argued here.
     assert [b.id for b in skipped] == [] and len(executed) == len(BLOCKS)

@@ -56,7 +56,7 @@ def test_cited_range_contains_every_keyword(q):
     assert 1 <= start <= end <= len(lines), (start, end, len(lines))
     assert end - start + 1 <= 25, "ranges stay tight"
     assert len(q["keywords"]) >= 2
-    cited = "\n".join(lines[start - 1:end]).lower()
+    cited = "\n".join(lines[start - 1 : end]).lower()
     for keyword in q["keywords"]:
         assert keyword.lower() in cited, f"{q['id']}: {keyword!r} not in {rel}:{start}-{end}"
 
@@ -68,13 +68,16 @@ def test_cited_range_fits_one_read_doc_call(q):
 
 
 def test_the_lesson_question_cites_the_timeout_kinds():
-    q = next(q for q in ANSWERABLE if "timeout" in q["question"]["en"].lower()
-             and "kinds" in q["question"]["en"].lower())
+    q = next(
+        q for q in ANSWERABLE if "timeout" in q["question"]["en"].lower() and "kinds" in q["question"]["en"].lower()
+    )
     assert q["file"] == "advanced/timeouts.md"
     assert q["lines"][1] <= 80
     for word in ("ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout"):
-        assert word in q["keywords"] or word.lower() in "\n".join(
-            doc_lines(q["file"])[q["lines"][0] - 1:q["lines"][1]]).lower()
+        assert (
+            word in q["keywords"]
+            or word.lower() in "\n".join(doc_lines(q["file"])[q["lines"][0] - 1 : q["lines"][1]]).lower()
+        )
 
 
 def test_answerable_questions_spread_over_the_corpus():

@@ -24,8 +24,19 @@ from bench.overhead import exponent
 # bpe-openai 0.1.4 reads its data files with a deprecated importlib call when it is imported
 pytestmark = pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning")
 
-TINY = ["--files", "4", "--megabytes", "0.02", "--steps", "6", "--repeat", "1", "--startup-runs", "1",
-        "--no-front-ends"]
+TINY = [
+    "--files",
+    "4",
+    "--megabytes",
+    "0.02",
+    "--steps",
+    "6",
+    "--repeat",
+    "1",
+    "--startup-runs",
+    "1",
+    "--no-front-ends",
+]
 
 
 def have_tokenizers():
@@ -73,12 +84,19 @@ def test_every_startup_row_reports_the_memory_of_its_own_process(run):
 
 def test_the_plain_install_imports_agentlib_from_its_own_site_packages(tmp_path):
     python = startup.plain_install(tmp_path)
-    done = subprocess.run([str(python), "-c", "import agentlib, sys; print(agentlib.__file__); print(sys.path)"],
-                          cwd=tmp_path, capture_output=True, text=True, check=True, env=startup.ENV)
+    done = subprocess.run(
+        [str(python), "-c", "import agentlib, sys; print(agentlib.__file__); print(sys.path)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=startup.ENV,
+    )
     where, path = done.stdout.splitlines()
     assert Path(where).is_relative_to(tmp_path / "venv")  # not the repository's source folder
     assert str(Path(agentlib.__file__).parent.parent) not in path and ".pth" not in " ".join(
-        p.name for p in Path(where).parent.parent.iterdir())  # no editable hook either
+        p.name for p in Path(where).parent.parent.iterdir()
+    )  # no editable hook either
 
 
 def test_the_peak_probe_reports_the_childs_memory_not_the_parents(tmp_path):
@@ -86,6 +104,7 @@ def test_the_peak_probe_reports_the_childs_memory_not_the_parents(tmp_path):
     held[::4096] = b"x" * len(held[::4096])
     code = "data = bytearray(30 * 1024 * 1024); data[::4096] = b'y' * len(data[::4096])"
     from bench import PEAK_PROBE
+
     done = subprocess.run([os.sys.executable, "-c", PEAK_PROBE + code], capture_output=True, text=True, check=True)
     child = int(done.stderr.rsplit("peak_kib ", 1)[1]) / 1024
     assert 30 < child < 100
@@ -114,10 +133,12 @@ def test_exponent_tells_linear_from_quadratic_growth():
 
 # ---- tokens and the one-call RAG ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_estimate_is_within_5_percent_of_real_tokenizers_on_the_lessons_run(language):
     need_tokenizers()
     from bench import tokens
+
     counters, _ = tokens.tokenizers()
     run = tokens.lesson(language, counters)
     assert set(run["estimate_error"]) == {"DeepSeek V4", "cl100k", "o200k"}
@@ -164,6 +185,7 @@ def test_the_german_rag_request_carries_the_german_question_and_the_same_passage
 
 # ---- the peers ---------------------------------------------------------------------------------------
 
+
 def test_the_agentlib_workload_runs_its_tool_n_minus_1_times():
     for name in ("agentlib", "agentlib, ScriptedModel"):
         figures = peers.child(name, 10)
@@ -173,6 +195,7 @@ def test_the_agentlib_workload_runs_its_tool_n_minus_1_times():
 def test_a_workload_that_skips_its_tool_is_refused(monkeypatch):
     def lazy(steps, tool):
         return lambda: peers.ANSWER  # answers at once, never calls the tool
+
     monkeypatch.setitem(peers.FRAMEWORKS, "lazy", ("json", None, lazy))
     with pytest.raises(RuntimeError, match="answered 'done' after 0 tool runs; expected 'done' after 9"):
         peers.child("lazy", 10)
@@ -215,6 +238,7 @@ def test_a_failing_gnu_command_stops_the_bench_with_its_error(tmp_path):
 
 # ---- the end-to-end race ---------------------------------------------------------------------------
 
+
 @pytest.fixture
 def server():
     with race.serve(record=True) as running:
@@ -249,10 +273,22 @@ def test_without_the_transform_create_is_one_post_of_the_body_as_built(server, m
 
 
 def test_the_table_shows_what_the_transform_costs_per_step():
-    runs = {name: {10: [{"run_s": run_s, "cpu_s": run_s, "server_s": 0.0, "peak_mib": 50}]}
-            for name, run_s in (("floor", 0.01), ("agentlib", 0.05), (race.NO_TRANSFORM, 0.02))}
-    printed = race.table({"date": "d", "machine": "m", "repeat": 1, "wall_seconds": 1, "budget_s": 8.0,
-                          "sizes": [10], "versions": {}, "rows": race.summarise(runs, [10])})
+    runs = {
+        name: {10: [{"run_s": run_s, "cpu_s": run_s, "server_s": 0.0, "peak_mib": 50}]}
+        for name, run_s in (("floor", 0.01), ("agentlib", 0.05), (race.NO_TRANSFORM, 0.02))
+    }
+    printed = race.table(
+        {
+            "date": "d",
+            "machine": "m",
+            "repeat": 1,
+            "wall_seconds": 1,
+            "budget_s": 8.0,
+            "sizes": [10],
+            "versions": {},
+            "rows": race.summarise(runs, [10]),
+        }
+    )
     assert "request transform in create() costs per step" in printed and "N=10: 3,000 us wall, 3,000 us cpu" in printed
 
 
@@ -266,6 +302,7 @@ def test_a_race_measurement_counts_steps_and_the_servers_share(name, server, qui
 def test_a_runner_that_stops_early_is_refused(server, monkeypatch, quiet_environment):
     def impatient(url, steps, tool):
         return race.floor_run(url.replace(f"/{steps}/", "/2/"), steps, tool)  # the server ends its run at step 2
+
     monkeypatch.setitem(race.RUNNERS, "impatient", ("json", None, "plain", impatient))
     with pytest.raises(RuntimeError, match="impatient at 6 steps answered 'done' after 1 tool runs and 2 requests"):
         race.child("impatient", 6, server.url)
@@ -284,9 +321,11 @@ def test_the_server_replays_each_framework_s_ending(dialect, last):
 
 
 def test_the_race_summary_subtracts_the_server_and_bounds_a_run_stopped_by_the_budget():
-    runs = {"floor": {10: [{"run_s": 0.03, "cpu_s": 0.02, "server_s": 0.01, "peak_mib": 20}]},
-            "agentlib": {10: [{"run_s": 0.05, "cpu_s": 0.03, "server_s": 0.01, "peak_mib": 60}]},
-            "slow": {10: [{"over_s": 8.0}]}}
+    runs = {
+        "floor": {10: [{"run_s": 0.03, "cpu_s": 0.02, "server_s": 0.01, "peak_mib": 20}]},
+        "agentlib": {10: [{"run_s": 0.05, "cpu_s": 0.03, "server_s": 0.01, "peak_mib": 60}]},
+        "slow": {10: [{"over_s": 8.0}]},
+    }
     rows = race.summarise(runs, [10])
     agentlib_ = rows["agentlib"]["sizes"][10]
     assert (agentlib_["wall"], agentlib_["cpu"], agentlib_["server"]) == pytest.approx((4000, 3000, 1000))
@@ -294,8 +333,18 @@ def test_the_race_summary_subtracts_the_server_and_bounds_a_run_stopped_by_the_b
     slow = rows["slow"]["sizes"][10]
     assert slow["wall"] is None and slow["wall_x_agentlib"] == pytest.approx(200)  # at least
     assert slow["cpu"] is None and slow["cpu_x_agentlib"] is None  # nothing known
-    printed = race.table({"date": "d", "machine": "m", "repeat": 1, "wall_seconds": 1, "budget_s": 8.0,
-                          "sizes": [10], "versions": {}, "rows": rows})
+    printed = race.table(
+        {
+            "date": "d",
+            "machine": "m",
+            "repeat": 1,
+            "wall_seconds": 1,
+            "budget_s": 8.0,
+            "sizes": [10],
+            "versions": {},
+            "rows": rows,
+        }
+    )
     assert "> 800,000" in printed and "> 200" in printed and "stopped after 8 s" in printed
 
 

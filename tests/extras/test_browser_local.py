@@ -17,7 +17,7 @@ import pytest
 from agentlib.course.trace_text import labels
 from agentlib.extras import local
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
-from extras.test_lite import Student as SiteStudent, browser, site  # noqa: F401 -- the site's fixtures
+from extras.test_lite import Student as SiteStudent  # noqa: F401 -- the site's fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,8 @@ def test_student_steps_through_the_local_models_trace(page):
 
     run_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="local_server(LANGUAGE)"))
     expect(run_cell.locator(".jp-OutputArea-output").first).to_contain_text(
-        f"Es antwortet: {local.NAME}, auf diesem Rechner")  # the real model, not the stand-in
+        f"Es antwortet: {local.NAME}, auf diesem Rechner"
+    )  # the real model, not the stand-in
 
     trace_cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="TraceViewer(local_stats"))
     viewer = trace_cell.locator(".trace-viewer")
@@ -102,8 +103,9 @@ def test_in_the_site_notebook_07_names_what_runs_instead_of_the_local_model(lang
     try:
         student.open(f"notebooks/{language}/{notebook}.ipynb")
         student.run("setup", "own-agent-run")
-        shown = student.page.locator(".jp-Cell").nth(student.cell("own-agent-run")).locator(
-            ".jp-OutputArea").inner_text()
+        shown = (
+            student.page.locator(".jp-Cell").nth(student.cell("own-agent-run")).locator(".jp-OutputArea").inner_text()
+        )
     finally:
         student.context.close()
     assert BROWSER_SAYS[language] in shown, shown[:1000]

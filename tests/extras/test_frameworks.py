@@ -12,10 +12,10 @@ skip sentences (the last test checks that).
 import asyncio
 import functools
 import html
-import shutil
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -61,18 +61,32 @@ def test_every_framework_sends_the_loops_conversation_step_by_step(installed):
         assert [sbs.outline(r["messages"]) for r in sent] == [sbs.outline(r["messages"]) for r in loop], name
         assert all(r["messages"][:2] == loop[0]["messages"][:2] for r in sent), f"{name} changed the system text"
         assert [m["content"] for m in sent[-1]["messages"] if m["role"] == "tool"] == [
-            m["content"] for m in loop[-1]["messages"] if m["role"] == "tool"], name
+            m["content"] for m in loop[-1]["messages"] if m["role"] == "tool"
+        ], name
 
 
 def test_the_frameworks_get_the_same_three_tools_with_the_same_descriptions(installed):
     runs = lesson_runs()
+
     def described(request):
-        return [(t["function"]["name"], t["function"]["description"],
-                 {k: p["description"] for k, p in t["function"]["parameters"]["properties"].items()})
-                for t in request["tools"]]
-    ours = [(s["schema"]["function"]["name"], s["schema"]["function"]["description"],
-             {k: p["description"] for k, p in s["schema"]["function"]["parameters"]["properties"].items()})
-            for s in TOOLS.values() if s["schema"]["function"]["name"] in ("list_docs", "grep_docs", "read_doc")]
+        return [
+            (
+                t["function"]["name"],
+                t["function"]["description"],
+                {k: p["description"] for k, p in t["function"]["parameters"]["properties"].items()},
+            )
+            for t in request["tools"]
+        ]
+
+    ours = [
+        (
+            s["schema"]["function"]["name"],
+            s["schema"]["function"]["description"],
+            {k: p["description"] for k, p in s["schema"]["function"]["parameters"]["properties"].items()},
+        )
+        for s in TOOLS.values()
+        if s["schema"]["function"]["name"] in ("list_docs", "grep_docs", "read_doc")
+    ]
     assert described(runs["loop"].requests[0]) == ours
     for name in FRAMEWORKS:
         assert described(runs[name].requests[0]) == ours, name
@@ -90,8 +104,10 @@ def test_what_the_frameworks_add_is_what_the_notebook_says(installed):
 
     tools = {t["function"]["name"]: t["function"] for t in agents[0]["tools"]}
     assert "tool_choice" not in agents[0]
-    assert all(t.get("strict") is True and t["parameters"]["additionalProperties"] is False and "title" in t["parameters"]
-               for t in tools.values())
+    assert all(
+        t.get("strict") is True and t["parameters"]["additionalProperties"] is False and "title" in t["parameters"]
+        for t in tools.values()
+    )
     assert tools["read_doc"]["parameters"]["required"] == ["path", "start", "end"]
     assert tools["read_doc"]["parameters"]["properties"]["start"]["default"] == 1
 
@@ -102,7 +118,8 @@ def test_what_the_frameworks_add_is_what_the_notebook_says(installed):
     assert tools["read_doc"]["parameters"]["required"] == ["path"]
     calls = [m["tool_calls"][0]["function"]["arguments"] for m in pydantic[-1]["messages"] if m.get("tool_calls")]
     assert calls == [json.dumps(json.loads(c), separators=(",", ":")) for c in calls] and " " not in calls[0].replace(
-        "pool timeout", "")
+        "pool timeout", ""
+    )
 
 
 def test_the_mapping_table_shows_what_the_verdict_says(installed):
@@ -113,7 +130,9 @@ def test_the_mapping_table_shows_what_the_verdict_says(installed):
     assert "Unknown tool name: 'search_web'" in sbs.seen(found["unknown_tool"]["pydantic-ai"])
 
     assert sbs.seen(found["tool_raises"]["loop"]).startswith("Error: FileNotFoundError")
-    assert sbs.seen(found["tool_raises"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert (
+        sbs.seen(found["tool_raises"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    )
     assert found["tool_raises"]["pydantic-ai"].error.startswith("FileNotFoundError")
     assert len(found["tool_raises"]["pydantic-ai"].requests) == 1
 
@@ -130,16 +149,36 @@ def test_the_mapping_table_shows_what_the_verdict_says(installed):
 
     runs = lesson_runs()
     stats, agents, pydantic = runs["loop"].usage, runs["openai-agents"].usage, runs["pydantic-ai"].usage
-    assert (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"]) == (
-        agents.requests, agents.input_tokens, agents.output_tokens) == (
-        pydantic.requests, pydantic.input_tokens, pydantic.output_tokens) == (4, 400, 80)
+    assert (
+        (stats["steps"], stats["prompt_tokens"], stats["completion_tokens"])
+        == (agents.requests, agents.input_tokens, agents.output_tokens)
+        == (pydantic.requests, pydantic.input_tokens, pydantic.output_tokens)
+        == (4, 400, 80)
+    )
     rows = dict(sbs.mapping(runs, found))
-    assert set(rows) == {"tool", "registry", "max_steps", "unknown_tool", "wrong_type", "broken_json",
-                         "tool_raises", "again", "long_result", "two_calls", "stats", "trace", "lines"}
+    assert set(rows) == {
+        "tool",
+        "registry",
+        "max_steps",
+        "unknown_tool",
+        "wrong_type",
+        "broken_json",
+        "tool_raises",
+        "again",
+        "long_result",
+        "two_calls",
+        "stats",
+        "trace",
+        "lines",
+    }
     assert "cut with a note" in rows["long_result"]["loop"]
     assert "gekürzt mit Hinweis" in dict(sbs.mapping(runs, found, "de"))["long_result"]["loop"]
-    assert sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument 'start' must be of type integer")
-    assert sbs.seen(found["wrong_type"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    assert sbs.seen(found["wrong_type"]["loop"]).startswith(
+        "Error: TypeError: read_doc() argument 'start' must be of type integer"
+    )
+    assert (
+        sbs.seen(found["wrong_type"]["openai-agents"]) == "An error occurred while running the tool. Please try again."
+    )
     assert '"type":"int_parsing"' in sbs.seen(found["wrong_type"]["pydantic-ai"])
     assert not found["unknown_tool"]["openai-agents"].requests[1:]  # "the run ends"
     again = found["again"]
@@ -151,9 +190,12 @@ def test_the_mapping_table_shows_what_the_verdict_says(installed):
     import pydantic_ai
 
     for package in (agents, pydantic_ai):  # "about 136,000" and "about 203,000" lines: within a few percent
-        written = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in Path(package.__file__).parent.rglob("*.py"))
-        assert round(written, -3) in ({"agents": 136_000, "pydantic_ai": 203_000}[package.__name__] + d for d in
-                                      range(-5000, 5001, 1000)), (package.__name__, written)
+        written = sum(
+            len(p.read_text(encoding="utf-8").splitlines()) for p in Path(package.__file__).parent.rglob("*.py")
+        )
+        assert round(written, -3) in (
+            {"agents": 136_000, "pydantic_ai": 203_000}[package.__name__] + d for d in range(-5000, 5001, 1000)
+        ), (package.__name__, written)
     assert 115 <= lines["loop"] <= 145 and all(25 <= lines[n] <= 35 for n in FRAMEWORKS), lines
 
 
@@ -180,16 +222,28 @@ def test_nothing_but_127_0_0_1_is_contacted(installed):
 
     The proxy variables point at a dead port: a request that ignored NO_PROXY would fail, not leave.
     """
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-           "NO_PROXY": "127.0.0.1", "OPENAI_API_KEY": ""}
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(NETWORK_PROBE)], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=ROOT)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "HTTP_PROXY": "http://127.0.0.1:9",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
+        "NO_PROXY": "127.0.0.1",
+        "OPENAI_API_KEY": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(NETWORK_PROBE)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "['127.0.0.1']", done.stdout
 
 
 # Put first on a kernel's PYTHONPATH, this makes both frameworks look uninstalled: no metadata, no import.
-HIDE_FRAMEWORKS = '''
+HIDE_FRAMEWORKS = """
 import importlib.abc, importlib.metadata, sys
 _version = importlib.metadata.version
 def version(name):
@@ -203,7 +257,7 @@ class Hidden(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r}")
         return None
 sys.meta_path.insert(0, Hidden())
-'''
+"""
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
@@ -216,10 +270,14 @@ def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_
     notebook = nbformat.read(path, as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-    NotebookClient(notebook, kernel_name="python3", timeout=180,
-                   resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
-    said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
-            for c in notebook.cells if c.cell_type == "code"}
+    NotebookClient(
+        notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(path.parent)}}
+    ).execute(env=env)
+    said = {
+        c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
+        for c in notebook.cells
+        if c.cell_type == "code"
+    }
     assert said["setup"].count("make frameworks") == 2, said["setup"]
     names = [sbs.whose(yours, language)[0] for yours in (True, False)]  # a developer may have passed a loop here
     assert said["run-all"].count("\n") == 1 and said["run-all"].startswith(tuple(names)), said["run-all"]
@@ -234,11 +292,16 @@ def test_with_a_key_the_same_run_asks_the_real_endpoint_through_the_recording_se
     from provider_rules import completion, serve
 
     script = lesson_script("en")
-    replies = [completion("openai", m.content, [(c.function.name, c.function.arguments) for c in m.tool_calls or []])
-               for m in script]
+    replies = [
+        completion("openai", m.content, [(c.function.name, c.function.arguments) for c in m.tool_calls or []])
+        for m in script
+    ]
     with serve("openai", replies * 3) as upstream:
-        runs = asyncio.run(sbs.compare(QUESTION["en"], upstream=settings(
-            model="test-model", base_url=upstream.base_url, api_key=upstream.key)))
+        runs = asyncio.run(
+            sbs.compare(
+                QUESTION["en"], upstream=settings(model="test-model", base_url=upstream.base_url, api_key=upstream.key)
+            )
+        )
         assert upstream.refused == [] and len(upstream.requests) == 12
         assert {request["body"]["model"] for request in upstream.requests} == {"test-model"}
     for name, run in runs.items():
@@ -317,9 +380,12 @@ def test_the_students_loop_is_measured_with_its_own_registry_lent_the_careless_t
     found = asyncio.run(sbs.measure(loop, ("loop",), registry))
     assert "read_whole_file" not in registry and "read_whole_file" not in TOOLS
     assert sbs.seen(found["unknown_tool"]["loop"]) == "Error: ValueError: no tool called search_web"  # its own text
-    assert not sbs.seen(found["wrong_type"]["loop"]).startswith("Error: TypeError: read_doc() argument")  # no agentlib check
-    runs = asyncio.run(sbs.compare(QUESTION["en"], lesson_script("en"), systems=("loop",), agent_loop=loop,
-                                   registry=registry))
+    assert not sbs.seen(found["wrong_type"]["loop"]).startswith(
+        "Error: TypeError: read_doc() argument"
+    )  # no agentlib check
+    runs = asyncio.run(
+        sbs.compare(QUESTION["en"], lesson_script("en"), systems=("loop",), agent_loop=loop, registry=registry)
+    )
     rows = dict(sbs.mapping(runs, found, "en", loop))
     assert rows["long_result"]["loop"] == "3037 of 3874 characters shown, cut with a note"  # its own cut note
     assert rows["trace"]["loop"].startswith("stats.trace, recorded from outside")
@@ -336,15 +402,20 @@ def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_d
 
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
     here = tmp_path / "notebooks" / language
-    (here / agent_file.FILE).write_text(agent_file.render({"loop": students_loop().strip()}, language),
-                                        encoding="utf-8")
+    (here / agent_file.FILE).write_text(
+        agent_file.render({"loop": students_loop().strip()}, language), encoding="utf-8"
+    )
     (tmp_path / ".env").write_text("", encoding="utf-8")  # no key of the checkout's reaches it
     notebook = nbformat.read(next(here.glob("09_*.ipynb")), as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    NotebookClient(notebook, kernel_name="python3", timeout=300,
-                   resources={"metadata": {"path": str(here)}}).execute(env=env)
-    said = {c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
-            for c in notebook.cells if c.cell_type == "code"}
+    NotebookClient(notebook, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(here)}}).execute(
+        env=env
+    )
+    said = {
+        c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
+        for c in notebook.cells
+        if c.cell_type == "code"
+    }
     name, sentence = sbs.whose(True, language)
     assert sentence in said["setup"] and MARKER in said["run-all"]
     assert said["run-all"].split(MARKER)[-1].strip().startswith(name)
@@ -362,8 +433,15 @@ def quoting(request):
     quote the key and the model name)."""
     from agentlib.course.loopback import Reply
 
-    return Reply(401, {"error": {"message": f"Rejected. You sent {request['headers']} and {request['body']}",
-                                 "type": "invalid_request_error"}})
+    return Reply(
+        401,
+        {
+            "error": {
+                "message": f"Rejected. You sent {request['headers']} and {request['body']}",
+                "type": "invalid_request_error",
+            }
+        },
+    )
 
 
 def placed(where, base_url):
@@ -371,10 +449,15 @@ def placed(where, base_url):
     from agentlib.provider.settings import settings
 
     user = base_url.replace("http://", f"http://student:{SECRET}@")
-    return settings(**{"key": dict(api_key=SECRET), "model": dict(api_key="x" * 8, model=SECRET),
-                       "url": dict(api_key="x" * 8, base_url=user),
-                       "extra body": dict(api_key="x" * 8, extra_body={"token": SECRET})}[where]
-                    | ({} if where == "url" else {"base_url": base_url}))
+    return settings(
+        **{
+            "key": dict(api_key=SECRET),
+            "model": dict(api_key="x" * 8, model=SECRET),
+            "url": dict(api_key="x" * 8, base_url=user),
+            "extra body": dict(api_key="x" * 8, extra_body={"token": SECRET}),
+        }[where]
+        | ({} if where == "url" else {"base_url": base_url})
+    )
 
 
 @pytest.mark.usefixtures("no_llm_settings")
@@ -423,16 +506,21 @@ def test_notebook_09_against_a_provider_that_quotes_everything_saves_no_key(inst
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")} | {"AGENTLOOP_PROGRESS": "off"}
     with Loopback(quoting, secret="", lifetime=240) as provider:
         user = provider.base_url.replace("http://", f"http://student:{SECRET}@")
-        settings = {"environment": {"LLM_API_KEY": SECRET}, ".env": {}, "LLM_MODEL": {"LLM_MODEL": SECRET},
-                    "base URL": {"LLM_BASE_URL": user},
-                    "LLM_EXTRA_BODY": {"LLM_EXTRA_BODY": json.dumps({"token": SECRET})}}[where]
+        settings = {
+            "environment": {"LLM_API_KEY": SECRET},
+            ".env": {},
+            "LLM_MODEL": {"LLM_MODEL": SECRET},
+            "base URL": {"LLM_BASE_URL": user},
+            "LLM_EXTRA_BODY": {"LLM_EXTRA_BODY": json.dumps({"token": SECRET})},
+        }[where]
         env |= {"LLM_BASE_URL": provider.base_url, "LLM_API_KEY": "x" * 8} | settings
         (tmp_path / ".env").write_text(f"LLM_API_KEY={SECRET}\n" if where == ".env" else "", encoding="utf-8")
         env["LLM_ENV_FILE"] = str(tmp_path / ".env")
         if where == ".env":
             del env["LLM_API_KEY"]
-        NotebookClient(notebook, kernel_name="python3", timeout=240,
-                       resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+        NotebookClient(
+            notebook, kernel_name="python3", timeout=240, resources={"metadata": {"path": str(tmp_path)}}
+        ).execute(env=env)
         asked = len(provider.requests)
     saved = nbformat.writes(notebook)
     assert "Rejected" in saved or where == "LLM_MODEL"  # the provider's quotes reached the notebook (but no key)

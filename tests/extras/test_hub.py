@@ -28,15 +28,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, exercise
-from agentlib.course import controls
-from agentlib.course.trace_text import labels
 import agentlib.provider.settings as config
+from agentlib.course import CORRECT, INCORRECT, NOT_ATTEMPTED, controls, exercise
 from agentlib.course.keys import TEXT as KEY_TEXT
 from agentlib.course.text import say
+from agentlib.course.trace_text import labels
 from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_port
+from course.notebook_solutions import CORRECT as SOLUTIONS
+from course.notebook_solutions import WRONG
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
-from course.notebook_solutions import CORRECT as SOLUTIONS, WRONG
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "hub"
@@ -46,18 +46,26 @@ FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmod
 VIEWER, CONTROL = labels("de"), labels("de", controls.TEXT)
 SOLUTION = exercise(1, "de").SOLUTION["de"]
 TOOLS_NOTEBOOK, LOOP_NOTEBOOK = "notebooks/de/02_werkzeuge_per_dekorator.ipynb", "notebooks/de/04_die_schleife.ipynb"
-DECORATOR = {STUDENTS[0]: (SOLUTIONS["build-decorator-code"], CORRECT),  # ada writes it right, bo wrong
-             STUDENTS[1]: (WRONG["build-decorator-code"], INCORRECT)}
+DECORATOR = {
+    STUDENTS[0]: (SOLUTIONS["build-decorator-code"], CORRECT),  # ada writes it right, bo wrong
+    STUDENTS[1]: (WRONG["build-decorator-code"], INCORRECT),
+}
 MEASURED = {}
 
-hub_only = pytest.mark.skipif(not os.environ.get("HUB_TEST"), reason=(
-    "the hub test runs with `make test-hub`, which installs JupyterHub, nbgitpuller and configurable-http-proxy"))
+hub_only = pytest.mark.skipif(
+    not os.environ.get("HUB_TEST"),
+    reason=(
+        "the hub test runs with `make test-hub`, which installs JupyterHub, nbgitpuller and configurable-http-proxy"
+    ),
+)
 
 
 # ---- where .env is read from: the student's copy, not the shared install ----------------------
 
-def test_a_kernel_in_a_students_copy_reads_that_copys_env_not_the_shared_installs(tmp_path, monkeypatch,
-                                                                                    no_llm_settings):
+
+def test_a_kernel_in_a_students_copy_reads_that_copys_env_not_the_shared_installs(
+    tmp_path, monkeypatch, no_llm_settings
+):
     monkeypatch.setattr(config, "ENV_FILE", None)
     notebooks = tmp_path / "home" / "ada" / FOLDER / "notebooks" / "de"
     notebooks.mkdir(parents=True)
@@ -75,9 +83,16 @@ def test_a_kernel_in_a_students_copy_reads_that_copys_env_not_the_shared_install
 
 # ---- a second pull: nbgitpuller's rules, without a browser ------------------------------------
 
+
 def git(*args, cwd):
-    return subprocess.run(["git", "-c", "user.name=Instructor", "-c", "user.email=instructor@example.org", *args],
-                          cwd=cwd, check=True, capture_output=True, text=True, timeout=60).stdout
+    return subprocess.run(
+        ["git", "-c", "user.name=Instructor", "-c", "user.email=instructor@example.org", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
 
 
 def pull(upstream, target):
@@ -141,6 +156,7 @@ def test_a_second_pull_restores_a_deleted_file_and_renames_a_clashing_new_one(sm
 # through the lesson on one hub in the order a class does (log in, follow the link, run notebook
 # 05, solve exercise 1, type a key, pull the instructor's update) and writes down what it saw;
 # each test below judges one part of that record.
+
 
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory):
@@ -237,8 +253,10 @@ def run_scripted_notebook(page, hub, name, seen):
     control.locator(".max-steps-limit input").fill("2")
     control.locator(".max-steps-limit input").press("Tab")
     control.locator(".max-steps-run").click()
-    seen["control"] = (settle(control.locator(".max-steps-status"), CONTROL["max_steps"].format(limit=2)),
-                       settle(control.locator(".trace-step"), VIEWER["step"].format(n=1, total=2)))
+    seen["control"] = (
+        settle(control.locator(".max-steps-status"), CONTROL["max_steps"].format(limit=2)),
+        settle(control.locator(".trace-step"), VIEWER["step"].format(n=1, total=2)),
+    )
     MEASURED.setdefault("memory_mib", {})[name] = memory(name)
     seen["cwds"] = {os.readlink(f"/proc/{pid}/cwd") for pid in student_processes(name)}
 
@@ -260,8 +278,10 @@ def solve_exercise_1(page, hub, seen):
     page.keyboard.press("Control+s")
     seen[ada]["saved"] = saved(notebook, SOLUTION)
     theirs = hub.home(bo) / FOLDER
-    seen[bo]["after the other's save"] = {"status": git("status", "--porcelain", cwd=theirs),
-                                          "exercise": source(theirs / SCRIPTED, "exercise-1-code")}
+    seen[bo]["after the other's save"] = {
+        "status": git("status", "--porcelain", cwd=theirs),
+        "exercise": source(theirs / SCRIPTED, "exercise-1-code"),
+    }
 
 
 def type_a_key(pages, hub, seen):
@@ -280,8 +300,9 @@ def type_a_key(pages, hub, seen):
     seen["key in files"] = [str(p) for p in hub.homes.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
     seen["key in log"] = key in hub.log_text()
     seen["log holds ada's requests"] = f"/user/{ada}/" in hub.log_text()
-    seen["key in the other's environment"] = any(key in "\0".join(environ(pid).values())
-                                                  for pid in student_processes(bo))
+    seen["key in the other's environment"] = any(
+        key in "\0".join(environ(pid).values()) for pid in student_processes(bo)
+    )
 
 
 def second_pull(pages, hub, upstream, link, seen):
@@ -301,7 +322,8 @@ def second_pull(pages, hub, upstream, link, seen):
             "title": source(copy / SCRIPTED, "title").splitlines()[0],
             "note": (copy / "notebooks" / "de" / "HINWEIS.md").is_file(),
             "exercise": source(copy / SCRIPTED, "exercise-1-code"),
-            "commits": git("log", "--format=%s", cwd=copy).splitlines()}
+            "commits": git("log", "--format=%s", cwd=copy).splitlines(),
+        }
 
 
 def work_through_02_and_04(page, hub, name, seen):
@@ -329,18 +351,30 @@ def work_through_02_and_04(page, hub, name, seen):
 def admin_reads_progress(hub):
     """What the admin sees of both homes with `python -m agentlib.course progress` (table and --csv), and the files."""
     homes = [str(hub.home(name)) for name in STUDENTS]
-    runs = [subprocess.run([sys.executable, "-m", "agentlib.course", "progress", *homes, *extra], capture_output=True,
-                           text=True, timeout=60) for extra in ([], ["--csv"])]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "agentlib.course", "progress", *homes, *extra],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        for extra in ([], ["--csv"])
+    ]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "progress.txt").write_text(runs[0].stdout + runs[0].stderr)
     print("\nwhat the admin sees:\n" + runs[0].stdout)
     files = {name: hub.home(name) / ".agentloop" / "progress.jsonl" for name in STUDENTS}
-    return {"status": [run.returncode for run in runs], "errors": [run.stderr for run in runs],
-            "table": runs[0].stdout.splitlines(), "csv": list(csv.reader(io.StringIO(runs[1].stdout))),
-            "records": {name: [json.loads(line) for line in file.read_text().splitlines()]
-                        for name, file in files.items()},
-            "modes": {name: (stat.S_IMODE(file.parent.stat().st_mode), stat.S_IMODE(file.stat().st_mode))
-                      for name, file in files.items()}}
+    return {
+        "status": [run.returncode for run in runs],
+        "errors": [run.stderr for run in runs],
+        "table": runs[0].stdout.splitlines(),
+        "csv": list(csv.reader(io.StringIO(runs[1].stdout))),
+        "records": {name: [json.loads(line) for line in file.read_text().splitlines()] for name, file in files.items()},
+        "modes": {
+            name: (stat.S_IMODE(file.parent.stat().st_mode), stat.S_IMODE(file.stat().st_mode))
+            for name, file in files.items()
+        },
+    }
 
 
 def settle(locator, text, timeout=30_000):
@@ -365,8 +399,9 @@ def current(page):
 def open_notebook(page, hub, name, path):
     """Open `path` in the student's JupyterLab, alone (?reset: the notebooks open before are closed)."""
     page.goto(f"{hub.url}/user/{name}/lab/tree/{FOLDER}/{path}?reset")
-    page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current",
-                 has_text=path.split("/")[-1]).wait_for(timeout=120_000)
+    page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current", has_text=path.split("/")[-1]).wait_for(
+        timeout=120_000
+    )
     current(page).locator(".jp-Cell").first.wait_for(timeout=120_000)
     student = as_student(page, hub, name)
     student.wait_until_idle()
@@ -425,8 +460,11 @@ def memory(name):
     pids = student_processes(name)
     kernels = [pid for pid in pids if "ipykernel" in cmdline(pid)]
     servers = [pid for pid in pids if "jupyterhub-singleuser" in cmdline(pid)]
-    return {"server": round(sum(map(pss_mib, servers))), "kernels": [round(pss_mib(k)) for k in kernels],
-            "total": round(sum(pss_mib(p) for p in pids))}
+    return {
+        "server": round(sum(map(pss_mib, servers))),
+        "kernels": [round(pss_mib(k)) for k in kernels],
+        "total": round(sum(pss_mib(p) for p in pids)),
+    }
 
 
 @hub_only
@@ -486,12 +524,20 @@ def test_the_admin_sees_who_solved_which_check_and_the_minutes_per_notebook(less
     header, *rows, medians = report["csv"]
     cells = {row[0]: dict(zip(header, row)) for row in rows}
     minutes = [column for column in header if column.endswith(" min")]
-    marks = {name: {column: cell for column, cell in row.items() if column not in ("student", "last seen") and column not in minutes}
-             for name, row in cells.items()}
+    marks = {
+        name: {
+            column: cell
+            for column, cell in row.items()
+            if column not in ("student", "last seen") and column not in minutes
+        }
+        for name, row in cells.items()
+    }
     # notebook 05 ran before: both saw its three checks, ada solved exercise 1
     untouched = {"02 list_schema": "○", "04 loop": "○", "05 scripted_model": "○", "05 step_limit": "○"}
-    assert marks == {ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
-                     bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched}}
+    assert marks == {
+        ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
+        bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched},
+    }
     assert minutes == ["02 min", "04 min", "05 min"]
     assert {name: row["last seen"] for name, row in cells.items()} == {ada: "04", bo: "04"}
     for row in [*cells.values(), dict(zip(header, medians))]:
@@ -508,13 +554,22 @@ def test_a_students_progress_file_is_theirs_alone_and_holds_no_code_key_or_name(
         assert report["modes"][name] == (0o700, 0o600)
         records = report["records"][name]
         assert {(r["event"], r["notebook"]) for r in records if r["event"] == "start"} == {
-            ("start", "02"), ("start", "04"), ("start", "05")}
+            ("start", "02"),
+            ("start", "04"),
+            ("start", "05"),
+        }
         for record in records:  # fixed fields of fixed kinds: no room for code, a key or a name
             assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time", "work"}
             assert record["language"] == "de" and record["notebook"] in ("02", "04", "05")
             assert record.get("outcome", CORRECT) in (CORRECT, INCORRECT, NOT_ATTEMPTED)
-            assert record.get("exercise", "loop") in ("decorator", "list_schema", "loop", "scripted_model",
-                                                      "errors_in_script", "step_limit")
+            assert record.get("exercise", "loop") in (
+                "decorator",
+                "list_schema",
+                "loop",
+                "scripted_model",
+                "errors_in_script",
+                "step_limit",
+            )
     assert lesson["key in files"] == []
 
 
@@ -538,15 +593,22 @@ def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, u
             page = log_in_and_follow(browser, hub, name, link)
             shown = add_cell(page, 'from agentlib.course import describe\nprint(describe("de"))')
             expect(shown).to_contain_text(f"Modell {NAME} unter http://127.0.0.1:{port}/v1; kein Schlüssel nötig")
-            run = add_cell(page, "from agentlib import QUESTION, RealModel, run_agent\n"
-                                 "answer, stats = run_agent(RealModel(), QUESTION['de'], max_steps=1)\n"
-                                 "print('prompt tokens:', stats.prompt_tokens)")
+            run = add_cell(
+                page,
+                "from agentlib import QUESTION, RealModel, run_agent\n"
+                "answer, stats = run_agent(RealModel(), QUESTION['de'], max_steps=1)\n"
+                "print('prompt tokens:', stats.prompt_tokens)",
+            )
             expect(run.locator(".jp-OutputArea-output").last).to_contain_text("prompt tokens:", timeout=180_000)
             assert re.search(r"prompt tokens: [1-9]", run.inner_text()), run.inner_text()  # the server counted them
             page.context.close()
-        model_servers = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
-                         if "agentlib.extras.local" in cmdline(pid) and environ(pid).get("JUPYTERHUB_USER") in names
-                         or environ(pid).get("JUPYTERHUB_SERVICE_NAME") == "local-model"]
+        model_servers = [
+            pid
+            for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if "agentlib.extras.local" in cmdline(pid)
+            and environ(pid).get("JUPYTERHUB_USER") in names
+            or environ(pid).get("JUPYTERHUB_SERVICE_NAME") == "local-model"
+        ]
         assert len(model_servers) == 1, [cmdline(pid) for pid in model_servers]  # not one per student
         MEASURED["shared_local_model_mib"] = round(pss_mib(model_servers[0]))
     record()

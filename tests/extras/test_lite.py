@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.course.loopback import Loopback, Reply, completion
 from agentlib.course import controls, progress
+from agentlib.course.loopback import Loopback, Reply, completion
 from agentlib.course.trace_text import labels
 from browser_support import CHROMIUM_ARGS, find_chromium
 from course.notebook_solutions import CORRECT, WRONG
@@ -37,8 +37,10 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
-NOTEBOOKS = {"de": {"04": "04_die_schleife", "05": "05_skriptmodell"},
-             "en": {"04": "04_the_loop", "05": "05_scripted_model"}}
+NOTEBOOKS = {
+    "de": {"04": "04_die_schleife", "05": "05_skriptmodell"},
+    "en": {"04": "04_the_loop", "05": "05_scripted_model"},
+}
 SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
 SECONDS = 300  # a cold Pyodide kernel on two busy cores takes about a minute to become idle
 IDLE = re.compile(r"^(?!No Kernel).+ \| Idle$")
@@ -133,65 +135,93 @@ class Student:
 
     def cell(self, id):
         """The index of the cell with nbformat id `id` in the open notebook."""
-        index = self.page.evaluate("""id => window.jupyterapp.shell.currentWidget.content.widgets
-                                        .findIndex(cell => cell.model.id === id)""", id)
+        index = self.page.evaluate(
+            """id => window.jupyterapp.shell.currentWidget.content.widgets
+                                        .findIndex(cell => cell.model.id === id)""",
+            id,
+        )
         assert index >= 0, f"no cell {id!r} in the open notebook"
         return index
 
     def write(self, id, source):
-        self.page.evaluate("""([index, source]) => window.jupyterapp.shell.currentWidget.content
-                                .widgets[index].model.sharedModel.setSource(source)""", [self.cell(id), source])
+        self.page.evaluate(
+            """([index, source]) => window.jupyterapp.shell.currentWidget.content
+                                .widgets[index].model.sharedModel.setSource(source)""",
+            [self.cell(id), source],
+        )
 
     def run(self, *ids):
         """Run each cell as Shift+Enter would, one after the other, each until its kernel is idle again."""
         for id in ids:
             index = self.cell(id)
-            prompt = self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(index).locator(
-                ".jp-InputArea-prompt")
+            prompt = (
+                self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+                .nth(index)
+                .locator(".jp-InputArea-prompt")
+            )
             before = prompt.inner_text()
-            self.page.evaluate("""index => { const panel = window.jupyterapp.shell.currentWidget;
+            self.page.evaluate(
+                """index => { const panel = window.jupyterapp.shell.currentWidget;
                                     panel.content.activeCellIndex = index;
-                                    return window.jupyterapp.commands.execute('notebook:run-cell'); }""", index)
-            self.page.wait_for_function("""([index, before]) => {
+                                    return window.jupyterapp.commands.execute('notebook:run-cell'); }""",
+                index,
+            )
+            self.page.wait_for_function(
+                """([index, before]) => {
                 const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
                 const prompt = cell.node.querySelector('.jp-InputArea-prompt').textContent.trim();
-                return prompt !== before.trim() && /^\\[\\d+\\]:$/.test(prompt); }""", arg=[index, before],
-                                        timeout=SECONDS * 1000)
+                return prompt !== before.trim() && /^\\[\\d+\\]:$/.test(prompt); }""",
+                arg=[index, before],
+                timeout=SECONDS * 1000,
+            )
         self.wait_until_idle()
 
     def run_all(self):
         """Run > Run All Cells; wait until every code cell has run. The seconds it took."""
         started = time.monotonic()
         self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).first.click()
-        self.page.locator(".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel",
-                          has_text=re.compile("^Run All Cells$")).click()
-        self.page.wait_for_function("""() => {
+        self.page.locator(
+            ".lm-Menu-content > .lm-Menu-item:visible .lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")
+        ).click()
+        self.page.wait_for_function(
+            """() => {
             const prompts = [...document.querySelectorAll(
                 '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
             return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim())); }""",
-                                    timeout=SECONDS * 1000)
+            timeout=SECONDS * 1000,
+        )
         self.wait_until_idle()
         return time.monotonic() - started
 
     def output(self, id):
         """The HTML of cell `id`'s outputs."""
-        return self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(self.cell(id)).locator(
-            ".jp-OutputArea").inner_html()
+        return (
+            self.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+            .nth(self.cell(id))
+            .locator(".jp-OutputArea")
+            .inner_html()
+        )
 
     def kernel(self, code):
         """Run `code` in the open notebook's kernel, as a cell of the student's own would; its printed text
         and the traceback it shows, if any (with the terminal's colour codes)."""
-        return self.page.evaluate("""async code => {
+        return self.page.evaluate(
+            """async code => {
             const future = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute({code});
             const out = [];
             future.onIOPub = msg => out.push(msg.content.text || (msg.content.traceback || []).join('\\n')
                                              || msg.content.evalue || '');
             await future.done;
-            return out.join(''); }""", code)
+            return out.join(''); }""",
+            code,
+        )
 
     def tracebacks(self):
-        return [text for text in self.page.locator(".jp-OutputArea-output").all_inner_texts()
-                if "Traceback" in text or "Error" in text.split("\n")[0]]
+        return [
+            text
+            for text in self.page.locator(".jp-OutputArea-output").all_inner_texts()
+            if "Traceback" in text or "Error" in text.split("\n")[0]
+        ]
 
 
 @pytest.fixture
@@ -268,8 +298,10 @@ def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language)
     # The max_steps control: the limit bites at 3; at 4 the script's last step answers.
     control = page.locator(".max-steps-control")
     steps = control_text["steps"][1]
-    for limit, status in ((3, control_text["max_steps"].format(limit=3)),
-                          (SCRIPT_STEPS, control_text["answer"].format(steps=f"{SCRIPT_STEPS} {steps}"))):
+    for limit, status in (
+        (3, control_text["max_steps"].format(limit=3)),
+        (SCRIPT_STEPS, control_text["answer"].format(steps=f"{SCRIPT_STEPS} {steps}")),
+    ):
         control.locator(".max-steps-limit input").fill(str(limit))
         control.locator(".max-steps-run").click()
         expect(control.locator(".max-steps-status")).to_have_text(status)
@@ -286,11 +318,21 @@ ANSWER = "httpx has four timeouts: connect, read, write and pool."
 def provider(cors):
     """The loopback server answering ANSWER on a free port of 127.0.0.1; with `cors`, it allows requests
     from web pages, as a provider that serves browsers does. Example: with provider(cors=True) as server: ..."""
-    allow = {f"access-control-allow-{name}": value for name, value in
-             (("origin", "*"), ("headers", "*"), ("methods", "POST, OPTIONS"))} if cors else {}
+    allow = (
+        {
+            f"access-control-allow-{name}": value
+            for name, value in (("origin", "*"), ("headers", "*"), ("methods", "POST, OPTIONS"))
+        }
+        if cors
+        else {}
+    )
     # A request without a body is the browser's preflight (OPTIONS): allowed or not, by the headers alone.
-    return Loopback(lambda request: Reply(200, completion(ANSWER, usage=(100, 10)), allow) if request["body"]
-                    else Reply(204, b"", allow), lifetime=600)
+    return Loopback(
+        lambda request: (
+            Reply(200, completion(ANSWER, usage=(100, 10)), allow) if request["body"] else Reply(204, b"", allow)
+        ),
+        lifetime=600,
+    )
 
 
 def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never_saves_the_key(browser, site):
@@ -310,8 +352,9 @@ def test_notebook_06_reaches_a_provider_only_where_it_allows_web_pages_and_never
             student.run("choose-model", "real-run")
             assert shown in student.output("real-run"), student.output("real-run")
         student.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-        student.page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
-                                       timeout=SECONDS * 1000)  # the save has landed
+        student.page.wait_for_function(
+            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=SECONDS * 1000
+        )  # the save has landed
         saved = student.page.evaluate("""async () => { const contents = window.jupyterapp.serviceManager.contents;
             const files = [];
             for (const path of ['notebooks/en/06_real_model.ipynb', 'notebooks/en/real-run-en.json'])
@@ -335,11 +378,15 @@ def test_student_work_survives_a_reload(student):
     student.open(path)
     student.write("build-loop-code", CORRECT["build-loop-code"])
     student.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    student.page.wait_for_function("""() => !window.jupyterapp.shell.currentWidget.context.model.dirty""",
-                                   timeout=SECONDS * 1000)
+    student.page.wait_for_function(
+        """() => !window.jupyterapp.shell.currentWidget.context.model.dirty""", timeout=SECONDS * 1000
+    )
     student.open(path)  # the same link again, as after closing the tab
-    source = student.page.evaluate("""index => window.jupyterapp.shell.currentWidget.content.widgets[index]
-                                        .model.sharedModel.getSource()""", student.cell("build-loop-code"))
+    source = student.page.evaluate(
+        """index => window.jupyterapp.shell.currentWidget.content.widgets[index]
+                                        .model.sharedModel.getSource()""",
+        student.cell("build-loop-code"),
+    )
     assert source == CORRECT["build-loop-code"]
 
 
@@ -352,17 +399,21 @@ def test_progress_outlives_the_page_and_is_handed_in_beside_the_notebook(student
     student.open(path)  # the link again: a new page and a new kernel
     said = student.kernel("from agentlib.course.progress import hand_in; hand_in('ada', 'de')")
     assert "ada.jsonl" in said and "2 Einträge" in said, said
-    student.page.evaluate("""async () => { await window.jupyterapp.commands.execute('filebrowser:activate');
-                             await window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'notebooks/de'}); }""")
+    student.page.evaluate("""async () => {
+        await window.jupyterapp.commands.execute('filebrowser:activate');
+        await window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'notebooks/de'}); }""")
     student.page.locator(".jp-DirListing-itemText", has_text=re.compile(r"^ada\.jsonl$")).wait_for(
-        timeout=SECONDS * 1000)  # offered for download
+        timeout=SECONDS * 1000
+    )  # offered for download
     model = student.page.evaluate("""() => window.jupyterapp.serviceManager.contents.get(
                                       'notebooks/de/ada.jsonl', {content: true})""")
     content = model["content"] if model["format"] == "text" else base64.b64decode(model["content"]).decode()
     (tmp_path / "ada.jsonl").write_text(content)
     records = progress.read(tmp_path / "ada.jsonl")
     assert [(r.event, r.notebook, r.outcome) for r in records] == [
-        ("start", "04", None), ("check", "04", "not attempted")]
+        ("start", "04", None),
+        ("check", "04", "not attempted"),
+    ]
 
 
 RAISES_IN_AGENTLIB = "from agentlib import ScriptedModel\nScriptedModel([])([], [])"  # a script with no step left

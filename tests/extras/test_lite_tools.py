@@ -12,7 +12,6 @@ import json
 import py_compile
 import socket
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -33,8 +32,14 @@ build, serve = load("build"), load("serve")
 
 
 def notebook(output):
-    code = {"cell_type": "code", "id": "setup", "metadata": {}, "source": "print(1)", "execution_count": 3,
-            "outputs": [{"output_type": "stream", "name": "stdout", "text": output}]}
+    code = {
+        "cell_type": "code",
+        "id": "setup",
+        "metadata": {},
+        "source": "print(1)",
+        "execution_count": 3,
+        "outputs": [{"output_type": "stream", "name": "stdout", "text": output}],
+    }
     return json.dumps({"cells": [code], "metadata": {"widgets": {"state": output}}, "nbformat": 4, "nbformat_minor": 5})
 
 
@@ -42,13 +47,22 @@ def notebook(output):
 def checkout(tmp_path):
     """A git checkout with the course's layout, and a builder's own files in it that git does not track."""
     root = tmp_path / "checkout"
-    tracked = {"notebooks/de/01_ueberblick.ipynb": notebook("Hallo"), "notebooks/en/01_overview.ipynb": notebook("Hi"),
-               "notebooks/images/anatomy-de.svg": "<svg/>", "data/httpx-docs/index.md": "# httpx\n",
-               "agentlib/__init__.py": "", "agentlib/course/__init__.py": "",
-               "pyproject.toml": '[project]\nname = "agentloop-course"\nversion = "0.1.0"\n'
-                                 '[tool.setuptools.packages.find]\ninclude = ["agentlib*"]\n'}
-    own = {"notebooks/de/agent_loop.py": f'API_KEY = "{KEY}"\n', "notebooks/de/.env": f"LLM_API_KEY={KEY}\n",
-           "data/httpx-docs/my-notes.md": f"key {KEY}\n", "agentlib/course/scratch.py": f'KEY = "{KEY}"\n'}
+    tracked = {
+        "notebooks/de/01_ueberblick.ipynb": notebook("Hallo"),
+        "notebooks/en/01_overview.ipynb": notebook("Hi"),
+        "notebooks/images/anatomy-de.svg": "<svg/>",
+        "data/httpx-docs/index.md": "# httpx\n",
+        "agentlib/__init__.py": "",
+        "agentlib/course/__init__.py": "",
+        "pyproject.toml": '[project]\nname = "agentloop-course"\nversion = "0.1.0"\n'
+        '[tool.setuptools.packages.find]\ninclude = ["agentlib*"]\n',
+    }
+    own = {
+        "notebooks/de/agent_loop.py": f'API_KEY = "{KEY}"\n',
+        "notebooks/de/.env": f"LLM_API_KEY={KEY}\n",
+        "data/httpx-docs/my-notes.md": f"key {KEY}\n",
+        "agentlib/course/scratch.py": f'KEY = "{KEY}"\n',
+    }
     for name, text in {**tracked, **own}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -63,8 +77,12 @@ def test_the_site_shows_only_tracked_files_and_notebooks_without_outputs(checkou
     contents = tmp_path / "contents"
     build.copy_contents(checkout, contents)
     shipped = sorted(p.relative_to(contents).as_posix() for p in contents.rglob("*") if p.is_file())
-    assert shipped == ["data/httpx-docs/index.md", "notebooks/de/01_ueberblick.ipynb",
-                       "notebooks/en/01_overview.ipynb", "notebooks/images/anatomy-de.svg"]
+    assert shipped == [
+        "data/httpx-docs/index.md",
+        "notebooks/de/01_ueberblick.ipynb",
+        "notebooks/en/01_overview.ipynb",
+        "notebooks/images/anatomy-de.svg",
+    ]
     assert not [p for p in contents.rglob("*") if p.is_file() and KEY in p.read_text()]
     cell = json.loads((contents / "notebooks/de/01_ueberblick.ipynb").read_text())["cells"][0]
     assert (cell["outputs"], cell["execution_count"], cell["source"]) == ([], None, "print(1)")
@@ -117,9 +135,17 @@ PYODIDE = {"info": {"python": "3.14.2", "abi_version": "2026_0"}, "packages": {}
 
 
 def test_the_lock_holds_what_pyodide_needs_of_each_wheel_and_points_at_the_served_file(site):
-    wheel(site / "pypi", "httpx2", "2.16.2", ["anyio>=4.10; sys_platform != 'emscripten'",
-                                              "httpx2-jsfetch; sys_platform == 'emscripten' and python_version >= '3.12'",
-                                              "typing-extensions; python_version < '3.13'", "click; extra == 'cli'"])
+    wheel(
+        site / "pypi",
+        "httpx2",
+        "2.16.2",
+        [
+            "anyio>=4.10; sys_platform != 'emscripten'",
+            "httpx2-jsfetch; sys_platform == 'emscripten' and python_version >= '3.12'",
+            "typing-extensions; python_version < '3.13'",
+            "click; extra == 'cli'",
+        ],
+    )
     wheel(site / "pypi", "httpx2_jsfetch", "1.0")
     for version in ("4.0.999", "3.6.999"):  # the kernel extension ships two stubs of one name
         wheel(site / build.EXTENSION_WHEELS, "widgetsnbextension", version)
@@ -133,7 +159,9 @@ def test_the_lock_holds_what_pyodide_needs_of_each_wheel_and_points_at_the_serve
 
 def test_a_wheel_whose_dependency_the_site_lacks_stops_the_build_and_names_the_file_to_fix(site):
     wheel(site / "pypi", "openai", "3.57.0", ["pydantic<3,>=1.10.13"])
-    with pytest.raises(SystemExit, match="openai needs pydantic, which the site does not ship: add it to tools/lite/wheels.txt"):
+    with pytest.raises(
+        SystemExit, match="openai needs pydantic, which the site does not ship: add it to tools/lite/wheels.txt"
+    ):
         build.site_lock(site, PYODIDE, {})
 
 
@@ -181,8 +209,12 @@ def test_bytecode_joins_the_source_in_the_archive_and_its_record_and_compiles_to
 
 def test_piplites_index_gets_the_digest_of_the_wheel_as_shipped(tmp_path):
     (tmp_path / "pkg-1.0-py3-none-any.whl").write_bytes(b"compiled")
-    entry = {"filename": "pkg-1.0-py3-none-any.whl", "size": 6, "md5_digest": "0",
-             "digests": {"md5": "0", "sha256": "0"}}  # the wheel's before to_bytecode
+    entry = {
+        "filename": "pkg-1.0-py3-none-any.whl",
+        "size": 6,
+        "md5_digest": "0",
+        "digests": {"md5": "0", "sha256": "0"},
+    }  # the wheel's before to_bytecode
     (tmp_path / "all.json").write_text(json.dumps({"pkg": {"releases": {"1.0": [entry]}}}))
     build.redigest(tmp_path / "all.json")
     (shipped,) = json.loads((tmp_path / "all.json").read_text())["pkg"]["releases"]["1.0"]

@@ -21,20 +21,29 @@ from pathlib import Path
 import pytest
 
 from agentlib import QUESTION, TOOLS, Message, RealModel, Trace, run_agent
-from agentlib.loop import SYSTEM_PROMPT
 from agentlib.__main__ import main
+from agentlib.extras import local
+from agentlib.loop import SYSTEM_PROMPT
 from agentlib.messages import Call
 from agentlib.provider.errors import ModelError
-from agentlib.extras import local
 from provider_rules import completion, error, serve
 
-SCHEMAS = [{"type": "function", "function": {"name": "list_docs", "description": "List the docs.",
-                                              "parameters": {"type": "object", "properties": {}}}}]
+SCHEMAS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "list_docs",
+            "description": "List the docs.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    }
+]
 REPO = Path(__file__).resolve().parents[2]
 ASK = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Which files are there?"}]
 
 
 # ---- what RealModel sends, against the loopback server -------------------------------------
+
 
 def test_tools_go_with_tool_choice_auto_and_no_tools_go_without(no_llm_settings):
     with serve("llamacpp", [completion("llamacpp", content="a"), completion("llamacpp", content="b")]) as server:
@@ -81,22 +90,35 @@ def test_the_tools_become_a_json_choice_and_the_reply_a_tool_call_or_an_answer()
     from agentlib.extras import local_chat
 
     tools = [t["schema"] for t in TOOLS.values()]
-    turn = {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "grep_docs",
-                                                                         "arguments": '{"keyword": "pool"}'}}]}
-    sent = local_chat.request({"messages": [*ASK, turn, {"role": "tool", "tool_call_id": "c1", "content": "none"}],
-                               "tools": tools, "tool_choice": "auto", "temperature": 0})
+    turn = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "grep_docs", "arguments": '{"keyword": "pool"}'}}
+        ],
+    }
+    sent = local_chat.request(
+        {
+            "messages": [*ASK, turn, {"role": "tool", "tool_call_id": "c1", "content": "none"}],
+            "tools": tools,
+            "tool_choice": "auto",
+            "temperature": 0,
+        }
+    )
     assert "tools" not in sent and "tool_choice" not in sent and sent["temperature"] == 0
     assert "grep_docs" in sent["messages"][0]["content"] and sent["messages"][0]["content"].startswith("Be brief.")
     assert json.loads(sent["messages"][2]["content"]) == {"tool": "grep_docs", "arguments": {"keyword": "pool"}}
     assert sent["messages"][3] == {"role": "user", "content": "Tool result:\nnone"}
-    names = [option["properties"].get("tool", {}).get("const") for option in
-             sent["response_format"]["json_schema"]["schema"]["oneOf"]]
+    names = [
+        option["properties"].get("tool", {}).get("const")
+        for option in sent["response_format"]["json_schema"]["schema"]["oneOf"]
+    ]
     assert names == [None, "list_docs", "grep_docs", "read_doc"]  # an answer, or one of the tools
 
     def said(content):
         completion = {"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}
         return local_chat.reply(completion, 7)["choices"][0]
+
     call = said('{"tool": "read_doc", "arguments": {"path": "api.md", "start": 3}}')
     assert call["finish_reason"] == "tool_calls" and call["message"]["tool_calls"][0]["id"] == "call_7"
     assert json.loads(call["message"]["tool_calls"][0]["function"]["arguments"]) == {"path": "api.md", "start": 3}
@@ -112,7 +134,8 @@ def test_the_docs_and_notebook_08_state_the_local_models_figures_as_measured():
     spec.loader.exec_module(measure)
     figures = json.loads(measure.RESULTS.read_text(encoding="utf-8"))
     assert figures["model"] == local.NAME and figures["questions"]["of"] == len(
-        json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8")))
+        json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8"))
+    )
     docs = (REPO / "docs" / "real-model.md").read_text(encoding="utf-8")
     assert measure.statement(figures, "en") in docs
     for language in ("de", "en"):
@@ -122,6 +145,7 @@ def test_the_docs_and_notebook_08_state_the_local_models_figures_as_measured():
 
 
 # ---- the real server --------------------------------------------------------------------------
+
 
 def installed():
     try:
@@ -163,9 +187,14 @@ def test_the_loop_runs_on_the_real_local_model(server, no_llm_settings):
     # tool_choice="auto" makes the server show the model its tools: three schemas are far more than the
     # ~100 tokens of system prompt and question alone.
     assert trace.steps[0].usage["prompt_tokens"] > 300
-    print(f"\nlocal run: {stats.steps} steps, stop: {trace.stop_reason}; per step: " + "; ".join(
-        f"{s.seconds:.2f} s, {s.usage['prompt_tokens']} prompt tokens, "
-        f"{', '.join(c.name for c in s.calls) or 'answer'}" for s in trace.steps))
+    print(
+        f"\nlocal run: {stats.steps} steps, stop: {trace.stop_reason}; per step: "
+        + "; ".join(
+            f"{s.seconds:.2f} s, {s.usage['prompt_tokens']} prompt tokens, "
+            f"{', '.join(c.name for c in s.calls) or 'answer'}"
+            for s in trace.steps
+        )
+    )
 
 
 def test_a_greeting_with_tools_offered_comes_back_in_prose(server, no_llm_settings):
@@ -188,8 +217,11 @@ def test_the_lessons_question_gets_a_tool_call_that_fits_the_tools_schema(server
 
 
 def test_a_tool_call_turn_without_text_is_accepted(server, no_llm_settings):
-    turn = {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}]}
+    turn = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "list_docs", "arguments": "{}"}}],
+    }
     message, _ = RealModel(**server)(ASK + [turn, {"role": "tool", "tool_call_id": "c1", "content": "api.md"}], SCHEMAS)
     assert message.content or message.tool_calls
 
@@ -211,18 +243,25 @@ def test_the_set_up_installs_a_working_local_model_without_a_compiler(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     env = {"PATH": str(venv / "bin"), "HOME": str(Path.home()), "PYTHONPATH": str(REPO)}  # no compiler on this PATH
     assert not any(shutil.which(tool, path=env["PATH"]) for tool in ("cc", "c++", "gcc", "g++", "clang", "cmake"))
-    done = subprocess.run(["python", "-m", "pip", "install", "--quiet", "--no-deps", "-r",
-                           str(REPO / "requirements-local.txt")], env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        ["python", "-m", "pip", "install", "--quiet", "--no-deps", "-r", str(REPO / "requirements-local.txt")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     if done.returncode and "Could not find a version" in done.stderr and not os.environ.get("CI"):
         pytest.skip(f"PyPI is out of reach: {done.stderr[-300:]}")
     assert done.returncode == 0, done.stderr[-2000:]
-    ask = ("import json, urllib.request\n"
-           "from agentlib.extras.local import local_server\n"
-           "url = local_server(timeout=120)['base_url']\n"
-           "body = json.dumps({'messages': [{'role': 'user', 'content': 'Hi'}], 'max_tokens': 8}).encode()\n"
-           "request = urllib.request.Request(url + '/chat/completions', body, {'content-type': 'application/json'})\n"
-           "opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))\n"
-           "print(json.load(opener.open(request, timeout=120))['model'])")
+    ask = (
+        "import json, urllib.request\n"
+        "from agentlib.extras.local import local_server\n"
+        "url = local_server(timeout=120)['base_url']\n"
+        "body = json.dumps({'messages': [{'role': 'user', 'content': 'Hi'}], 'max_tokens': 8}).encode()\n"
+        "request = urllib.request.Request(url + '/chat/completions', body, {'content-type': 'application/json'})\n"
+        "opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))\n"
+        "print(json.load(opener.open(request, timeout=120))['model'])"
+    )
     done = subprocess.run(["python", "-c", ask], env=env, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == local.NAME, done.stderr[-2000:]
 
@@ -246,16 +285,34 @@ def test_eval_scores_the_local_model(local_settings, tmp_path, capsys):
 
     questions = json.loads((REPO / "data" / "questions.json").read_text(encoding="utf-8"))[:1]
     (tmp_path / "one.json").write_text(json.dumps(questions), encoding="utf-8")
-    status = course(["eval", "--model", "real", "--questions", str(tmp_path / "one.json"), "--max-steps", "2",
-                    "--save", str(tmp_path / "runs")])
+    status = course(
+        [
+            "eval",
+            "--model",
+            "real",
+            "--questions",
+            str(tmp_path / "one.json"),
+            "--max-steps",
+            "2",
+            "--save",
+            str(tmp_path / "runs"),
+        ]
+    )
     assert status == 0 and questions[0]["id"] in capsys.readouterr().out
     assert Trace.load(next((tmp_path / "runs").glob("*.json"))).model == local.NAME
 
 
 def test_the_server_stops_when_the_process_that_started_it_is_killed(server):
-    owner = subprocess.Popen([sys.executable, "-c", "from agentlib.extras.local import local_server\n"
-                              "print(local_server()['base_url'], flush=True)\nimport time\ntime.sleep(600)"],
-                             stdout=subprocess.PIPE, text=True)
+    owner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from agentlib.extras.local import local_server\n"
+            "print(local_server()['base_url'], flush=True)\nimport time\ntime.sleep(600)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         base_url = owner.stdout.readline().strip()
         with urllib.request.urlopen(f"{base_url}/models", timeout=5) as reply:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.provider.errors import ModelError
 from agentlib.extras import local
+from agentlib.provider.errors import ModelError
 
 REPO = Path(__file__).resolve().parents[2]
 STAND_IN = textwrap.dedent("""
@@ -70,10 +70,13 @@ def test_two_threads_starting_at_once_share_one_server(stand_in, monkeypatch):
     assert answering_pid(results[0]) == local.running[0].pid
 
 
-@pytest.mark.parametrize("server, kind", [
-    ("import sys; print('no model here', file=sys.stderr); sys.exit(3)", "exited"),
-    ("import time; time.sleep(30)", "silent"),
-])
+@pytest.mark.parametrize(
+    "server, kind",
+    [
+        ("import sys; print('no model here', file=sys.stderr); sys.exit(3)", "exited"),
+        ("import time; time.sleep(30)", "silent"),
+    ],
+)
 def test_a_server_that_fails_or_stays_silent_at_start_is_named_in_one_sentence(stand_in, monkeypatch, server, kind):
     monkeypatch.setattr(local, "SERVER", ["-c", server])
     with pytest.raises(ModelError) as raised:

@@ -23,15 +23,18 @@ def notebook(*cells, optional=False):
 def measured(module, language, **words):
     """Stored output words for a made-up notebook, as --measure writes them: {cell id: words}."""
     cells = {cell["id"]: cell for cell in module.CELLS}
+
     def stored(cell_id, n):
         return {"cell": minutes.fingerprint("".join(render(cells[cell_id], language)["source"])), "words": n}
+
     return {f"{language}/99_test": {cell_id: stored(cell_id, n) for cell_id, n in words.items()}}
 
 
 def test_every_notebook_the_road_map_and_the_readme_show_what_the_rule_gives():
     """Computed by the rule from the sources and the measured outputs, not restated: --check compares."""
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "minutes.py"), "--check"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "minutes.py"), "--check"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -60,8 +63,9 @@ def test_without_the_courses_packages_the_tool_names_the_command_instead_of_a_tr
     if not bare.is_file():
         pytest.skip("needs a Python without the course's packages: ~/.pyenv/versions/3.10.13")
     env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    result = subprocess.run([str(bare), "-I", str(ROOT / "tools" / "minutes.py")], capture_output=True, text=True,
-                            cwd=tmp_path, env=env)
+    result = subprocess.run(
+        [str(bare), "-I", str(ROOT / "tools" / "minutes.py")], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
     assert result.returncode != 0
     assert "Traceback" not in result.stderr and ".venv/bin/python tools/minutes.py" in result.stderr, result.stderr
 
@@ -89,8 +93,9 @@ def test_every_exercise_cell_has_a_solution_to_count():
 def test_a_core_cell_never_needs_an_optional_one():
     """A student who skips every optional section can still run every core cell."""
     for module in minutes.modules():
-        optional = {cell["id"] for cell in module.CELLS
-                    if getattr(module, "OPTIONAL", False) or "optional" in cell["tags"]}
+        optional = {
+            cell["id"] for cell in module.CELLS if getattr(module, "OPTIONAL", False) or "optional" in cell["tags"]
+        }
         for cell in module.CELLS:
             if cell["id"] not in optional and cell.get("needs"):
                 assert cell["needs"] not in optional, (module.FILES["de"], cell["id"])
@@ -119,14 +124,16 @@ def test_each_thing_a_student_does_adds_its_stated_minutes():
         code("demo", "\n".join(f"y{n} = {n}  # shown" for n in range(20)) + "\n\n"),
         code("exercise-1-code", skeleton(1), tags=["exercise"]),  # the student writes its three steps
         check_cell("exercise-1-check", 1, "my_script, run_agent", name="q1"),
-        code("viewer", "TraceViewer(stats)", tags=["widget"]))
+        code("viewer", "TraceViewer(stats)", tags=["widget"]),
+    )
     stored = measured(module, "de", demo=150, **{"exercise-1-check": 75})
     core = minutes.count(module, "de", stored)["core"]
     skeleton_lines = sum(1 for line in skeleton(1)["de"].splitlines() if line.strip())
     assert (core["words"], core["typed"], core["output"], core["widgets"], core["unmeasured"]) == (340, 3, 225, 1, 2)
     assert core["setup"] == 40 + 4 and core["code"] == 20 + skeleton_lines + 1
-    assert core["exact"] == pytest.approx(0.5 + 340 / 170 + 44 / 40 + core["code"] / 20 + 3 * 25 / 60 + 0.5 * 2
-                                          + 225 / 150 + 2)
+    assert core["exact"] == pytest.approx(
+        0.5 + 340 / 170 + 44 / 40 + core["code"] / 20 + 3 * 25 / 60 + 0.5 * 2 + 225 / 150 + 2
+    )
 
 
 def test_the_loop_is_priced_with_more_retries_than_the_other_pieces():
@@ -148,8 +155,15 @@ def test_fast_and_slow_are_the_typical_minutes_divided_and_multiplied_by_the_sta
 
 def test_outputs_are_read_as_a_student_sees_them():
     assert minutes.shown_words({"output_type": "stream", "text": "[step 1] grep_docs → 3 hits\n"}) == 5
-    assert minutes.shown_words({"output_type": "display_data", "data": {
-        "text/html": "<style>p {color: red}</style><p>Richtig.</p>", "text/plain": "a b c d"}}) == 1
+    assert (
+        minutes.shown_words(
+            {
+                "output_type": "display_data",
+                "data": {"text/html": "<style>p {color: red}</style><p>Richtig.</p>", "text/plain": "a b c d"},
+            }
+        )
+        == 1
+    )
 
 
 def test_optional_cells_and_extras_notebooks_count_apart_from_the_core():
@@ -167,5 +181,3 @@ def test_the_core_total_sums_exact_minutes_before_rounding(monkeypatch):
     monkeypatch.setattr(minutes, "modules", lambda: [short, short, short])
     assert [minutes.half_up(c["core"]["exact"]) for _, c in minutes.counts("en")] == [1, 1, 1]
     assert minutes.core_exact("en") == pytest.approx(4.2) and minutes.core_total("en") == 4
-
-

@@ -7,11 +7,12 @@ request meant for another host in `elsewhere`, so a test sees which requests wen
 """
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentlib.course.loopback import Loopback
-from agentlib.provider.errors import ModelError, on_this_machine
 from agentlib.models import RealModel
+from agentlib.provider.errors import ModelError, on_this_machine
 from agentlib.provider.settings import is_local
 from provider_rules import completion, serve
 
@@ -32,7 +33,8 @@ def proxy(monkeypatch):
 def test_real_model_on_127_0_0_1_goes_straight_to_the_server_despite_a_proxy(proxy):
     with serve("llamacpp", [completion("llamacpp", content="straight from the server")]) as server:
         reply, _ = RealModel("test-model", server.base_url, server.key, timeout=5, max_retries=0)(
-            [{"role": "user", "content": "hi"}], [])
+            [{"role": "user", "content": "hi"}], []
+        )
     assert reply.content == "straight from the server"
     assert proxy.elsewhere == [] and proxy.requests == []
 
@@ -58,8 +60,12 @@ def test_a_users_proxy_still_carries_requests_to_a_real_endpoint(proxy):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.ip_addresses(v=4, network="127.0.0.0/8").map(str),
-                 st.sampled_from(["::1", "[::1]", "::ffff:127.0.0.1", "localhost", "LocalHost.", "api.localhost"])))
+@given(
+    st.one_of(
+        st.ip_addresses(v=4, network="127.0.0.0/8").map(str),
+        st.sampled_from(["::1", "[::1]", "::ffff:127.0.0.1", "localhost", "LocalHost.", "api.localhost"]),
+    )
+)
 def test_every_loopback_address_counts_as_this_machine(host):
     host = f"[{host}]" if ":" in host and not host.startswith("[") else host
     url = f"http://{host}:8080/v1"
@@ -67,9 +73,22 @@ def test_every_loopback_address_counts_as_this_machine(host):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.ip_addresses(v=4).filter(lambda a: not a.is_loopback).map(str),
-                 st.sampled_from(["api.deepseek.com", "localhost.example.org", "mylocalhost", "10.0.0.1",
-                                  "http://[::1", "[::2]", "127.0.0.1.nip.io"])))
+@given(
+    st.one_of(
+        st.ip_addresses(v=4).filter(lambda a: not a.is_loopback).map(str),
+        st.sampled_from(
+            [
+                "api.deepseek.com",
+                "localhost.example.org",
+                "mylocalhost",
+                "10.0.0.1",
+                "http://[::1",
+                "[::2]",
+                "127.0.0.1.nip.io",
+            ]
+        ),
+    )
+)
 def test_no_other_host_counts_as_this_machine(host):
     url = host if host.startswith("http") else f"http://{host}/v1"
     assert not on_this_machine(url)

@@ -73,7 +73,7 @@ def test_the_run_that_knows_the_secret_is_passed_on_and_another_local_program_is
 
 
 def test_a_target_that_would_move_the_request_to_another_port_reaches_no_listener():
-    """"/v11/v1/..." minus "/v1" glued to http://127.0.0.1:P was http://127.0.0.1:P1/v1/...: the key went there."""
+    """ "/v11/v1/..." minus "/v1" glued to http://127.0.0.1:P was http://127.0.0.1:P1/v1/...: the key went there."""
     for port in random.sample(range(1024, 6554), 300):  # P nobody listens on, with P * 10 + 1 free to listen on
         try:
             listening(port).close()
@@ -90,7 +90,7 @@ def test_a_target_that_would_move_the_request_to_another_port_reaches_no_listene
 
 
 def test_a_target_that_would_move_the_request_to_another_host_looks_up_no_name(monkeypatch):
-    """"/v1.attacker.example/x" minus "/v1" glued to https://api.deepseek.com was api.deepseek.com.attacker.example."""
+    """ "/v1.attacker.example/x" minus "/v1" glued to https://api.deepseek.com was api.deepseek.com.attacker.example."""
     looked_up, lookup = [], socket.getaddrinfo
 
     def offline(host, *rest, **options):  # this machine answers; every other name is noted and not found
@@ -107,11 +107,18 @@ def test_a_target_that_would_move_the_request_to_another_host_looks_up_no_name(m
     assert looked_up == ["api.deepseek.com"]
 
 
-@pytest.mark.parametrize("method, path, status", [
-    ("GET", "/v1/chat/completions", 405), ("POST", "/v1/models", 404), ("POST", "/v1/chat/completions/../../x", 404),
-    ("POST", "/v1/chat/completions?next=elsewhere", 404), ("POST", "/v1//chat/completions", 404),
-    ("POST", "/chat/completions", 404), ("OPTIONS", "/v1/chat/completions", 405),
-])
+@pytest.mark.parametrize(
+    "method, path, status",
+    [
+        ("GET", "/v1/chat/completions", 405),
+        ("POST", "/v1/models", 404),
+        ("POST", "/v1/chat/completions/../../x", 404),
+        ("POST", "/v1/chat/completions?next=elsewhere", 404),
+        ("POST", "/v1//chat/completions", 404),
+        ("POST", "/chat/completions", 404),
+        ("OPTIONS", "/v1/chat/completions", 405),
+    ],
+)
 def test_only_a_post_to_chat_completions_is_passed_on(provider, method, path, status):
     with forwarding(provider.base_url) as server:
         answered = post(server.url + path, None if method != "POST" else ASKED, method)
@@ -136,21 +143,26 @@ def test_a_redirect_from_the_endpoint_is_not_followed_so_the_key_stays_where_it_
     assert endpoint.requests[0]["headers"]["authorization"] == f"Bearer {KEY}"  # it reached the endpoint only
 
 
-@pytest.mark.parametrize("base_url", ["api.deepseek.com", "ftp://api.deepseek.com/v1", "http://:80/v1",
-                                      f"https://api.deepseek.com:port{KEY}/v1"])
+@pytest.mark.parametrize(
+    "base_url",
+    ["api.deepseek.com", "ftp://api.deepseek.com/v1", "http://:80/v1", f"https://api.deepseek.com:port{KEY}/v1"],
+)
 def test_a_base_url_that_is_no_web_address_is_answered_with_one_sentence_that_names_it_without_the_key(base_url):
     with forwarding(base_url) as server:
         status, reply = post(server.base_url + "/chat/completions")
     message = reply["error"]["message"]
     assert status == 400 and "LLM_BASE_URL" in message and "https://api.deepseek.com" in message
-    assert not any(KEY[i:i + 6] in message for i in range(3, len(KEY) - 5)), message
+    assert not any(KEY[i : i + 6] in message for i in range(3, len(KEY) - 5)), message
 
 
-@pytest.mark.parametrize("base_url, asked", [
-    ("https://api.deepseek.com", "https://api.deepseek.com/chat/completions"),
-    ("https://API.example.com:8443/v1/", "https://api.example.com:8443/v1/chat/completions"),
-    ("https://user:secret@api.example.com/v1?key=1#frag", "https://api.example.com/v1/chat/completions"),
-    ("http://[::1]:8080/v1", "http://[::1]:8080/v1/chat/completions"),
-])
+@pytest.mark.parametrize(
+    "base_url, asked",
+    [
+        ("https://api.deepseek.com", "https://api.deepseek.com/chat/completions"),
+        ("https://API.example.com:8443/v1/", "https://api.example.com:8443/v1/chat/completions"),
+        ("https://user:secret@api.example.com/v1?key=1#frag", "https://api.example.com/v1/chat/completions"),
+        ("http://[::1]:8080/v1", "http://[::1]:8080/v1/chat/completions"),
+    ],
+)
 def test_the_one_url_asked_is_rebuilt_from_the_parsed_base_url_with_nothing_but_host_port_and_path(base_url, asked):
     assert chat_url(base_url) == asked

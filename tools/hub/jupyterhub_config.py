@@ -57,7 +57,20 @@ if os.environ.get("HUB_LOCAL_MODEL_PORT"):
     from agentlib.extras.local import NAME, model_file
 
     port = os.environ["HUB_LOCAL_MODEL_PORT"]
-    c.JupyterHub.services = [{"name": "local-model", "command": [
-        sys.executable, "-m", "agentlib.extras.local", "--model", str(model_file("en")), "--port", port,
-        "--secret", ""]}]
+    c.JupyterHub.services = [
+        {
+            "name": "local-model",
+            "command": [
+                sys.executable,
+                "-m",
+                "agentlib.extras.local",
+                "--model",
+                str(model_file("en")),
+                "--port",
+                port,
+                "--secret",
+                "",
+            ],
+        }
+    ]
     c.Spawner.environment = {"LLM_BASE_URL": f"http://127.0.0.1:{port}/v1", "LLM_MODEL": NAME}

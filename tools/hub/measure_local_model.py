@@ -46,20 +46,32 @@ def measure(max_steps, lesson_steps=3):
     def write():
         done = rows
         figures = {
-            "model": local.NAME, "server": f"xllamacpp {version('xllamacpp')}",
-            "machine": {"cores": os.cpu_count(), "threads": local.THREADS, "load": round(os.getloadavg()[0], 1),
-                        "minutes": round((time.monotonic() - started) / 60)},
-            "lesson_question": {"max_steps": lesson_steps, "seeds": len(lesson),
-                                "answered": sum(r["answered"] for r in lesson),
-                                "cites_timeouts_md": sum(r["cites"] for r in lesson),
-                                "steps": [r["steps"] for r in lesson],
-                                "seconds_per_step": seconds_per_step([r["trace"] for r in lesson])},
-            "questions": {"max_steps": max_steps, "of": len(load_questions()), "asked": len(done),
-                          "answered": sum(r["stop_reason"] == "answer" for r in done),
-                          **{check: sum(bool(r[check]) for r in done) for check in ("cites_file", "lines_overlap",
-                                                                                    "correct")},
-                          "steps": sum(r["steps"] for r in done), "tool_calls": sum(r["tool_calls"] for r in done),
-                          "seconds_per_step": seconds_per_step(traces)},
+            "model": local.NAME,
+            "server": f"xllamacpp {version('xllamacpp')}",
+            "machine": {
+                "cores": os.cpu_count(),
+                "threads": local.THREADS,
+                "load": round(os.getloadavg()[0], 1),
+                "minutes": round((time.monotonic() - started) / 60),
+            },
+            "lesson_question": {
+                "max_steps": lesson_steps,
+                "seeds": len(lesson),
+                "answered": sum(r["answered"] for r in lesson),
+                "cites_timeouts_md": sum(r["cites"] for r in lesson),
+                "steps": [r["steps"] for r in lesson],
+                "seconds_per_step": seconds_per_step([r["trace"] for r in lesson]),
+            },
+            "questions": {
+                "max_steps": max_steps,
+                "of": len(load_questions()),
+                "asked": len(done),
+                "answered": sum(r["stop_reason"] == "answer" for r in done),
+                **{check: sum(bool(r[check]) for r in done) for check in ("cites_file", "lines_overlap", "correct")},
+                "steps": sum(r["steps"] for r in done),
+                "tool_calls": sum(r["tool_calls"] for r in done),
+                "seconds_per_step": seconds_per_step(traces),
+            },
         }
         RESULTS.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         return figures
@@ -67,8 +79,14 @@ def measure(max_steps, lesson_steps=3):
     for seed in SEEDS:  # sampled, not greedy: one run per seed shows how much the model's choices vary
         sampled = dict(settings, extra_body={"temperature": 0.8, "seed": seed})
         answer, stats = run_agent(RealModel(**sampled), QUESTION["en"], max_steps=lesson_steps, verbose=False)
-        lesson.append({"answered": answer is not None, "steps": stats.steps, "trace": stats.trace,
-                       "cites": bool(answer and "timeouts.md" in answer)})
+        lesson.append(
+            {
+                "answered": answer is not None,
+                "steps": stats.steps,
+                "trace": stats.trace,
+                "cites": bool(answer and "timeouts.md" in answer),
+            }
+        )
         print(f"seed {seed}: {stats.steps} steps, {stats.trace.stop_reason}", flush=True)
         write()
     for entry in load_questions():
@@ -116,8 +134,10 @@ def hub(count):
     print(f"{local.NAME}, {local.THREADS} threads per server; {count} students ask one step at once")
     for name, servers in (("one server per student", count), ("one shared server", 1)):
         memory, wait = servers_asked(servers, count)
-        print(f"{name:24}: PSS per server {', '.join(f'{m:.0f}' for m in memory)} MiB "
-              f"(all: {sum(memory):.0f} MiB); the slowest student waited {wait:.1f} s")
+        print(
+            f"{name:24}: PSS per server {', '.join(f'{m:.0f}' for m in memory)} MiB "
+            f"(all: {sum(memory):.0f} MiB); the slowest student waited {wait:.1f} s"
+        )
 
 
 if __name__ == "__main__":
@@ -131,13 +151,13 @@ if __name__ == "__main__":
 # checks that each states them as RESULTS holds them.
 STATEMENT = {
     "en": "Measured on {cores} cores shared with other work (load {load}): the lesson's question over {seeds} seeds, "
-          "sampled, {lesson_steps} steps at most, was answered {lesson_answered} times; of {asked} of the {of} "
-          "questions of the evaluation set ({max_steps} steps at most), it answered {answered}, {correct} of them "
-          "correctly with file and lines cited, in {steps} steps of a median {seconds} s.",
+    "sampled, {lesson_steps} steps at most, was answered {lesson_answered} times; of {asked} of the {of} "
+    "questions of the evaluation set ({max_steps} steps at most), it answered {answered}, {correct} of them "
+    "correctly with file and lines cited, in {steps} steps of a median {seconds} s.",
     "de": "Gemessen auf {cores} Kernen, die sich andere Arbeit teilten (Last {load}): Die Frage der Lektion mit "
-          "{seeds} Startwerten, gesampelt, höchstens {lesson_steps} Schritte, beantwortete es {lesson_answered}-mal; "
-          "von {asked} der {of} Testfragen (höchstens {max_steps} Schritte) beantwortete es {answered}, davon "
-          "{correct} richtig mit Datei und Zeilen, in {steps} Schritten von im Median {seconds} s.",
+    "{seeds} Startwerten, gesampelt, höchstens {lesson_steps} Schritte, beantwortete es {lesson_answered}-mal; "
+    "von {asked} der {of} Testfragen (höchstens {max_steps} Schritte) beantwortete es {answered}, davon "
+    "{correct} richtig mit Datei und Zeilen, in {steps} Schritten von im Median {seconds} s.",
 }
 
 
@@ -146,7 +166,16 @@ def statement(figures, language):
     lesson, questions = figures["lesson_question"], figures["questions"]
     number = (lambda x: str(x).replace(".", ",")) if language == "de" else str
     return STATEMENT[language].format(
-        cores=figures["machine"]["cores"], load=number(figures["machine"]["load"]), seeds=lesson["seeds"],
-        lesson_steps=lesson["max_steps"], lesson_answered=lesson["answered"], asked=questions["asked"],
-        of=questions["of"], max_steps=questions["max_steps"], answered=questions["answered"],
-        correct=questions["correct"], steps=questions["steps"], seconds=number(questions["seconds_per_step"]))
+        cores=figures["machine"]["cores"],
+        load=number(figures["machine"]["load"]),
+        seeds=lesson["seeds"],
+        lesson_steps=lesson["max_steps"],
+        lesson_answered=lesson["answered"],
+        asked=questions["asked"],
+        of=questions["of"],
+        max_steps=questions["max_steps"],
+        answered=questions["answered"],
+        correct=questions["correct"],
+        steps=questions["steps"],
+        seconds=number(questions["seconds_per_step"]),
+    )

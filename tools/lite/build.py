@@ -53,8 +53,18 @@ EXTENSION_WHEELS = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi
 # cores): the wait for an idle kernel stayed the same within the noise (starting Pyodide and importing
 # IPython are most of it), and notebook 05's set-up cell went from 1.4-2.0 s to 0.5-0.7 s.
 COURSE = "agentloop-course"  # agentlib's wheel: shipped as source, so its tracebacks show their lines
-PRELOAD = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "ipython", "jedi",
-           COURSE, "ipywidgets", "openai"]
+PRELOAD = [
+    "micropip",
+    "piplite",
+    "pyodide-kernel",
+    "ipykernel",
+    "comm",
+    "ipython",
+    "jedi",
+    COURSE,
+    "ipywidgets",
+    "openai",
+]
 # Run in that Pyodide by to_bytecode, with the unpacked archives in /work: bytecode for each .py file, where the
 # browser's Python looks for it. The standard library is imported from its zip, where zipimport finds x.pyc
 # beside x.py; a wheel is unpacked into site-packages, where x.py's bytecode is __pycache__/x.cpython-314.pyc.
@@ -88,9 +98,23 @@ def main(argv):
     contents = stage / "contents"
     copy_contents(ROOT, contents)
     shutil.copy(ROOT / "tools" / "lab-settings" / "overrides.json", stage)  # widget state saved with a notebook
-    run(sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", stage, "--output-dir", out,
-        "--contents", contents, "--apps", "lab", "--no-sourcemaps",
-        cwd=stage)  # doit keeps its task database in the working folder: a fresh one every build
+    run(
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lite",
+        "build",
+        "--lite-dir",
+        stage,
+        "--output-dir",
+        out,
+        "--contents",
+        contents,
+        "--apps",
+        "lab",
+        "--no-sourcemaps",
+        cwd=stage,
+    )  # doit keeps its task database in the working folder: a fresh one every build
     to_bytecode(compiled(out), pyodide_package, cache / "bytecode")
     for index in (out / "pypi" / "all.json", out / EXTENSION_WHEELS / "all.json"):
         redigest(index)
@@ -118,8 +142,12 @@ def pyodide_core(cache, target):
     unpacked = cache / f"pyodide-{PYODIDE_VERSION}"
     if not (unpacked / "pyodide-lock.json").is_file():
         with tarfile.open(tgz) as archive:
-            archive.extractall(unpacked, filter=lambda member, path: tarfile.data_filter(
-                member.replace(name=member.name.removeprefix("package/")), path))
+            archive.extractall(
+                unpacked,
+                filter=lambda member, path: tarfile.data_filter(
+                    member.replace(name=member.name.removeprefix("package/")), path
+                ),
+            )
     target.mkdir(parents=True)
     for name in CORE:
         shutil.copy(unpacked / name, target / name)
@@ -149,13 +177,36 @@ def download(pins, cache, info, target):
     copy them to `target`. Returns {normalized name: wheel in target}."""
     cache.mkdir(parents=True, exist_ok=True)
     have = {wheel_name(w): w for w in cache.glob("*.whl")}
-    missing = [p for p in pins if normal(p.split("==")[0]) not in have
-               or not have[normal(p.split("==")[0])].name.split("-")[1] == p.split("==")[1]]
+    missing = [
+        p
+        for p in pins
+        if normal(p.split("==")[0]) not in have
+        or not have[normal(p.split("==")[0])].name.split("-")[1] == p.split("==")[1]
+    ]
     if missing:
         python = "".join(info["python"].split(".")[:2])  # 3.14.2 -> 314
-        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-            "--dest", cache, "--python-version", python, "--implementation", "cp", "--abi", f"cp{python}",
-            "--platform", f"pyemscripten_{info['abi_version']}_wasm32", "--platform", "any", *missing)
+        run(
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            cache,
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            "--abi",
+            f"cp{python}",
+            "--platform",
+            f"pyemscripten_{info['abi_version']}_wasm32",
+            "--platform",
+            "any",
+            *missing,
+        )
         have = {wheel_name(w): w for w in cache.glob("*.whl")}
     target.mkdir(parents=True, exist_ok=True)
     chosen = {}
@@ -186,19 +237,25 @@ def tracked(root, *parts):
 
     Example: tracked(ROOT, "data") -> [PosixPath("data/httpx-docs/api.md"), ...]
     """
+
     def listed(*options):
         try:
-            found = subprocess.run(["git", "ls-files", "-z", *options, "--", *parts], cwd=root, check=True,
-                                   capture_output=True).stdout
+            found = subprocess.run(
+                ["git", "ls-files", "-z", *options, "--", *parts], cwd=root, check=True, capture_output=True
+            ).stdout
         except (OSError, subprocess.CalledProcessError):
-            raise SystemExit(f"{root} is not a git checkout (or git is missing): the site ships only the files "
-                             f"git tracks, so build it from a clone of the repository")
+            raise SystemExit(
+                f"{root} is not a git checkout (or git is missing): the site ships only the files "
+                f"git tracks, so build it from a clone of the repository"
+            )
         return sorted(name for name in found.decode().split("\0") if name)
 
     new = listed("--others", "--exclude-standard")  # neither tracked nor ignored: a module not yet added?
     if new:
-        print(f"not in the site, as git does not track them (git add them if they belong): {', '.join(new)}",
-              file=sys.stderr)
+        print(
+            f"not in the site, as git does not track them (git add them if they belong): {', '.join(new)}",
+            file=sys.stderr,
+        )
     return [Path(name) for name in listed() if (root / name).is_file()]
 
 
@@ -208,8 +265,9 @@ def copy_contents(root, target):
     for name in tracked(root, *CONTENTS):
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         if name.suffix == ".ipynb":
-            (target / name).write_text(json.dumps(without_outputs(json.loads((root / name).read_text())),
-                                                  indent=1, ensure_ascii=False) + "\n")
+            (target / name).write_text(
+                json.dumps(without_outputs(json.loads((root / name).read_text())), indent=1, ensure_ascii=False) + "\n"
+            )
         else:
             shutil.copy(root / name, target / name)
 
@@ -231,8 +289,18 @@ def agentlib_wheel(target, root=ROOT):
         for name in [Path("pyproject.toml"), *tracked(root, "agentlib")]:
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(root / name, source / name)
-        run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-            "--wheel-dir", scratch, source)
+        run(
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            scratch,
+            source,
+        )
         (built,) = Path(scratch).glob("*.whl")
         with_data(built, target / built.name, root)
 
@@ -261,8 +329,11 @@ def record_line(name, content):
 
 def compiled(out):
     """What to_bytecode compiles in the site `out`: the standard library's zip and every wheel but the course's."""
-    wheels = [*(out / "static" / "pyodide").glob("*.whl"), *(out / "pypi").glob("*.whl"),
-              *(out / EXTENSION_WHEELS).glob("*.whl")]
+    wheels = [
+        *(out / "static" / "pyodide").glob("*.whl"),
+        *(out / "pypi").glob("*.whl"),
+        *(out / EXTENSION_WHEELS).glob("*.whl"),
+    ]
     return [out / "static" / "pyodide" / "python_stdlib.zip", *sorted(w for w in wheels if wheel_name(w) != COURSE)]
 
 
@@ -325,21 +396,32 @@ def site_lock(out, lock, kernel):
     serves to piplite, the course's and the kernel extension's, where they lie (file_name relative to the
     lock), with their dependencies in Pyodide and the hash of the file as shipped. Returns its packages."""
     pyodide = out / "static" / "pyodide"
-    wheels = sorted([*(out / "pypi").glob("*.whl"), *(out / EXTENSION_WHEELS).glob("*.whl")],
-                    key=lambda w: Version(w.name.split("-")[1]))  # of two versions of a stub, the newer wins
+    wheels = sorted(
+        [*(out / "pypi").glob("*.whl"), *(out / EXTENSION_WHEELS).glob("*.whl")],
+        key=lambda w: Version(w.name.split("-")[1]),
+    )  # of two versions of a stub, the newer wins
     packages = {**kernel, **{wheel_name(w): lock_entry(w, pyodide) for w in wheels}}
-    markers = {"sys_platform": "emscripten", "platform_system": "Emscripten", "platform_machine": "wasm32",
-               "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
-               "python_full_version": lock["info"]["python"],
-               "python_version": ".".join(lock["info"]["python"].split(".")[:2]), "extra": ""}
+    markers = {
+        "sys_platform": "emscripten",
+        "platform_system": "Emscripten",
+        "platform_machine": "wasm32",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "python_full_version": lock["info"]["python"],
+        "python_version": ".".join(lock["info"]["python"].split(".")[:2]),
+        "extra": "",
+    }
     for entry in packages.values():
         entry["sha256"] = hashlib.sha256((pyodide / entry["file_name"]).read_bytes()).hexdigest()  # as shipped
         if "requires" in entry:
             needs = [Requirement(r) for r in entry.pop("requires")]
             entry["depends"] = sorted({normal(r.name) for r in needs if not r.marker or r.marker.evaluate(markers)})
             if missing := [d for d in entry["depends"] if d not in packages]:
-                raise SystemExit(f"{entry['name']} needs {', '.join(missing)}, which the site does not ship: "
-                                 f"add {'them' if len(missing) > 1 else 'it'} to tools/lite/wheels.txt")
+                raise SystemExit(
+                    f"{entry['name']} needs {', '.join(missing)}, which the site does not ship: "
+                    f"add {'them' if len(missing) > 1 else 'it'} to tools/lite/wheels.txt"
+                )
     (pyodide / "pyodide-lock.json").write_text(json.dumps({**lock, "packages": packages}, indent=1))
     return packages
 
@@ -349,12 +431,19 @@ def lock_entry(wheel, lock_folder):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         metadata = email.parser.Parser().parsestr(
-            archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode())
+            archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        )
     tops = {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/__init__.py")}
     tops |= {n[:-3] for n in names if "/" not in n and n.endswith(".py")}
-    return {"name": metadata["Name"], "version": metadata["Version"], "file_name": os.path.relpath(wheel, lock_folder),
-            "install_dir": "site", "package_type": "package", "imports": sorted(tops),
-            "requires": metadata.get_all("Requires-Dist") or []}
+    return {
+        "name": metadata["Name"],
+        "version": metadata["Version"],
+        "file_name": os.path.relpath(wheel, lock_folder),
+        "install_dir": "site",
+        "package_type": "package",
+        "imports": sorted(tops),
+        "requires": metadata.get_all("Requires-Dist") or [],
+    }
 
 
 def configure(path):
@@ -371,8 +460,9 @@ def configure(path):
     kernel.update(disablePyPIFallback=True, loadPyodideOptions={"packages": PRELOAD})
     # The indexes' addresses name their SHA-256, so a browser fetches a changed one: redigest changed them.
     indexes = [url.split("?")[0] for url in kernel["pipliteUrls"]]
-    kernel["pipliteUrls"] = [f"{index}?sha256={hashlib.sha256((path.parent / index).read_bytes()).hexdigest()}"
-                             for index in indexes]
+    kernel["pipliteUrls"] = [
+        f"{index}?sha256={hashlib.sha256((path.parent / index).read_bytes()).hexdigest()}" for index in indexes
+    ]
     data["fileTypes"]["svg"]["fileFormat"] = "base64"
     path.write_text(json.dumps(config, indent=2))
 
@@ -397,13 +487,15 @@ def check(out, shipped):
         problems.append(f"pyodideUrl is {kernel.get('pyodideUrl')!r}, not {PYODIDE_URL!r}")
     if kernel.get("disablePyPIFallback") is not True:
         problems.append("disablePyPIFallback is not true")
-    problems += [f"pipliteUrls names another host: {u}" for u in kernel.get("pipliteUrls", [])
-                 if not u.startswith("./")]
+    problems += [
+        f"pipliteUrls names another host: {u}" for u in kernel.get("pipliteUrls", []) if not u.startswith("./")
+    ]
     pyodide = out / "static" / "pyodide"
     problems += [f"{p['file_name']} is missing" for p in shipped.values() if not (pyodide / p["file_name"]).is_file()]
     problems += [f"{name} is preloaded but not in the lock" for name in PRELOAD if name not in shipped]
-    problems += [f"{n} has no notebooks" for n in ("de", "en")
-                 if not list((out / "files" / "notebooks" / n).glob("*.ipynb"))]
+    problems += [
+        f"{n} has no notebooks" for n in ("de", "en") if not list((out / "files" / "notebooks" / n).glob("*.ipynb"))
+    ]
     if problems:
         raise SystemExit("the site is broken:\n  " + "\n  ".join(problems))
 

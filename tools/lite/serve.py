@@ -65,13 +65,19 @@ def main(argv=None):
         raise SystemExit(f"port {options.port} does not exist: name one from 1 to 65535, or 0 for any free one")
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
-            raise SystemExit(f"cannot listen on 127.0.0.1:{options.port} ({error.strerror}): "
-                             f"try another port, e.g. make lite-serve PORT=0 (any free one)")
+            raise SystemExit(
+                f"cannot listen on 127.0.0.1:{options.port} ({error.strerror}): "
+                f"try another port, e.g. make lite-serve PORT=0 (any free one)"
+            )
         other = free_port_after(options.port) or 0
-        raise SystemExit(f"port {options.port} is already in use (by another server?): start on another one, "
-                         f"e.g. make lite-serve PORT={other} (or python3 tools/lite/serve.py --port {other})")
-    print(f"the course: http://127.0.0.1:{httpd.server_address[1]}/lab/index.html"
-          f"?path=notebooks/de/01_ueberblick.ipynb  (Ctrl-C stops the server)")
+        raise SystemExit(
+            f"port {options.port} is already in use (by another server?): start on another one, "
+            f"e.g. make lite-serve PORT={other} (or python3 tools/lite/serve.py --port {other})"
+        )
+    print(
+        f"the course: http://127.0.0.1:{httpd.server_address[1]}/lab/index.html"
+        f"?path=notebooks/de/01_ueberblick.ipynb  (Ctrl-C stops the server)"
+    )
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:

@@ -58,10 +58,20 @@ def lines(text):
 def render(cell, language):
     metadata = {"tags": cell["tags"]} if cell["tags"] else {}
     if cell["cell_type"] == "markdown":
-        return {"cell_type": "markdown", "id": cell["id"], "metadata": metadata,
-                "source": lines(cell["text"][language])}
+        return {
+            "cell_type": "markdown",
+            "id": cell["id"],
+            "metadata": metadata,
+            "source": lines(cell["text"][language]),
+        }
     source = cell["source"][language] if isinstance(cell["source"], dict) else pick(cell["source"], language)
     if "⟨" in source or "⟩" in source:
         raise ValueError(f"cell {cell['id']}: an unclosed ⟨German|English⟩ alternative")
-    return {"cell_type": "code", "id": cell["id"], "metadata": metadata, "execution_count": None,
-            "outputs": [], "source": lines(source)}
+    return {
+        "cell_type": "code",
+        "id": cell["id"],
+        "metadata": metadata,
+        "execution_count": None,
+        "outputs": [],
+        "source": lines(source),
+    }

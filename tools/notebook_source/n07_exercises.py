@@ -5,20 +5,26 @@ from .cells import check_cell, code, md, skeleton
 FILES = {"de": "07_uebungen_und_selbsttest", "en": "07_exercises_and_self_test"}
 
 CELLS = [
-    md("title", de="""
+    md(
+        "title",
+        de="""
         # 7 · Alle Teile zusammen, Übungen und Selbsttest
 
         **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
 
         ⏱ etwa 4 Minuten, dazu optional 16 Minuten
-        """, en="""
+        """,
+        en="""
         # 7 · All pieces together, exercises and self-test
 
         **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s. It answers the lesson's question live, and the self-test checks what stuck.
 
         ⏱ about 4 minutes, plus 16 optional minutes
-        """),
-    code("setup", """
+        """,
+    ),
+    code(
+        "setup",
+        """
         import sys
         if sys.platform == "emscripten":  # ⟨im Browser (JupyterLite): installiert den Kurs von dieser Website|in the browser (JupyterLite): installs the course from this website⟩
             %pip install agentloop-course ipywidgets openai
@@ -31,17 +37,24 @@ CELLS = [
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
         tool, run_agent, ScriptedModel, RealModel = agent.tool, agent.run_agent, agent.ScriptedModel, agent.RealModel
-        """),
-    md("own-agent-intro", de="""
+        """,
+    ),
+    md(
+        "own-agent-intro",
+        de="""
         ## Der ganze Agent mit einem echten Modell
 
         Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: Es greift zum falschen Werkzeug oder ruft eins bis zum Schrittlimit auf. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
-        """, en="""
+        """,
+        en="""
         ## The whole agent with a real model
 
         The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: it picks the wrong tool or calls one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
-        """),
-    code("own-agent-run", """
+        """,
+    ),
+    code(
+        "own-agent-run",
+        """
         from IPython.display import display
 
         from agentlib import QUESTION
@@ -58,8 +71,11 @@ CELLS = [
             display(TraceViewer(stats, language=LANGUAGE))
         print(yours(LANGUAGE))
         print(terminal(LANGUAGE))
-        """),
-    md("self-test", de="""
+        """,
+    ),
+    md(
+        "self-test",
+        de="""
         ## Selbsttest
 
         Beantworte jede Frage erst für dich, dann klapp die Antwort auf.
@@ -87,7 +103,8 @@ CELLS = [
         Es testet die **Mechanik** kostenlos und bei jedem Lauf gleich: Werkzeuge ausführen, Fehler als Text, Kürzen, beide Abbruchbedingungen. Ob ein Modell **gut entscheidet**, zeigt es nicht – das steht im Skript fest; dafür braucht es ein echtes Modell und Testfragen (Notebook 8).
 
         </details>
-        """, en="""
+        """,
+        en="""
         ## Self-test
 
         Answer each question for yourself first, then open the answer.
@@ -115,21 +132,30 @@ CELLS = [
         It tests the **mechanics** for free and identically on every run: running tools, failures as text, cutting, both stop conditions. It cannot show whether a model **decides well** – that is fixed in the script; that takes a real model and test questions (notebook 8).
 
         </details>
-        """, tags=["self-test"]),
-    md("exercise-4", de="""
+        """,
+        tags=["self-test"],
+    ),
+    md(
+        "exercise-4",
+        de="""
         ## Übung 4: eine Frage, die die Doku nicht beantwortet *(optional)*
 
         Unterstützt httpx HTTP/3? Die Doku sagt dazu nichts. Die nächste Zelle stellt dem Agenten die Frage – demselben Modell wie oben (höchstens fünf Schritte); im Browser spielt ein Skriptmodell (deins, wenn es in Notebook 5 bestanden hat) einen Lauf ab, der sucht und nichts findet. Schau dir den Lauf im Trace-Viewer an und notiere:
         - `tool_steps`: in wie vielen Schritten hat das Modell ein Werkzeug aufgerufen?
         - `keywords`: nach welchen Stichwörtern hat es mit `grep_docs` gesucht, in dieser Reihenfolge?
-        """, en="""
+        """,
+        en="""
         ## Exercise 4: a question the docs do not answer *(optional)*
 
         Does httpx support HTTP/3? The docs say nothing about it. The next cell asks the agent – the same model as above (five steps at most); in the browser a scripted model (yours, if it passed in notebook 5) plays a run that searches and finds nothing. Look at the run in the trace viewer and note:
         - `tool_steps`: in how many steps did the model call a tool?
         - `keywords`: which keywords did it search for with `grep_docs`, in this order?
-        """, tags=["exercise", "optional"]),
-    code("exercise-4-run", """
+        """,
+        tags=["exercise", "optional"],
+    ),
+    code(
+        "exercise-4-run",
+        """
         import sys
 
         from agentlib.course import HTTP3_QUESTION, http3_script
@@ -141,10 +167,14 @@ CELLS = [
             model4 = ScriptedModel(http3_script(LANGUAGE))
         answer4, stats4 = run_agent(model4, HTTP3_QUESTION[LANGUAGE], max_steps=5)
         TraceViewer(stats4, language=LANGUAGE)
-        """, tags=["widget", "needs-key", "optional"]),
+        """,
+        tags=["widget", "needs-key", "optional"],
+    ),
     code("exercise-4-code", skeleton(4), tags=["exercise", "optional"]),
     check_cell("exercise-4-check", 4, "stats4, tool_steps, keywords", name="q4", needs="exercise-4-run", optional=True),
-    md("exercise-3", de="""
+    md(
+        "exercise-3",
+        de="""
         ## Übung 3: ein neues Werkzeug `count_lines` *(optional)*
 
         Die Übung ist für ein echtes Modell gedacht; ohne Schlüssel spielt das Skriptmodell einen passenden Lauf ab, lösen und prüfen lässt sie sich so oder so.
@@ -155,7 +185,8 @@ CELLS = [
         - es weist Pfade außerhalb der Doku ab, genau wie `read_doc` – ohne das Rad neu zu erfinden: `from agentlib.course import refusal` gibt dir die Pfadprüfung (`refusal(path)` ist `""`, wenn der Pfad in Ordnung ist, sonst der Grund der Ablehnung).
 
         Danach spielt die Prüfzelle einen Lauf ab, in dem das Skriptmodell dein Werkzeug benutzt. Ersetze die ganze Zeile `count_lines = ...` durch deine Funktion mit dem Dekorator darüber.
-        """, en="""
+        """,
+        en="""
         ## Exercise 3: a new tool `count_lines` *(optional)*
 
         The exercise is meant for a real model; without a key the scripted model plays a fitting run, and either way it can be solved and checked.
@@ -166,17 +197,30 @@ CELLS = [
         - it refuses paths outside the docs, just like `read_doc` – without reinventing the wheel: `from agentlib.course import refusal` gives you the path check (`refusal(path)` is `""` when the path is fine, otherwise the reason for refusing it).
 
         After that the check cell plays a run in which the scripted model calls the tool you wrote. Replace the whole line `count_lines = ...` with your function, decorator on top.
-        """, tags=["exercise", "optional"]),
-    code("exercise-3-code", """
+        """,
+        tags=["exercise", "optional"],
+    ),
+    code(
+        "exercise-3-code",
+        """
         count_lines = ...  # ⟨DEIN CODE HIER: eine Funktion mit @tool(...) darüber|YOUR CODE HERE: a function with @tool(...) on top⟩
-        """, tags=["exercise", "optional"]),
+        """,
+        tags=["exercise", "optional"],
+    ),
     check_cell("exercise-3-check", 3, "count_lines", name="q3", optional=True),
-    md("exercise-3-run", de="""
+    md(
+        "exercise-3-run",
+        de="""
         Und jetzt die eigentliche Frage an den Agenten: Welche Datei ist die längste? Mit Schlüssel fragt die Zelle das echte Modell – benutzt es das neue Werkzeug `count_lines` von selbst, oder liest es lieber Dateien? Ohne Schlüssel spielt das Skriptmodell einen Lauf ab, der `count_lines` für jede Datei aufruft, alle in einem Schritt.
-        """, en="""
+        """,
+        en="""
         And now the actual question to the agent: which file is the longest? With a key the cell asks the real model – does it use the new tool `count_lines` on its own, or does it prefer reading files? Without a key the scripted model plays a run that calls `count_lines` for every file, all in one step.
-        """, tags=["optional"]),
-    code("exercise-3-agent", """
+        """,
+        tags=["optional"],
+    ),
+    code(
+        "exercise-3-agent",
+        """
         import agentlib
         from agentlib.course import count_lines_script, longest_file_report
 
@@ -186,28 +230,43 @@ CELLS = [
         answer3, stats3 = run_agent(model3, "⟨Welche Datei der httpx-Doku ist die längste?|Which file of the httpx docs is the longest?⟩")
         print()
         print(longest_file_report(stats3, LANGUAGE))
-        """, tags=["needs-key", "optional"]),
-    md("hand-in-intro", de="""
+        """,
+        tags=["needs-key", "optional"],
+    ),
+    md(
+        "hand-in-intro",
+        de="""
         ## Deinen Fortschritt abgeben *(optional)*
 
         Jede Prüfung hat eine Zeile in deine Fortschrittsdatei geschrieben. Auf einem JupyterHub liest deine Kursleitung sie selbst; im Browser (JupyterLite) oder auf deinem Laptop legt die nächste Zelle eine Kopie neben dieses Notebook. Trag deinen Namen ein, führ die Zelle aus, lade die Datei herunter und schick sie deiner Kursleitung.
-        """, en="""
+        """,
+        en="""
         ## Hand in your progress *(optional)*
 
         Every check wrote a line to your progress file. On a JupyterHub your instructor reads it directly; in the browser (JupyterLite) or on your laptop, the next cell puts a copy beside this notebook. Fill in your name, run the cell, download the file and send it to your instructor.
-        """, tags=["optional"]),
-    code("hand-in", """
+        """,
+        tags=["optional"],
+    ),
+    code(
+        "hand-in",
+        """
         from agentlib.course import hand_in
 
         hand_in("", LANGUAGE)  # ⟨dein Name zwischen die Anführungszeichen, z. B. "ada-lovelace"|your name between the quotes, e.g. "ada-lovelace"⟩
-        """, tags=["optional"]),
-    md("next", de="""
+        """,
+        tags=["optional"],
+    ),
+    md(
+        "next",
+        de="""
         ## Wie es weitergeht
 
         Optional: **[8 · Vertiefung](08_vertiefung.ipynb)** (Kosten, RAG, Testfragen) und **[9 · Frameworks](09_frameworks.ipynb)** (derselbe Agent in zwei Frameworks). Danach: den Kontext klein halten (Lektion 5), Werkzeuge in einer Sandbox (Lektion 8), Traces strukturiert protokollieren (Modul 06, Lektion 3).
-        """, en="""
+        """,
+        en="""
         ## Where to go from here
 
         Optional: **[8 · Extras](08_extras.ipynb)** (cost, RAG, test questions) and **[9 · Frameworks](09_frameworks.ipynb)** (the same agent in two frameworks). After that: keeping the context small (lesson 5), sandboxes for tools (lesson 8), structured trace logs (module 06, lesson 3).
-        """),
+        """,
+    ),
 ]

@@ -23,9 +23,19 @@ from .scripted_model import OwnScriptedModel
 from .step_limit import StepLimit
 from .unanswerable import HTTP3_QUESTION, Unanswerable, http3_script
 
-EXERCISES = {"decorator": Decorator, "lists": ListSchema, "read_doc": ReadDoc, "one_step": OneStep, "loop": OwnLoop,
-             "scripted_model": OwnScriptedModel, 1: ErrorsInScript, 2: StepLimit, "real_model": OwnRealModel,
-             3: CountLines, 4: Unanswerable}  # in the order the course meets them
+EXERCISES = {
+    "decorator": Decorator,
+    "lists": ListSchema,
+    "read_doc": ReadDoc,
+    "one_step": OneStep,
+    "loop": OwnLoop,
+    "scripted_model": OwnScriptedModel,
+    1: ErrorsInScript,
+    2: StepLimit,
+    "real_model": OwnRealModel,
+    3: CountLines,
+    4: Unanswerable,
+}  # in the order the course meets them
 
 
 def exercise(key, language="de"):
@@ -38,5 +48,16 @@ def exercise(key, language="de"):
     return EXERCISES[key](language)
 
 
-__all__ = ["exercise", "EXERCISES", "Exercise", "CORRECT", "INCORRECT", "NOT_ATTEMPTED", "HEADINGS",
-           "count_lines_script", "longest_file_report", "http3_script", "HTTP3_QUESTION"]
+__all__ = [
+    "exercise",
+    "EXERCISES",
+    "Exercise",
+    "CORRECT",
+    "INCORRECT",
+    "NOT_ATTEMPTED",
+    "HEADINGS",
+    "count_lines_script",
+    "longest_file_report",
+    "http3_script",
+    "HTTP3_QUESTION",
+]

@@ -35,50 +35,84 @@ TEXT = {
     "heading.not attempted": {"de": "○ Noch nicht bearbeitet", "en": "○ Not attempted yet"},
     "heading.hint": {"de": "Tipp", "en": "Hint"},
     "heading.solution": {"de": "Lösung", "en": "Solution"},
-    "not_attempted": {"de": "Ersetze das ... in der Übungszelle durch deine Lösung, führe sie aus und prüfe dann noch einmal.",
-                      "en": "Replace the ... in the exercise cell with your solution, run it, then check again."},
-    "still_reference": {"de": "{name} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre Lücken (...), führe sie aus und prüfe dann noch einmal.",
-                        "en": "{name} is still agentlib's version: the exercise cell has not been run. Fill in its gaps (...), run it, then check again."},
-    "untouched": {"de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die Zelle aus und prüfe dann noch einmal.",
-                  "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the cell, then check again."},
-    "one_gap": {"de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und prüfe dann noch einmal.",
-                "en": "Your code still has one open gap (...). Fill it in, run the cell, then check again."},
-    "gaps": {"de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus und prüfe dann noch einmal.",
-             "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again."},
-    "pick_own": {"de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
-                 "en": "The following cells use your {name}."},
-    "pick_last": {"de": "Deine letzte Fassung von {name}, die die Prüfung bestanden hat, bleibt in Gebrauch: Die folgenden Zellen verwenden sie, weil die neue die Prüfung noch nicht bestanden hat.",
-                  "en": "Your last passing version of {name} stays in use: the following cells use it, because the new one has not passed the check yet."},
+    "not_attempted": {
+        "de": "Ersetze das ... in der Übungszelle durch deine Lösung, führe sie aus und prüfe dann noch einmal.",
+        "en": "Replace the ... in the exercise cell with your solution, run it, then check again.",
+    },
+    "still_reference": {
+        "de": "{name} ist noch agentlibs Fassung: Die Übungszelle wurde nicht ausgeführt. Fülle ihre Lücken (...), führe sie aus und prüfe dann noch einmal.",
+        "en": "{name} is still agentlib's version: the exercise cell has not been run. Fill in its gaps (...), run it, then check again.",
+    },
+    "untouched": {
+        "de": "Die Übungszelle enthält noch das unveränderte Gerüst. Fülle die Lücken (...), führe die Zelle aus und prüfe dann noch einmal.",
+        "en": "The exercise cell still holds the untouched skeleton. Fill in the gaps (...), run the cell, then check again.",
+    },
+    "one_gap": {
+        "de": "In deinem Code ist noch eine Lücke (...) offen. Fülle sie aus, führe die Zelle aus und prüfe dann noch einmal.",
+        "en": "Your code still has one open gap (...). Fill it in, run the cell, then check again.",
+    },
+    "gaps": {
+        "de": "In deinem Code sind noch {gaps} Lücken (...) offen. Fülle alle aus, führe die Zelle aus und prüfe dann noch einmal.",
+        "en": "Your code still has {gaps} open gaps (...). Fill in all of them, run the cell, then check again.",
+    },
+    "pick_own": {
+        "de": "Die folgenden Zellen verwenden deine Fassung von {name}.",
+        "en": "The following cells use your {name}.",
+    },
+    "pick_last": {
+        "de": "Deine letzte Fassung von {name}, die die Prüfung bestanden hat, bleibt in Gebrauch: Die folgenden Zellen verwenden sie, weil die neue die Prüfung noch nicht bestanden hat.",
+        "en": "Your last passing version of {name} stays in use: the following cells use it, because the new one has not passed the check yet.",
+    },
     "still_kept": {"de": "Sie ist auch die in {file}.", "en": "It is the one in {file} too."},
-    "pick_reference": {"de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch nicht bestanden hat.",
-                       "en": "The following cells use agentlib's {name}, because your version has not passed the check yet."},
-    "overtime": {"de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet (etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
-                 "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the check stopped it. Look for a loop that never ends (such as while True), or a call that waits for something that never comes."},
-    "raised": {"de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, und dabei darf keine Ausnahme entstehen.",
-               "en": "While it was being checked, your code raised {error}{at}. The check handles your objects as the loop and Python do – it calls repr(), str(), == and != too – and none of that may raise an exception."},
+    "pick_reference": {
+        "de": "Die folgenden Zellen verwenden agentlibs {name}, weil deine Fassung die Prüfung noch nicht bestanden hat.",
+        "en": "The following cells use agentlib's {name}, because your version has not passed the check yet.",
+    },
+    "overtime": {
+        "de": "Dein Code ist nicht innerhalb von {seconds:g} Sekunden fertig geworden ({what} lief noch), deshalb hat die Prüfung ihn abgebrochen. Such nach einer Schleife, die nie endet (etwa while True), oder nach einem Aufruf, der auf etwas wartet, das nie kommt.",
+        "en": "Your code did not finish within {seconds:g} seconds ({what} was still running), so the check stopped it. Look for a loop that never ends (such as while True), or a call that waits for something that never comes.",
+    },
+    "raised": {
+        "de": "Beim Prüfen hat dein Code {error} ausgelöst{at}. Die Prüfung geht mit deinen Objekten um wie die Schleife und Python selbst – sie ruft auch repr(), str(), == und != auf –, und dabei darf keine Ausnahme entstehen.",
+        "en": "While it was being checked, your code raised {error}{at}. The check handles your objects as the loop and Python do – it calls repr(), str(), == and != too – and none of that may raise an exception.",
+    },
     "raised_at": {"de": " (in {function}, Zeile {line})", "en": " (in {function}, line {line})"},
-    "replaced": {"de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
-                 "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell."},
-    "replaced_own": {"de": "Geprüft wird gerade deine letzte bestandene Fassung von {name}: q.pick hat sie nach der letzten Prüfung behalten, weil die neue noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
-                     "en": "What is being checked now is your last passing version of {name}: q.pick kept it after the last check, because the new one was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell."},
+    "replaced": {
+        "de": "Geprüft wird gerade agentlibs {name}: q.pick hat deine Fassung nach der letzten Prüfung ersetzt, weil sie noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
+        "en": "What is being checked now is agentlib's {name}: q.pick replaced your version after the last check, because it was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell.",
+    },
+    "replaced_own": {
+        "de": "Geprüft wird gerade deine letzte bestandene Fassung von {name}: q.pick hat sie nach der letzten Prüfung behalten, weil die neue noch nicht richtig war. Der Grund war: {reason} Verbessere deine Übungszelle, führe sie aus und dann diese Zelle.",
+        "en": "What is being checked now is your last passing version of {name}: q.pick kept it after the last check, because the new one was not right yet. The reason was: {reason} Fix your exercise cell, run it, then this cell.",
+    },
     "kept": {"de": "Sie steht jetzt auch in {file}.", "en": "It is now in {file} too."},
-    "hint_more": {"de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
-                  "en": "Run q.hint() again to see the shape of the code."},
+    "hint_more": {
+        "de": "Führ q.hint() noch einmal aus, dann siehst du die Form des Codes.",
+        "en": "Run q.hint() again to see the shape of the code.",
+    },
     "fails": {"de": "{call} bricht ab mit {error_type}: {error}", "en": "{call} fails with {error_type}: {error}"},
-    "wrapped": {"de": "Hier arbeitet agentlibs {name}: Dein {name} ruft agentlibs Fassung auf, verpackt sie oder erbt von ihr. Das ist agentlibs Baustein in neuer Hülle – schreib deinen eigenen.",
-                "en": "What does the work here is agentlib's {name}: your {name} calls agentlib's version, wraps it or inherits from it. That is agentlib's piece, wrapped – write your own."},
-    "ended": {"de": "Dein Code hat den Prozess beendet, in dem die Prüfung lief (Exit-Status {status}) – etwa mit os._exit() oder os.kill() –, bevor sie fertig war. Ein Baustein der Schleife beendet nie das Programm.",
-              "en": "Your code ended the process the check ran in (exit status {status}), with os._exit() or os.kill() perhaps, before the check was done. A piece of the loop never ends the program."},
+    "wrapped": {
+        "de": "Hier arbeitet agentlibs {name}: Dein {name} ruft agentlibs Fassung auf, verpackt sie oder erbt von ihr. Das ist agentlibs Baustein in neuer Hülle – schreib deinen eigenen.",
+        "en": "What does the work here is agentlib's {name}: your {name} calls agentlib's version, wraps it or inherits from it. That is agentlib's piece, wrapped – write your own.",
+    },
+    "ended": {
+        "de": "Dein Code hat den Prozess beendet, in dem die Prüfung lief (Exit-Status {status}) – etwa mit os._exit() oder os.kill() –, bevor sie fertig war. Ein Baustein der Schleife beendet nie das Programm.",
+        "en": "Your code ended the process the check ran in (exit status {status}), with os._exit() or os.kill() perhaps, before the check was done. A piece of the loop never ends the program.",
+    },
 }
-HEADINGS = {language: {kind: say(TEXT, f"heading.{kind}", language)
-                       for kind in (CORRECT, INCORRECT, NOT_ATTEMPTED, "hint", "solution")} for language in LANGUAGES}
+HEADINGS = {
+    language: {
+        kind: say(TEXT, f"heading.{kind}", language) for kind in (CORRECT, INCORRECT, NOT_ATTEMPTED, "hint", "solution")
+    }
+    for language in LANGUAGES
+}
 # Text and background are both set, so the verdict reads the same in a light and a dark theme;
 # every colour here reaches at least 6:1 on the light background (WCAG AA asks for 4.5:1).
-COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "hint": "#0550ae",
-           "solution": "#6639ba"}
+COLOURS = {CORRECT: "#116329", INCORRECT: "#a40e26", NOT_ATTEMPTED: "#57606a", "hint": "#0550ae", "solution": "#6639ba"}
 BOX = "background: #f6f8fa; color: #1f2328;"
 NOT_THEIRS = {Path(__file__).resolve().parents[2]} | {
-    Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    Path(sysconfig.get_path(name)).resolve() for name in ("stdlib", "platstdlib", "purelib", "platlib")
+}
 REPLACED = {}  # (exercise class, language) -> (why the work q.pick passed over failed, what it handed on instead,
 #                                             the failed work's fingerprint)
 PASSED = {}  # (exercise class, language) -> (the work that last passed in this kernel, the agent file it went into)
@@ -140,8 +174,9 @@ class Exercise:
         if replaced and work[0] is replaced[1]:  # the check cell run again after q.pick passed over a failed piece:
             theirs = any(work[0] is reference for reference in self.REFERENCE)  # the verdict is the failed piece's
             self.judged = replaced[2]
-            return INCORRECT, self.framework("replaced" if theirs else "replaced_own", name=self.name(),
-                                             reason=replaced[0])
+            return INCORRECT, self.framework(
+                "replaced" if theirs else "replaced_own", name=self.name(), reason=replaced[0]
+            )
         if any(work[0] is reference for reference in self.REFERENCE):
             return NOT_ATTEMPTED, self.framework("still_reference", name=self.name())
         REPLACED.pop((type(self), self.language), None)
@@ -210,19 +245,24 @@ class Exercise:
         """The student's work if the last check of exactly this work was correct; else their last passing version
         (of this kernel, or the one agent_loop.py holds), so the notebook and the file agree; else agentlib's."""
         key = type(self), self.language
-        if (self.outcome == CORRECT and len(work) == len(self.checked)
-                and all(a is b for a, b in zip(work, self.checked))):
+        if (
+            self.outcome == CORRECT
+            and len(work) == len(self.checked)
+            and all(a is b for a, b in zip(work, self.checked))
+        ):
             chosen, in_file = work, bool(own_agent.keep(self.AREA, work[0], self.language))
             PASSED[key] = chosen, in_file
             said, also = "pick_own", "kept"
         else:
             last, in_file = PASSED.get(key) or (own_agent.piece(self.AREA, self.language), True)
-            chosen = last or self.REFERENCE[:len(work)]
+            chosen = last or self.REFERENCE[: len(work)]
             said, also = ("pick_last", "still_kept") if last else ("pick_reference", None)
             if self.outcome == INCORRECT:  # remembered, so a second check of what was handed on repeats why
                 REPLACED[key] = self.message, inner(chosen[0]), self.judged
-        print(self.framework(said, name=self.name())
-              + (" " + self.framework(also, file=own_agent.FILE) if also and in_file else ""))
+        print(
+            self.framework(said, name=self.name())
+            + (" " + self.framework(also, file=own_agent.FILE) if also and in_file else "")
+        )
         return chosen[0] if len(work) == 1 else tuple(chosen)
 
     def hint(self):
@@ -269,8 +309,11 @@ def described(error):
 
 def student_frame(error):
     """The innermost frame of `error`'s traceback in the student's code (neither agentlib nor a library), or None."""
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not any(Path(frame.filename).resolve().is_relative_to(folder) for folder in NOT_THEIRS)]
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not any(Path(frame.filename).resolve().is_relative_to(folder) for folder in NOT_THEIRS)
+    ]
     return frames[-1] if frames else None
 
 
@@ -281,10 +324,16 @@ def report(kind, heading, message, code=False):
         print(text)
         return
     from IPython.display import display
-    body = (f'<pre style="margin: 4px 0 0; white-space: pre-wrap; {BOX}">{escape(message)}</pre>' if code
-            else f"<span>{escape(message)}</span>".replace("\n", "<br>"))
-    html = (f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
-            f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>')
+
+    body = (
+        f'<pre style="margin: 4px 0 0; white-space: pre-wrap; {BOX}">{escape(message)}</pre>'
+        if code
+        else f"<span>{escape(message)}</span>".replace("\n", "<br>")
+    )
+    html = (
+        f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
+        f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>'
+    )
     display({"text/plain": text, "text/html": html}, raw=True)
 
 
@@ -313,18 +362,36 @@ def shape(value, depth=0):
         return "…"
     value = inspect.unwrap(value) if callable(value) else value
     if inspect.iscode(value):
-        return repr((value.co_name, value.co_code, value.co_names, value.co_varnames, value.co_freevars,
-                     [shape(c, depth + 1) for c in value.co_consts]))
+        return repr(
+            (
+                value.co_name,
+                value.co_code,
+                value.co_names,
+                value.co_varnames,
+                value.co_freevars,
+                [shape(c, depth + 1) for c in value.co_consts],
+            )
+        )
     if inspect.isfunction(value):
-        closure = [shape(cell.cell_contents, depth + 1) if cell.cell_contents is not value else "self"
-                   for cell in value.__closure__ or () if not cell_empty(cell)]
-        return repr((shape(value.__code__, depth + 1), shape(value.__defaults__, depth + 1),
-                     shape(value.__kwdefaults__, depth + 1), closure))
+        closure = [
+            shape(cell.cell_contents, depth + 1) if cell.cell_contents is not value else "self"
+            for cell in value.__closure__ or ()
+            if not cell_empty(cell)
+        ]
+        return repr(
+            (
+                shape(value.__code__, depth + 1),
+                shape(value.__defaults__, depth + 1),
+                shape(value.__kwdefaults__, depth + 1),
+                closure,
+            )
+        )
     if inspect.isclass(value):
         if getattr(builtins, value.__name__, None) is value:  # object, Exception: only exec()'s classes say
-            return value.__qualname__                          # "builtins" too, so the name is checked
-        attributes = {name: shape(attribute, depth + 1) for name, attribute in vars(value).items()
-                      if name not in UNSHAPED}
+            return value.__qualname__  # "builtins" too, so the name is checked
+        attributes = {
+            name: shape(attribute, depth + 1) for name, attribute in vars(value).items() if name not in UNSHAPED
+        }
         return repr((value.__qualname__, [base.__qualname__ for base in value.__bases__], sorted(attributes.items())))
     if isinstance(value, (staticmethod, classmethod)):
         return shape(value.__func__, depth + 1)
@@ -344,7 +411,7 @@ UNSHAPED = ("__dict__", "__weakref__", "__module__", "__firstlineno__", "__stati
 
 def cell_empty(cell):
     try:
-        cell.cell_contents
+        cell.cell_contents  # noqa: B018 (reading it is the test: an empty cell raises)
     except ValueError:  # a closure variable not yet assigned
         return True
     return False

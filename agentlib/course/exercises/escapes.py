@@ -42,8 +42,10 @@ def layout(folder):
                                                   "sibling": "plzaygrj-xskhtqer"}
     """
     draw = random.Random(folder.name)
-    names = {key: "".join(draw.choices(string.ascii_lowercase, k=8))
-             for key in ("site", "docs", "out", "secret", "inner", "linked", "link", "note", "private")}
+    names = {
+        key: "".join(draw.choices(string.ascii_lowercase, k=8))
+        for key in ("site", "docs", "out", "secret", "inner", "linked", "link", "note", "private")
+    }
     names["link"] += ".md"
     names["note"] += ".md"
     names["sibling"] = f"{names['docs']}-{names.pop('private')}"  # a name that starts with the docs folder's

@@ -45,6 +45,7 @@ def forked(run, seconds):
     """
     global PIPE
     from multiprocessing.connection import Pipe  # here: only where a process can fork (a browser tab has no pipes)
+
     reader, writer = Pipe(duplex=False)
     lifeline, held = os.pipe()  # the kernel holds `held`; the child sees `lifeline` read empty once it is gone
     try:
@@ -116,7 +117,7 @@ class Printed(io.StringIO):
     """A stream that keeps the first PRINTED characters written to it: a print loop must not fill the memory."""
 
     def write(self, text):
-        super().write(text[:max(PRINTED - self.tell(), 0)])
+        super().write(text[: max(PRINTED - self.tell(), 0)])
         return len(text)
 
 
@@ -163,6 +164,7 @@ def stop_button():
     def press(*_):
         pressed.append(True)
         raise KeyboardInterrupt
+
     installed = PIPE is None
     try:
         previous = signal.signal(signal.SIGINT, press) if installed else None

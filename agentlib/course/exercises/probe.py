@@ -36,8 +36,10 @@ class Probe:
 
 def first_request(tools):
     """The messages and schemas a loop hands the model first: the system prompt, the question, every tool."""
-    return ([{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}],
-            [t["schema"] for t in tools.values()])
+    return (
+        [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": QUESTION["en"]}],
+        [t["schema"] for t in tools.values()],
+    )
 
 
 def tokens(usage):

@@ -21,8 +21,10 @@ GAP, NOTE = re.compile(r"<<(\w+)>>"), re.compile(r"<(\w+)>")
 
 def cells(texts, template, code=None, solved=False):
     """The exercise cell per language: the marker line, then `template` with its gaps and notes filled."""
-    return {language: say(TEXT, "marker", language) + fill(texts, template, code or {}, solved, language)
-            for language in LANGUAGES}
+    return {
+        language: say(TEXT, "marker", language) + fill(texts, template, code or {}, solved, language)
+        for language in LANGUAGES
+    }
 
 
 def fill(texts, template, code, solved, language):
@@ -47,8 +49,12 @@ def skeleton_objects(source):
     """The functions and classes that running `source` (an untouched skeleton cell) either way defines."""
     if not source:
         return []
-    return [value for whole in (True, False) for value in skeleton_namespace(source, whole).values()
-            if inspect.isfunction(value) or inspect.isclass(value)]
+    return [
+        value
+        for whole in (True, False)
+        for value in skeleton_namespace(source, whole).values()
+        if inspect.isfunction(value) or inspect.isclass(value)
+    ]
 
 
 @functools.cache
@@ -88,5 +94,7 @@ def shape(code):
     does not matter; read with dis, whose instructions every Python version lists alike, unlike a code object's
     fields. Example (3.11): shape((lambda: x).__code__) -> [("RESUME", ""), ("LOAD_GLOBAL", "x"), ("RETURN_VALUE", "")]
     """
-    return [(step.opname, shape(step.argval) if inspect.iscode(step.argval) else step.argrepr)
-            for step in dis.get_instructions(code)]
+    return [
+        (step.opname, shape(step.argval) if inspect.iscode(step.argval) else step.argrepr)
+        for step in dis.get_instructions(code)
+    ]

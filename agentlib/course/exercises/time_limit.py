@@ -37,8 +37,7 @@ def time_limit(seconds):
     """Raise OverTime in the block after `seconds` (SIGALRM, else a trace function); an inner limit never outlasts an outer."""
     limits = LIMITS.__dict__.setdefault("stack", [])  # (deadline, seconds) of each open limit, this thread
     limits.append((time.monotonic() + seconds, seconds))
-    alarm = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-             and SIGNALS["here"])
+    alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread() and SIGNALS["here"]
 
     def stop(*_):
         raise OverTime(min(limits)[1])
@@ -50,6 +49,7 @@ def time_limit(seconds):
         if time.monotonic() > min(limits)[0]:
             stop()
         return trace
+
     previous = signal.signal(signal.SIGALRM, stop) if alarm else sys.gettrace()
     arm() if alarm else sys.settrace(trace)
     try:

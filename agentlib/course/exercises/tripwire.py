@@ -22,8 +22,12 @@ def tripwire(references):
     A student's piece that calls, wraps (functools.partial, a def) or inherits agentlib's own trips it.
     Example: with tripwire([run_agent]) as tripped: mine(...)  -> tripped == ["run_agent"] if mine calls it
     """
-    codes = {f.__code__ for ref in references for f in (vars(ref).values() if isinstance(ref, type) else [ref])
-             if isinstance(f, types.FunctionType)}
+    codes = {
+        f.__code__
+        for ref in references
+        for f in (vars(ref).values() if isinstance(ref, type) else [ref])
+        if isinstance(f, types.FunctionType)
+    }
     theirs = {body(code) for code in codes}
     known = dict.fromkeys(codes, True)  # code object -> agentlib's or not, each worked out once
     tripped = []
@@ -33,6 +37,7 @@ def tripwire(references):
             code = frame.f_code
             if known.setdefault(code, code in known or body(code) in theirs):
                 tripped.append(code.co_name)
+
     previous = sys.getprofile()
     if codes:
         sys.setprofile(watch)
@@ -57,5 +62,10 @@ def body(code):
     """What a function does, without where it was written or what it is called: a copy made with
     code.replace(co_name=...) or types.FunctionType(code, ...) gives the same.
     Example: body(f.__code__) == body(f.__code__.replace(co_name="g")) -> True"""
-    return (code.co_code, code.co_names, code.co_varnames, code.co_freevars,
-            tuple(body(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(c)) for c in code.co_consts))
+    return (
+        code.co_code,
+        code.co_names,
+        code.co_varnames,
+        code.co_freevars,
+        tuple(body(c) if isinstance(c, types.CodeType) else (type(c).__name__, repr(c)) for c in code.co_consts),
+    )
