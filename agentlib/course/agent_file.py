@@ -29,8 +29,8 @@ from .text import say
 
 TEXT = {
     "title": {
-        "de": "Die Schleife der Lektion in fünf Teilen: deine, sobald sie ihre Prüfung bestehen, bis dahin agentlibs.",
-        "en": "The lesson's loop in five pieces: yours once they pass their checks, agentlib's until then.",
+        "de": "Die Schleife der Lektion in fünf Teilen, deine, wo sie ihre Prüfung bestanden haben.",
+        "en": "The lesson's loop in five pieces, yours where they passed their checks.",
     },
     "yours": {"de": "deine Fassung aus Notebook {n}", "en": "your version from notebook {n}"},
     "theirs": {
