@@ -12,6 +12,7 @@ guards both. Deliberately left out: streaming, connection pools of our own.
 
 import contextlib
 import socket
+import sys
 import threading
 import time
 import urllib.request
@@ -93,7 +94,8 @@ class Attempt(httpx2.BaseTransport):
 
         watch = threading.Timer(self.timeout, shut)
         watch.daemon = True
-        watch.start()
+        if sys.platform != "emscripten":  # a browser tab starts no thread, and fetch leaves no socket to shut
+            watch.start()
         request.extensions = {**request.extensions, "trace": trace}
         request.headers["accept-encoding"] = "gzip, deflate"
         try:

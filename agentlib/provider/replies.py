@@ -19,8 +19,7 @@ def message_of(reply):
     choice = reply.choices[0]
     calls = [Call(c.id, c.function.name, unpaired(c.function.arguments)) for c in choice.message.tool_calls or []]
     extra = {k: getattr(choice.message, k) for k in SEND_BACK if getattr(choice.message, k, None)}
-    # A tool-call turn without text goes back with content "" instead of null: llama-cpp-python
-    # refuses null, while OpenAI and DeepSeek accept "".
+    # A tool-call turn without text goes back with content "", not null: some local servers refuse null.
     content = "" if calls and choice.message.content is None else unpaired(text_of(choice.message.content))
     return Message(content, calls or None, choice.finish_reason, extra)
 
