@@ -372,8 +372,8 @@ CUT_LABELS = """root => {
     const scrolls = el.tagName !== 'CAPTION' && scroller && scroller !== root;  // columns may scroll, a caption not
     const edge = el.tagName === 'CAPTION' && scroller
       ? Math.min(area.right, scroller.getBoundingClientRect().right) : area.right;
+    const name = `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`;
     if (el.scrollWidth > el.clientWidth + 1 || (!scrolls && box.right > edge + 1))
-      const name = `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`;
       cut.push(`${name}: ${el.scrollWidth} px of text in ${el.clientWidth} px`);
   }
   return cut;

@@ -17,7 +17,8 @@ import pytest
 from agentlib.course.trace_text import labels
 from agentlib.extras import local
 from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
-from extras.test_lite import Student as SiteStudent  # noqa: F401 -- the site's fixtures
+from extras.test_lite import Student as SiteStudent
+from extras.test_lite import browser, site  # noqa: F401 -- the site's fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -38,10 +38,11 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
 NOTEBOOKS = {
-    "de": {"04": "04_die_schleife", "05": "05_skriptmodell"},
-    "en": {"04": "04_the_loop", "05": "05_scripted_model"},
+    "de": {"04": "04_die_schleife", "05": "05_skriptmodell", "06": "06_echtes_modell"},
+    "en": {"04": "04_the_loop", "05": "05_scripted_model", "06": "06_real_model"},
 }
 SCRIPT_STEPS = 4  # lesson_script: three failing tool calls, then the answer
+LESSON_STEPS = 3  # the lesson's reconstructed run: two tool calls, one read, then the answer
 SECONDS = 300  # a cold Pyodide kernel on two busy cores takes about a minute to become idle
 IDLE = re.compile(r"^(?!No Kernel).+ \| Idle$")
 OUTCOME = re.compile(r'data-outcome="([a-z ]+)"')
@@ -273,7 +274,7 @@ def test_notebook_04_judges_the_loop_in_the_browser_as_on_a_laptop(student, lang
 
 
 @pytest.mark.parametrize("language", ["en"])
-def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language):
+def test_notebooks_05_and_06_viewer_token_table_and_max_steps_work_in_the_browser(student, language):
     from playwright.sync_api import expect
 
     viewer_text, control_text = labels(language), labels(language, controls.TEXT)
@@ -291,25 +292,27 @@ def test_notebook_05_viewer_and_max_steps_work_in_the_browser(student, language)
     expect(viewer.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=2, total=SCRIPT_STEPS))
     expect(viewer.locator(".trace-body")).to_contain_text(viewer_text["error"])
 
-    # The token table of that run: one row per step and a totals row, without pandas.
-    table = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(stats"))
-    expect(table.locator(".jp-OutputArea-output table tbody tr")).to_have_count(SCRIPT_STEPS + 1)
-
-    # The max_steps control: the limit bites at 3; at 4 the script's last step answers.
+    # Notebook 06: the token table of the lesson's run, one row per step and a totals row, without pandas; the
+    # max_steps control on that run: the limit bites at 2, at 3 the model answers.
+    student.open(f"notebooks/{language}/{NOTEBOOKS[language]['06']}.ipynb")
+    student.run_all()
+    assert not student.tracebacks(), student.tracebacks()
+    table = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="token_table(lesson_stats"))
+    expect(table.locator(".jp-OutputArea-output table tbody tr")).to_have_count(LESSON_STEPS + 1)
     control = page.locator(".max-steps-control")
     steps = control_text["steps"][1]
     for limit, status in (
-        (3, control_text["max_steps"].format(limit=3)),
-        (SCRIPT_STEPS, control_text["answer"].format(steps=f"{SCRIPT_STEPS} {steps}")),
+        (LESSON_STEPS - 1, control_text["max_steps"].format(limit=LESSON_STEPS - 1)),
+        (LESSON_STEPS, control_text["answer"].format(steps=f"{LESSON_STEPS} {steps}")),
     ):
         control.locator(".max-steps-limit input").fill(str(limit))
         control.locator(".max-steps-run").click()
         expect(control.locator(".max-steps-status")).to_have_text(status)
         expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=1, total=limit))
         expect(control.locator(".token-table table tbody tr")).to_have_count(limit + 1)
-    for step in range(2, SCRIPT_STEPS + 1):
+    for step in range(2, LESSON_STEPS + 1):
         control.locator(".trace-next").click()
-        expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=step, total=SCRIPT_STEPS))
+        expect(control.locator(".trace-step")).to_have_text(viewer_text["step"].format(n=step, total=LESSON_STEPS))
 
 
 ANSWER = "httpx has four timeouts: connect, read, write and pool."
