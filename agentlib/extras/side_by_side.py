@@ -19,6 +19,8 @@ the tables say what happened, the notebook says what it means.
 
 import ast
 import asyncio
+import concurrent.futures
+import contextlib
 import html
 import inspect
 import json
@@ -183,32 +185,28 @@ def stoppable(coroutine, seconds=LONGEST):
     On it, or after `seconds`, the run is cancelled and its servers are stopped, which ends a call the loop
     is blocked in. Example: runs = stoppable(compare(QUESTION["en"], lesson_script()))
     """
-    loop, ended = asyncio.new_event_loop(), threading.Event()
-    task = loop.create_task(coroutine)
-
-    def work():
-        try:
-            loop.run_until_complete(task)
-        except BaseException:  # cancelled, or failed: task.result() below says which
-            pass
-        finally:
-            ended.set()
-
-    threading.Thread(target=work, daemon=True).start()
+    # One loop for the kernel's lifetime, as the kernel's own: what a run leaves scheduled (a client's aclose
+    # as a framework lets go of it) still runs there, instead of failing on a closed loop.
+    if not LOOP:
+        LOOP.append(asyncio.new_event_loop())
+        threading.Thread(target=LOOP[0].run_forever, daemon=True).start()
+    future = asyncio.run_coroutine_threadsafe(coroutine, LOOP[0])
     try:
-        ended.wait(seconds)  # an Event, not Thread.join: a join the stop button broke off may misreport is_alive()
+        return future.result(seconds)
+    except concurrent.futures.TimeoutError:
+        raise TimeoutError(f"no result within {seconds:g} seconds") from None
     finally:
-        if not ended.is_set():  # stopped, or out of time
-            loop.call_soon_threadsafe(task.cancel)
+        if not future.done():  # stopped, or out of time
+            future.cancel()
             for _ in range(50):  # a server started meanwhile is stopped too, until the run has given up
                 for server in list(OPEN):
                     server.stop()
-                if ended.wait(0.2):
+                with contextlib.suppress(BaseException):
+                    future.exception(0.2)
                     break
-    if not task.done():
-        raise TimeoutError(f"no result within {seconds:g} seconds")
-    loop.close()
-    return task.result()
+
+
+LOOP = []  # the event loop stoppable() runs on, made at its first use
 
 
 def outline(messages):

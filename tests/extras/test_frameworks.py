@@ -481,8 +481,9 @@ def test_the_stop_button_ends_a_comparison_whose_provider_never_answers(installe
     import signal
     import threading
 
-    from agentlib.course.loopback import Hang, Loopback
+    from agentlib.course.loopback import Loopback
     from agentlib.provider.settings import settings
+    from stalls import Hang
 
     with Loopback(lambda request: Hang(120), secret="", lifetime=130) as provider:
         upstream = settings(api_key="x" * 8, base_url=provider.base_url, model="test-model")
