@@ -43,6 +43,7 @@ ARTIFACTS = REPO / "test-artifacts" / "hub"
 STUDENTS = ("ada", "bo")  # ada solves the exercise and types a key; bo must see none of it
 FOLDER = "agentloop-course"  # the repository's folder name, and so the folder in each home
 FIRST, SCRIPTED = "notebooks/de/01_ueberblick.ipynb", "notebooks/de/05_skriptmodell.ipynb"
+REAL = "notebooks/de/06_echtes_modell.ipynb"  # the max_steps control, on the lesson's run
 VIEWER, CONTROL = labels("de"), labels("de", controls.TEXT)
 SOLUTION = exercise(1, "de").SOLUTION["de"]
 TOOLS_NOTEBOOK, LOOP_NOTEBOOK = "notebooks/de/02_werkzeuge_per_dekorator.ipynb", "notebooks/de/04_die_schleife.ipynb"
@@ -241,14 +242,10 @@ def follow(page, hub, name, link, measure):
 
 
 def run_scripted_notebook(page, hub, name, seen):
-    """Run notebook 05, step the trace viewer once, run the max_steps control at 2; note what shows."""
-    student = open_notebook(page, hub, name, SCRIPTED)
+    """Run notebook 06 and its max_steps control at 2, then notebook 05 and step its trace viewer once."""
+    student = open_notebook(page, hub, name, REAL)
     student.run_all()
     seen["problems"] = student.problems()
-    viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
-    seen["viewer"] = [settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=1, total=4))]
-    viewer.locator(".trace-next").click()
-    seen["viewer"].append(settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=2, total=4)))
     control = page.locator(".max-steps-control")
     control.locator(".max-steps-limit input").fill("2")
     control.locator(".max-steps-limit input").press("Tab")
@@ -257,6 +254,13 @@ def run_scripted_notebook(page, hub, name, seen):
         settle(control.locator(".max-steps-status"), CONTROL["max_steps"].format(limit=2)),
         settle(control.locator(".trace-step"), VIEWER["step"].format(n=1, total=2)),
     )
+    student = open_notebook(page, hub, name, SCRIPTED)  # left open: exercise 1 is solved in it
+    student.run_all()
+    seen["problems"] += student.problems()
+    viewer = page.locator(".trace-viewer:not(.max-steps-control .trace-viewer)")
+    seen["viewer"] = [settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=1, total=4))]
+    viewer.locator(".trace-next").click()
+    seen["viewer"].append(settle(viewer.locator(".trace-step"), VIEWER["step"].format(n=2, total=4)))
     MEASURED.setdefault("memory_mib", {})[name] = memory(name)
     seen["cwds"] = {os.readlink(f"/proc/{pid}/cwd") for pid in student_processes(name)}
 
