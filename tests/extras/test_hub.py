@@ -536,13 +536,20 @@ def test_the_admin_sees_who_solved_which_check_and_the_minutes_per_notebook(less
         }
         for name, row in cells.items()
     }
-    # notebook 05 ran before: both saw its three checks, ada solved exercise 1
-    untouched = {"02 list_schema": "○", "04 loop": "○", "05 scripted_model": "○", "05 step_limit": "○"}
+    # notebooks 06 and 05 ran before: both saw their checks, ada solved exercise 1
+    untouched = {
+        "02 list_schema": "○",
+        "04 one_step": "○",
+        "04 loop": "○",
+        "05 scripted_model": "○",
+        "06 real_model": "○",
+        "06 step_limit": "○",
+    }
     assert marks == {
         ada: {"02 decorator": "✓", "05 errors_in_script": "✓", **untouched},
         bo: {"02 decorator": "✗ 1", "05 errors_in_script": "○", **untouched},
     }
-    assert minutes == ["02 min", "04 min", "05 min"]
+    assert minutes == ["02 min", "04 min", "05 min", "06 min"]
     assert {name: row["last seen"] for name, row in cells.items()} == {ada: "04", bo: "04"}
     for row in [*cells.values(), dict(zip(header, medians))]:
         assert all(float(row[column]) >= 0 for column in minutes), row
@@ -561,17 +568,20 @@ def test_a_students_progress_file_is_theirs_alone_and_holds_no_code_key_or_name(
             ("start", "02"),
             ("start", "04"),
             ("start", "05"),
+            ("start", "06"),
         }
         for record in records:  # fixed fields of fixed kinds: no room for code, a key or a name
             assert set(record) <= {"event", "notebook", "exercise", "outcome", "language", "time", "work"}
-            assert record["language"] == "de" and record["notebook"] in ("02", "04", "05")
+            assert record["language"] == "de" and record["notebook"] in ("02", "04", "05", "06")
             assert record.get("outcome", CORRECT) in (CORRECT, INCORRECT, NOT_ATTEMPTED)
             assert record.get("exercise", "loop") in (
                 "decorator",
                 "list_schema",
+                "one_step",
                 "loop",
                 "scripted_model",
                 "errors_in_script",
+                "real_model",
                 "step_limit",
             )
     assert lesson["key in files"] == []
