@@ -5,6 +5,7 @@ import os
 import pytest
 
 import agentlib.docs
+import agentlib.loop
 from agentlib.provider import settings as config
 from agentlib.tools import TOOLS
 
@@ -28,6 +29,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "costs_money" in item.keywords:
             item.add_marker(pytest.mark.skip(reason="costs money: runs only with --paid (make test-paid)"))
+
+
+@pytest.fixture(autouse=True)
+def english_run_labels(monkeypatch):
+    """run_agent's labels are a process-wide setting (a notebook's set-up cell, agent_loop.py's main set it):
+    each test starts in English and leaves the next one in English, whatever it set."""
+    monkeypatch.setattr(agentlib.loop, "LANGUAGE", "en")
 
 
 @pytest.fixture

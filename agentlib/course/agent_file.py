@@ -348,10 +348,10 @@ def registration(pieces=(), language="en"):
 
 
 @contextlib.contextmanager
-def locked(wait=WAIT):
+def locked():
     """Hold the lock beside agent_loop.py while the block runs: one kernel at a time reads and rewrites the file.
-    filelock's lock: the same on Windows as on Linux and macOS; after `wait` seconds it raises filelock.Timeout,
-    a TimeoutError, so a kernel that holds the lock and hangs holds up no other."""
+    filelock's lock: the same on Windows as on Linux and macOS; after WAIT seconds (read now, as the sentence
+    that names them does) it raises filelock.Timeout, a TimeoutError, so a kernel that hangs holds up no other."""
     if sys.platform == "emscripten":  # a browser tab runs one kernel, nothing races it; its file system has no locks
         yield
         return
@@ -359,7 +359,7 @@ def locked(wait=WAIT):
 
     if not path().parent.is_dir():  # filelock would make the folder; a folder that is gone is the student's to know
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path().parent))
-    with FileLock(path().with_name(LOCK), timeout=wait, mode=0o644):
+    with FileLock(path().with_name(LOCK), timeout=WAIT, mode=0o644):
         yield
 
 

@@ -29,6 +29,8 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from agentlib.course.trace_text import labels
+
 from .notebook_solutions import CORRECT, WRONG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -319,6 +321,12 @@ def test_the_longest_file_is_named_only_when_count_lines_really_ran(path):
     assert ("Laut count_lines ist" if german else "According to count_lines, the longest file is") in solved
 
 
+def test_with_no_piece_passed_notebook_07_runs_on_agentlibs_pieces_and_says_so():
+    said = shown_by_cell(executed(next((NOTEBOOKS / "en").glob("07_*.ipynb")), "untouched"))
+    assert "Your pieces: none. From agentlib: tool, read_doc, run_agent, ScriptedModel, RealModel." in said["setup"]
+    assert "0 of 5 pieces are yours." in said["own-agent-run"]
+
+
 @pytest.mark.parametrize("path", [p for p in PATHS if p.stem.startswith("04")], ids=lambda p: p.parent.name)
 def test_the_stubborn_model_run_says_whose_loop_ran(path):
     """Issue 38: "Your loop against a model that never stops" ran agentlib's loop when the student's had not passed."""
@@ -352,14 +360,102 @@ def test_nothing_is_called_yours_while_agentlibs_pieces_stand_in(path):
                     assert "agentlib" in line, (cell.id, line)
 
 
-GERMAN_EARLY = [p for p in EARLY if p.parent.name == "de"]
+def shown_by_cell(notebook):
+    """{code cell id: everything it showed as text: printed, plain and HTML}"""
+    return {
+        cell.id: "".join(
+            o.get("text", "") + o.get("data", {}).get("text/plain", "") + o.get("data", {}).get("text/html", "")
+            for o in cell.outputs
+        )
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    }
 
 
-@pytest.mark.parametrize("path", GERMAN_EARLY, ids=ids(GERMAN_EARLY))
-def test_a_german_notebook_prints_none_of_agentlibs_english_run_labels(path):
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_without_a_key_notebook_06_says_the_lessons_run_is_reconstructed_its_answer_ours_its_split_estimated(
+    language,
+):
+    """Markdown, the viewer's model line and answer label, every per-step count, the token table's caption."""
+    said = shown_by_cell(executed(next((NOTEBOOKS / language).glob("06_*.ipynb")), "untouched"))
+    german = language == "de"
+    prose = " ".join(
+        text
+        for cell in notebook_06_source().CELLS
+        if cell["cell_type"] == "markdown"
+        for text in [cell["text"][language]]
+    )
+    for words in (
+        [
+            "nachgestellt",
+            "Werkzeuge laufen wirklich",
+            "Wortlaut der Antwort haben wir geschrieben",
+            "Tokens pro Schritt sind geschätzt",
+        ]
+        if german
+        else ["reconstructed", "tools really run", "answer's wording is ours", "tokens per step are estimated"]
+    ):
+        assert words in prose, words
+    assert not re.search(r"den echten Lauf|the real run\b|Aufnahme|recording of the lesson", prose)
+    viewer, table = said["lesson-viewer"], said["lesson-tokens"]
+    model_line = viewer.split("\n")[2]
+    assert (
+        "nachgestellt aus den Entscheidungen, die die Lektion abdruckt"
+        if german
+        else "reconstructed from the decisions the lesson prints"
+    ) in model_line, model_line
+    assert labels(language)["answers"] not in viewer  # "Das Modell antwortet:" over text the course wrote
+    assert labels(language)["answers_reconstructed"] in viewer
+    per_step = re.findall(r"── .*", viewer)
+    assert len(per_step) == 3 and all(("(geschätzt)" if german else "(estimated)") in line for line in per_step)
+    assert (
+        "geschätzt – die Lektion nennt nur die Summen" if german else "estimated – the lesson gives only the totals"
+    ) in table
+    assert ("vom Anbieter gemeldet" if german else "reported by the provider") not in table
+    assert said["max-steps-control"], "the step-limit control is shown without a key"
+
+
+def notebook_06_source():
+    return source_module(next((NOTEBOOKS / "en").glob("06_*.ipynb")))
+
+
+def test_with_nothing_passed_notebook_06_says_agentlibs_loop_runs_and_replays_the_same_run():
+    said = shown_by_cell(executed(next((NOTEBOOKS / "en").glob("06_*.ipynb")), "untouched"))
+    assert "The runs in this notebook use agentlib's loop: yours has not passed" in said["setup"]
+    assert "[steps: 3, tool calls: 3, tokens: 3742 prompt + 666 completion (estimated)]" in said["real-run"]
+
+
+# A claim that a piece is the student's: "deine Schleife", "dein RealModel", "your loop", ...
+CLAIM = re.compile(
+    r"\b(deine[mnrs]?|dein|your)\s+(\w+\s+)?(Schleife|loop|Skriptmodell|scripted model|ScriptedModel|"
+    r"RealModel|read_doc|Dekorator|decorator|@tool|tool\b|Teile|pieces|Agent)\b(?!:)",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("path", PATHS, ids=ids(PATHS))
+def test_a_student_who_passed_nothing_is_never_told_that_agentlibs_piece_is_theirs(path):
+    """Every output but a check's (which speaks of the student's attempt) in a notebook run untouched."""
+    notebook = executed(path, "untouched")
+    checks = {cell.id for cell in tagged(notebook, "check")}
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or cell.id in checks:
+            continue
+        for output in cell.outputs:
+            text = output.get("text", "") + "".join(
+                str(v) for k, v in output.get("data", {}).items() if k.startswith("text/")
+            )
+            claims = [m.group(0) for m in CLAIM.finditer(text)]
+            assert not claims, (cell.id, claims, text[:300])
+
+
+GERMAN_CORE = [path for path in GERMAN if path.name[:2] in ("01", "02", "03", "04", "05", "06", "07")]
+
+
+@pytest.mark.parametrize("path", GERMAN_CORE, ids=ids(GERMAN_CORE))
+def test_a_german_notebook_shows_none_of_agentlibs_english_run_labels(path):
     """Issue 38: a German student's first output was "Answer:" and "[steps: 4, tool calls: 3, ...]". Untouched, every
-    loop that runs is agentlib's (with the solutions pasted, the English solution text prints its own labels)."""
-    for cell in executed(path, "untouched").cells:
-        said = "".join(output.get("text", "") for output in cell.get("outputs", []) if output.output_type == "stream")
-        for label in ("Answer:", "Stopped:", "tool calls"):
-            assert label not in said, (cell.id, label)
+    loop that runs is agentlib's, and it prints in the notebook's language (set_language in the set-up cell); with
+    the solutions pasted, the English solution text prints its own labels."""
+    shown = "\n".join(shown_by_cell(executed(path, "untouched")).values())
+    assert shown and not re.findall(r"Answer:|Stopped:|tool calls", shown)

@@ -164,18 +164,6 @@ def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
     assert MARKER in done.stdout and ("[step 1]" in done.stdout or "Answer" in done.stdout), done.stdout[-2000:]
 
 
-def test_with_no_piece_passed_notebook_07_runs_on_agentlibs_pieces():
-    folder = copy_of_notebooks()
-    here = folder / "notebooks" / "en"
-    notebook = run(next(here.glob("07_*.ipynb")), here, solutions=False)
-    assert "Your pieces: none. From agentlib: tool, read_doc, run_agent, ScriptedModel, RealModel." in said(
-        notebook, "setup"
-    )
-    assert "0 of 5 pieces are yours." in said(notebook, "own-agent-run") and MARKER not in said(
-        notebook, "own-agent-run"
-    )
-
-
 def test_notebook_06_with_a_key_in_dot_env_runs_the_students_real_model_against_a_server():
     folder = copy_of_notebooks()
     here = folder / "notebooks" / "de"

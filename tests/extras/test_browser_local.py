@@ -16,7 +16,7 @@ import pytest
 
 from agentlib.course.trace_text import labels
 from agentlib.extras import local
-from browser_support import CHROMIUM_ARGS, Student, find_chromium, jupyter_lab
+from browser_support import Student, jupyter_lab
 from extras.test_lite import Student as SiteStudent
 from extras.test_lite import browser, site  # noqa: F401 -- the site's fixtures
 
@@ -36,22 +36,16 @@ def must_run(reason):
 
 
 @pytest.fixture
-def page(tmp_path):
+def page(tmp_path, browser):  # noqa: F811 -- the site's Chromium: one Playwright per module, as Playwright allows
     """A Chromium page on JupyterLab serving a scratch copy of the notebooks, with the local model installed."""
     try:
         local.model_file("de")
-        from playwright.sync_api import sync_playwright
     except local.ModelError as problem:
         must_run(str(problem))
-    except ImportError:
-        must_run("install playwright (pip install -r requirements-dev.txt)")
-    if find_chromium() is None:
-        must_run("install Debian's chromium to run the browser test (apt-get install chromium)")
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "data").symlink_to(REPO / "data")
-    with jupyter_lab(root, tmp_path / "lab") as lab, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+    with jupyter_lab(root, tmp_path / "lab") as lab:
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.lab = lab
         try:
@@ -59,7 +53,7 @@ def page(tmp_path):
         finally:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=ARTIFACTS / "local-model-end.png")
-            browser.close()
+            page.close()
 
 
 def test_student_steps_through_the_local_models_trace(page):

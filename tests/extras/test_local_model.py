@@ -276,7 +276,8 @@ def local_settings(server, no_llm_settings, monkeypatch):
 def test_the_command_line_asks_the_local_model(local_settings, capsys):
     status = main(["--real", "--max-steps", "3"])
     shown = capsys.readouterr().out
-    assert "[step 1]" in shown and "[steps: " in shown and status in (0, 1), shown[-500:]  # a run, not an error
+    # A run, not an error: the tiny model may search first or answer at once; either way the totals close it.
+    assert "[steps: " in shown and status in (0, 1), shown[-500:]
     assert "Cost" not in shown and "cost" not in shown  # nothing to pay on this machine
 
 
