@@ -3,7 +3,8 @@
     html(tag("b", "1 < 2", style="color:#c62828"))   # -> '<b style="color:#c62828">1 &lt; 2</b>'
 
 The standard library's ElementTree, not jinja2: the course's widgets also run in the browser (JupyterLite), where
-jinja2 is missing. Deliberately left out: templates, pretty-printing, scripts.
+jinja2 is missing. A `style` element's text is written as it is, as HTML reads it: only the course's own CSS goes
+there. Deliberately left out: templates, pretty-printing, scripts.
 """
 
 import xml.etree.ElementTree as ET
