@@ -9,9 +9,9 @@ button stays enabled meanwhile (a disabled one drops the keyboard focus), so a s
 """
 
 from contextlib import redirect_stdout
-from html import escape
 
 from ..loop import run_agent
+from .html import tag
 from .tokens import token_table
 from .trace_text import labels
 from .viewer import TraceViewer, button, named, stale_note, text_box
@@ -86,7 +86,7 @@ class MaxStepsControl:
             "max-steps-limit",
         )
         self.button = named(button(w, self.label["run"], button_style="primary"), "max-steps-run")
-        self.status = named(w.HTML(text_box(escape(self.label["ready"]), live=True)), "max-steps-status")
+        self.status = named(w.HTML(text_box(self.label["ready"], live=True)), "max-steps-status")
         self.viewer = TraceViewer(language=language, note=False)  # one note for the whole control
         # a wide table scrolls, not cut
         self.table = named(w.Output(layout=w.Layout(overflow="auto", max_width="100%")), "token-table")
@@ -123,7 +123,7 @@ class MaxStepsControl:
     def run(self):
         """Run the agent once with the chosen limit; show and return (answer, stats)."""
         limit = self.limit.value
-        self.status.value = text_box(escape(self.label["running"].format(limit=limit)), live=True)
+        self.status.value = text_box(self.label["running"].format(limit=limit), live=True)
         self.log.outputs = ()
         try:
             model = self.make_model()
@@ -146,10 +146,8 @@ class MaxStepsControl:
 
     def line(self, reason, text):
         color, background = COLOURS.get(reason, ("inherit", "transparent"))
-        return text_box(
-            f"<b style='color:{color};background:{background};padding:1px 6px;border-radius:3px'>{escape(text)}</b>",
-            live=True,
-        )
+        style = f"color:{color};background:{background};padding:1px 6px;border-radius:3px"
+        return text_box(tag("b", text, style=style), live=True)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

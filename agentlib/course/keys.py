@@ -6,12 +6,12 @@ Deliberately left out: saving a key anywhere; a key typed into the field is gone
 
 import json
 import os
-from html import escape
 from urllib.parse import urlsplit
 
 from ..provider.errors import explain
 from ..provider.keys import looks_like_key, redact, shown_url
 from ..provider.settings import is_local, key_in_model, settings
+from .html import html, tag
 from .text import say
 
 TEXT = {
@@ -152,14 +152,14 @@ def key_field(language="en"):
     button = widgets.Button(
         description=text("button"), button_style="primary", layout=widgets.Layout(width="auto", flex="0 0 auto")
     )
-    status = widgets.HTML(value=escape(text("before")))
+    status = widgets.HTML(value=html(tag("span", text("before"))))
 
     def take(_):
         key = secret.value.strip()
         secret.value = ""
         if key:
             os.environ["LLM_API_KEY"] = key
-        status.value = escape(text("after" if key else "empty"))
+        status.value = html(tag("span", text("after" if key else "empty")))
 
     button.on_click(take)
     return widgets.VBox([widgets.HBox([secret, button], layout=widgets.Layout(flex_flow="row wrap")), status])

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..messages import Call, Message, Usage
 from ..provider.errors import ModelError, explain
 from ..trace import Trace
+from .html import html, lines, tag
 from .text import say
 from .trace_text import as_trace, reconstructed_name
 
@@ -276,36 +277,32 @@ def compare(lesson, own, language="en"):
 
     Example: compare(lesson_stats, stats, "en") -> a table with the rows "step 1", "step 2", ..., "total"
     """
-    from html import escape
-
     runs = [as_trace(lesson), as_trace(own)]
     word = lambda key, **facts: say(TEXT, key, language, **facts)
+    style = "text-align: left; vertical-align: top"
 
     def tokens(usages):
         sums = [sum((u or {}).get(key) or 0 for u in usages) for key in ("prompt_tokens", "completion_tokens")]
-        return f"<small>{word('compare.tokens', prompt=sums[0], completion=sums[1])}</small>"
+        return tag("small", word("compare.tokens", prompt=sums[0], completion=sums[1]))
 
     def cell(trace, n):
         if n > len(trace.steps):
-            return "–"
+            return ["–"]
         step = trace.steps[n - 1]
-        done = "<br>".join(escape(f"{c.name}({c.arguments})") for c in step.calls)
-        return f"{done or word('compare.answer', n=len(step.text or ''))}<br>{tokens([step.usage])}"
+        done = [f"{c.name}({c.arguments})" for c in step.calls] or [word("compare.answer", n=len(step.text or ""))]
+        return lines(*done, tokens([step.usage]))
 
     def ending(trace):
-        stopped = (
-            "" if trace.stop_reason == "answer" else f"{escape(word('compare.stopped', why=trace.stop_message))}<br>"
-        )
-        return stopped + tokens([s.usage for s in trace.steps])
+        stopped = [] if trace.stop_reason == "answer" else [word("compare.stopped", why=trace.stop_message)]
+        return lines(*stopped, tokens([s.usage for s in trace.steps]))
 
-    style = 'style="text-align: left; vertical-align: top"'
-    row = lambda head, cells: f"<tr><th {style}>{head}</th>" + "".join(f"<td {style}>{c}</td>" for c in cells) + "</tr>"
-    head = row(
-        "", [escape(word("compare.lesson", model=runs[0].model)), escape(word("compare.own", model=runs[1].model))]
-    )
-    body = "".join(
+    def row(head, cells):
+        return tag("tr", tag("th", head, style=style), *(tag("td", *parts, style=style) for parts in cells))
+
+    head = row("", [[word("compare.lesson", model=runs[0].model)], [word("compare.own", model=runs[1].model)]])
+    body = [
         row(f"{word('compare.step')} {n}", [cell(t, n) for t in runs])
         for n in range(1, max(len(t.steps) for t in runs) + 1)
-    )
-    body += row(word("compare.total"), [ending(t) for t in runs])
-    return Comparison(f'<table class="run-comparison"><thead>{head}</thead><tbody>{body}</tbody></table>')
+    ]
+    body.append(row(word("compare.total"), [ending(t) for t in runs]))
+    return Comparison(html(tag("table", tag("thead", head), tag("tbody", *body), class_="run-comparison")))

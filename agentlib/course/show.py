@@ -8,6 +8,8 @@ import inspect
 import sys
 from pathlib import Path
 
+from .html import html, parse, tag
+
 
 def show(obj):
     """Display the source of a function, class or module, with its file and line numbers.
@@ -24,7 +26,7 @@ def show(obj):
         return
     from IPython.display import display
 
-    display({"text/plain": f"# {where}\n{source}", "text/html": html(source, first, where)}, raw=True)
+    display({"text/plain": f"# {where}\n{source}", "text/html": highlighted(source, first, where)}, raw=True)
 
 
 def in_kernel():
@@ -42,7 +44,7 @@ def location(obj):
     return file.relative_to(package).as_posix() if file.is_relative_to(package) else file.name
 
 
-def html(source, first, where):
+def highlighted(source, first, where):
     """Highlighted HTML with inline colours, so it looks the same in JupyterLab, Notebook and VS Code."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
@@ -56,10 +58,7 @@ def html(source, first, where):
         style="default",
         prestyles="margin: 0; line-height: 1.35; background: #f8f8f8; color: #1f1f1f",
     )
-    code = highlight(source, PythonLexer(), formatter)
-    return (
-        f'<div style="border: 1px solid #ddd; border-radius: 4px; overflow-x: auto; '
-        f'background: #f8f8f8; padding: 6px 8px;">'
-        f'<div style="font: 12px sans-serif; color: #666; margin-bottom: 4px;">{where}</div>'
-        f"{code}</div>"
-    )
+    code = parse(highlight(source, PythonLexer(), formatter))
+    label = tag("div", where, style="font: 12px sans-serif; color: #666; margin-bottom: 4px;")
+    box = "border: 1px solid #ddd; border-radius: 4px; overflow-x: auto; background: #f8f8f8; padding: 6px 8px;"
+    return html(tag("div", label, code, style=box))

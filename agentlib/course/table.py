@@ -10,8 +10,9 @@ shows (the caption, the headings, every figure, the bars) and is read where the 
 Deliberately left out: everything else pandas does (sorting, arithmetic, other ways to index).
 """
 
-from html import escape
 from itertools import count
+
+from .html import html, tag
 
 BAR = "#9ecae1"
 BAR_WIDTH = "width: 7em;"  # pandas' 10em makes three barred columns wider than a narrow window
@@ -83,32 +84,39 @@ class Table:
         return f"{value:,}".replace(",", self.separator) if isinstance(value, int) else str(value)
 
     def cell(self, row, column):
-        value, style = self.rows[row].get(column), ""
+        value, style = self.rows[row].get(column), None
         if column in self.bars and row not in self.totals and value:  # pandas draws no bar for a gap or a zero
             most = max(v for r, cells in self.rows.items() if r not in self.totals for v in [cells.get(column)] if v)
             share = f"{100 * value / most:.1f}%"
-            style = f' style="{BAR_WIDTH} background: linear-gradient(90deg, {BAR} {share}, transparent {share})"'
-        return f"<td{style}>{escape(self.shown(value))}</td>"
+            style = f"{BAR_WIDTH} background: linear-gradient(90deg, {BAR} {share}, transparent {share})"
+        return tag("td", self.shown(value), style=style)
 
     def _repr_html_(self):
         """The headings carry `scope`, so a screen reader names each figure's row and column."""
         table = f"T_plain_{next(IDS)}"
         columns = list(dict.fromkeys(column for cells in self.rows.values() for column in cells))
-        head = "".join(f'<th scope="col">{escape(str(column))}</th>' for column in columns)
-        body = "".join(
-            ('<tr style="font-weight: bold">' if row in self.totals else "<tr>")
-            + f'<th scope="row">{escape(str(row))}</th>'
-            + "".join(self.cell(row, column) for column in columns)
-            + "</tr>"
+        head = [tag("th", str(column), scope="col") for column in columns]
+        body = [
+            tag(
+                "tr",
+                tag("th", str(row), scope="row"),
+                *(self.cell(row, column) for column in columns),
+                style="font-weight: bold" if row in self.totals else None,
+            )
             for row in self.rows
-        )
+        ]
         styles = "\n".join(
             ", ".join(f"#{table} {part.strip()}".strip() for part in rule["selector"].split(","))
             + f" {{ {rule['props']} }}"
             for rule in STYLES
         )
-        return (
-            f'<style>\n{styles}\n</style>\n<table id="{table}"><caption>{escape(self.caption)}</caption>'
-            f'<thead><tr><th scope="col">{escape(self.corner)}</th>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table>"
+        return html(
+            tag("style", f"\n{styles}\n"),
+            tag(
+                "table",
+                tag("caption", self.caption),
+                tag("thead", tag("tr", tag("th", self.corner, scope="col"), *head)),
+                tag("tbody", *body),
+                id=table,
+            ),
         )

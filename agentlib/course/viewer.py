@@ -7,9 +7,9 @@ in trace_text.py. Deliberately left out: editing or re-running a step, and diffs
 """
 
 import threading
-from html import escape
 from itertools import accumulate
 
+from .html import html, tag
 from .trace_text import (
     answer_label,
     as_trace,
@@ -34,7 +34,7 @@ PRE = (
     "border-left:4px solid {color};font-size:90%"
 )
 COLOURS = {"": "#9e9e9e", "error": "#c62828", "cut": "#ad4700", "new": "#2e7d32"}  # white on each: >= 5.1:1
-BADGE = "<span style='background:{color};color:#fff;padding:0 6px;border-radius:3px'>{text}</span>"
+BADGE = "background:{color};color:#fff;padding:0 6px;border-radius:3px"
 PLAY_SECONDS = 1.5  # how long "abspielen" shows each step
 
 
@@ -50,23 +50,22 @@ def stale_note(w, language):
         ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}"
         f"{focus}{{outline:2px solid #1976d2 !important;outline-offset:1px}}"
     )
-    return w.HTML(
-        f"<style>{rule}</style><div class='agentlib-stale' style='display:none;{TEXT_BOX};color:#b71c1c;"
-        f"background:#ffebee;padding:4px 8px'>{escape(labels(language)['stale'])}</div>"
-    )
+    note = f"display:none;{TEXT_BOX};color:#b71c1c;background:#ffebee;padding:4px 8px"
+    return w.HTML(html(tag("style", rule), tag("div", labels(language)["stale"], class_="agentlib-stale", style=note)))
 
 
 def badge(text, kind=""):
-    return BADGE.format(color=COLOURS[kind], text=escape(text))
+    return tag("span", text, style=BADGE.format(color=COLOURS[kind]))
 
 
 def pre(text, kind=""):
-    return f"<pre style='{PRE.format(color=COLOURS[kind])}'>{escape(text)}</pre>"
+    return tag("pre", text, style=PRE.format(color=COLOURS[kind]))
 
 
-def text_box(html, live=False):
-    role = " role='status' aria-live='polite'" if live else ""  # live: screen readers announce changes
-    return f"<div style='{TEXT_BOX}'{role}>{html}</div>"
+def text_box(*children, live=False):
+    """A box of text as HTML; `live`: screen readers announce each change."""
+    status = {"role": "status", "aria_live": "polite"} if live else {}
+    return html(tag("div", *children, style=TEXT_BOX, **status))
 
 
 def button(w, description, toggle=False, **options):
@@ -151,8 +150,9 @@ class TraceViewer:
         self.slider.max = max(len(self.steps), 1)
         self.question.value = (
             text_box(
-                f"<b>{escape(self.label['question'])}:</b> {escape(self.trace.question)} "
-                f"<i>({escape(self.label['model'])}: {escape(self.trace.model or '?')})</i>"
+                tag("b", f"{self.label['question']}:"),
+                f" {self.trace.question} ",
+                tag("i", f"({self.label['model']}: {self.trace.model or '?'})"),
             )
             if self.trace
             else ""
@@ -198,44 +198,42 @@ class TraceViewer:
         ]
         if not self.steps:
             empty = self.label["no_trace"] if self.trace is None else self.label["no_steps"]
-            self.header.value = text_box(f"<b>{escape(empty)}</b>", live=True)
-            self.body.value = text_box(f"<p>{escape(stop_line(self.trace, self.language))}</p>") if self.trace else ""
+            self.header.value = text_box(tag("b", empty), live=True)
+            self.body.value = text_box(tag("p", stop_line(self.trace, self.language))) if self.trace else ""
             self.messages.value = ""
             return
-        self.header.value = text_box(f"<b>{escape(self.label['step'].format(n=n, total=total))}</b>", live=True)
-        self.body.value = text_box(self.step_html(self.steps[n - 1], self.totals[n - 1], last=n == total))
-        self.messages.value = text_box(self.context_html(n)) if self.context.value else ""
+        self.header.value = text_box(tag("b", self.label["step"].format(n=n, total=total)), live=True)
+        self.body.value = text_box(*self.step_parts(self.steps[n - 1], self.totals[n - 1], last=n == total))
+        self.messages.value = text_box(*self.context_parts(n)) if self.context.value else ""
 
-    def step_html(self, step, so_far, last):
+    def step_parts(self, step, so_far, last):
         label = self.label
-        parts = [
-            f"<p style='margin-top:0'>{escape(usage_line(step, so_far, self.language))} · "
-            f"{seconds(step.seconds, self.language)}</p>"
-        ]
+        line = f"{usage_line(step, so_far, self.language)} · {seconds(step.seconds, self.language)}"
+        parts = [tag("p", line, style="margin-top:0")]
         if step.finish_reason == "length":
-            parts.append(f"<p>{badge(label['length'], 'cut')}</p>")
+            parts.append(tag("p", badge(label["length"], "cut")))
         if step.text:
-            parts.append(f"<b>{escape(answer_label(self.trace, step, self.language))}</b>{pre(step.text)}")
+            parts += [tag("b", answer_label(self.trace, step, self.language)), pre(step.text)]
         for call in step.calls:
-            mark = f" {badge(label[flag(call)], flag(call))}" if flag(call) else ""
-            parts.append(
-                f"<div><b>{escape(label['calls'])}</b> <code>{escape(call.name)}"
-                f"({escape(call.arguments)})</code>{mark}</div>"
-                f"{pre(call.observation or label['not_run'], flag(call))}"
-            )
+            mark = [" ", badge(label[flag(call)], flag(call))] if flag(call) else []
+            code = tag("code", f"{call.name}({call.arguments})")
+            parts += [
+                tag("div", tag("b", label["calls"]), " ", code, *mark),
+                pre(call.observation or label["not_run"], flag(call)),
+            ]
         if last:
-            parts.append(f"<p><b>{escape(stop_line(self.trace, self.language))}</b></p>")
-        return "\n".join(parts)
+            parts.append(tag("p", tag("b", stop_line(self.trace, self.language))))
+        return parts
 
-    def context_html(self, n):
+    def context_parts(self, n):
         """The message list of step `n`; messages added since the step before are marked new."""
         step, seen = self.steps[n - 1], len(self.steps[n - 2].context) if n > 1 else 0
-        rows = [f"<p><b>{escape(context_line(self.trace, step, self.language))}</b></p>"]
+        parts = [tag("p", tag("b", context_line(self.trace, step, self.language)))]
         for index, message in enumerate(step.context):
             role, text = message_summary(message)
-            new = f" {badge(self.label['new'], 'new')}" if index >= seen else ""
-            rows.append(f"<div><code>{escape(role)}</code>{new}</div>{pre(text)}")
-        return "\n".join(rows)
+            new = [" ", badge(self.label["new"], "new")] if index >= seen else []
+            parts += [tag("div", tag("code", role), *new), pre(text)]
+        return parts
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

@@ -21,7 +21,6 @@ import ast
 import asyncio
 import concurrent.futures
 import contextlib
-import html
 import inspect
 import json
 import textwrap
@@ -29,6 +28,7 @@ import threading
 from dataclasses import dataclass, field
 
 from .. import docs, loop, tools
+from ..course.html import html, tag
 from ..course.keys import hidden
 from ..course.text import say
 from ..loop import run_agent
@@ -42,8 +42,8 @@ SYSTEMS = ("loop", "openai-agents", "pydantic-ai")
 LONGEST = 600.0  # seconds a notebook cell waits for `stoppable`: far more than a run through a slow provider
 OPEN = set()  # the replay servers of the runs under way, which the stop button stops
 # Inline, so JupyterLab, Notebook and VS Code draw it alike: equal columns, text from the top left, long words wrapped.
-TABLE = 'style="table-layout: fixed; width: 100%"'
-CELL = 'style="text-align: left; vertical-align: top; overflow-wrap: anywhere"'
+TABLE = "table-layout: fixed; width: 100%"
+CELL = "text-align: left; vertical-align: top; overflow-wrap: anywhere"
 MODEL = "replay"  # the name every system asks for; forwarding, the server puts in the real one
 # Notebook 09's words around the measured values: the step tables and the mapping of loop and frameworks.
 TEXT = {
@@ -295,19 +295,22 @@ def side_by_side(runs, step, language="en", names=None):
     may give a system's column another heading, e.g. {"loop": "your loop"}."""
     lists = {s: (r.requests[step - 1]["messages"] if len(r.requests) >= step else []) for s, r in runs.items()}
     rows = max(map(len, lists.values()), default=0)
-    head = "".join(f"<th {CELL}>{html.escape((names or {}).get(s, s))}</th>" for s in lists)
-    body = ""
+    head = [tag("th", (names or {}).get(s, s), style=CELL) for s in lists]
+    body = []
     for i in range(rows):
         texts = [cell(m[i]) if i < len(m) else "—" for m in lists.values()]
         same = len({outline([m[i]])[0] if i < len(m) else None for m in lists.values()}) == 1
-        body += (
-            f'<tr class="{"same" if same else "differs"}"><td style="width: 2em">{i + 1}</td>'
-            + "".join(f"<td {CELL}><code>{html.escape(t)}</code></td>" for t in texts)
-            + "</tr>"
+        cells = [tag("td", tag("code", t), style=CELL) for t in texts]
+        body.append(tag("tr", tag("td", i + 1, style="width: 2em"), *cells, class_="same" if same else "differs"))
+    return html(
+        tag(
+            "table",
+            tag("caption", f"{say(TEXT, 'step', language)} {step}"),
+            tag("thead", tag("tr", tag("th", "#", style="width: 2em"), *head)),
+            tag("tbody", *body),
+            class_="framework-comparison",
+            style=TABLE,
         )
-    return (
-        f'<table class="framework-comparison" {TABLE}><caption>{say(TEXT, "step", language)} {step}</caption>'
-        f'<thead><tr><th style="width: 2em">#</th>{head}</tr></thead><tbody>{body}</tbody></table>'
     )
 
 
@@ -506,14 +509,21 @@ def table(rows, labels, names=None):
     """The mapping as an HTML table; `labels` names each concept in the student's language, `names` a
     system's column where it differs from the system's own name."""
     systems = list(rows[0][1])
-    head = "".join(f"<th {CELL}>{html.escape((names or {}).get(s, s))}</th>" for s in systems)
-    body = "".join(
-        f"<tr><th {CELL}>{html.escape(labels.get(c, c))}</th>"
-        + "".join(f"<td {CELL}><code>{html.escape(cells[s])}</code></td>" for s in systems)
-        + "</tr>"
+    head = [tag("th", (names or {}).get(s, s), style=CELL) for s in systems]
+    body = [
+        tag(
+            "tr",
+            tag("th", labels.get(c, c), style=CELL),
+            *(tag("td", tag("code", cells[s]), style=CELL) for s in systems),
+        )
         for c, cells in rows
-    )
-    return (
-        f'<table class="framework-mapping" {TABLE}><thead><tr><th {CELL}></th>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+    ]
+    return html(
+        tag(
+            "table",
+            tag("thead", tag("tr", tag("th", style=CELL), *head)),
+            tag("tbody", *body),
+            class_="framework-mapping",
+            style=TABLE,
+        )
     )

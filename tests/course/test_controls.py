@@ -133,7 +133,7 @@ def test_controls_have_text_names_and_the_status_is_announced_in_colours_set_in_
     control = MaxStepsControl(Factory(), QUESTION["de"], value=2)
     assert control.limit.description == "max_steps" and control.button.description == "Agent starten"
     assert not control.button.icon and control.button.tooltip == "Agent starten"
-    assert "role='status' aria-live='polite'" in control.status.value
+    assert 'role="status" aria-live="polite"' in control.status.value
     control.run()
     assert "color:#8a3c00;background:#fff3e0" in control.status.value  # text and background both set
     stale = [c for c in control.widget.children if "agentlib-stale" in str(getattr(c, "value", ""))]

@@ -201,10 +201,10 @@ def test_the_lessons_run_and_the_students_are_compared_step_by_step(tmp_path, do
     rows = re.findall(r"<tr>(.*?)</tr>", html)
     assert len(rows) == 5  # heading, three steps, total
     assert (
-        "the lesson&#x27;s run (deepseek-flash, reconstructed from the decisions the lesson prints)" in rows[0]
+        "the lesson's run (deepseek-flash, reconstructed from the decisions the lesson prints)" in rows[0]
         and "your run (deepseek-flash)" in rows[0]
     )
-    assert "grep_docs({&quot;keyword&quot;: &quot;timeout&quot;})<br>list_docs({})" in rows[1]
+    assert 'grep_docs({"keyword": "timeout"})<br>list_docs({})' in rows[1]
     assert "answer, 67 characters" in rows[1] and "1700 + 500 tokens" in rows[1]
     assert rows[2].count("–") == 1 and "3742 + 666 tokens" in rows[4] and "1700 + 500 tokens" in rows[4]
 

@@ -5,6 +5,7 @@ import pytest
 import agentlib.docs
 from agentlib import QUESTION, TOOLS, Call, Message, ScriptedModel, Usage, lesson_script, run_agent, tool
 from agentlib.course import viewer as viewer_module
+from agentlib.course.html import html
 from agentlib.course.text import number
 from agentlib.course.trace_text import print_trace, trace_text
 from agentlib.course.viewer import TraceViewer
@@ -116,7 +117,7 @@ def test_every_control_has_a_text_name_without_glyphs_or_icons():
 
 def test_step_header_is_announced_and_the_stale_note_is_hidden_until_the_kernel_is_gone():
     viewer = TraceViewer(lesson_run(), language="en")
-    assert "role='status' aria-live='polite'" in viewer.header.value
+    assert 'role="status" aria-live="polite"' in viewer.header.value
     (note,) = [child for child in viewer.widget.children if "agentlib-stale" in str(getattr(child, "value", ""))]
     assert "display:none" in note.value and "run the cell again" in note.value
     assert ".jupyter-widgets-disconnected .agentlib-stale{display:block !important}" in note.value
@@ -256,7 +257,7 @@ def test_english_labels_and_unknown_language():
     viewer = TraceViewer(lesson_run(max_steps=2), language="en")
     viewer.go(2)
     # the badge itself: the word "cut" alone is in the observation's own "[cut: ..." note too
-    assert "Step 2 of 2" in viewer.header.value and viewer_module.badge("cut", "cut") in viewer.body.value
+    assert "Step 2 of 2" in viewer.header.value and html(viewer_module.badge("cut", "cut")) in viewer.body.value
     assert "End: step limit reached (2 steps), no answer." in viewer.body.value
     with pytest.raises(ValueError, match="'fr'"):
         TraceViewer(language="fr")

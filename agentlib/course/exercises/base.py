@@ -14,11 +14,11 @@ import inspect
 import re
 import sysconfig
 import traceback
-from html import escape
 from pathlib import Path
 
 from ...messages import Message
 from .. import own_agent
+from ..html import html, lines, tag
 from ..progress import note_check
 from ..show import in_kernel
 from ..text import LANGUAGES, say
@@ -326,15 +326,19 @@ def report(kind, heading, message, code=False):
     from IPython.display import display
 
     body = (
-        f'<pre style="margin: 4px 0 0; white-space: pre-wrap; {BOX}">{escape(message)}</pre>'
+        tag("pre", message, style=f"margin: 4px 0 0; white-space: pre-wrap; {BOX}")
         if code
-        else f"<span>{escape(message)}</span>".replace("\n", "<br>")
+        else tag("span", *lines(*message.split("\n")))
     )
-    html = (
-        f'<div data-outcome="{kind}" style="border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}">'
-        f'<b style="color: {COLOURS[kind]};">{escape(heading)}</b>{":" if not code else ""} {body}</div>'
+    box = tag(
+        "div",
+        tag("b", heading, style=f"color: {COLOURS[kind]};"),
+        f"{':' if not code else ''} ",
+        body,
+        data_outcome=kind,
+        style=f"border-left: 4px solid {COLOURS[kind]}; padding: 4px 10px; {BOX}",
     )
-    display({"text/plain": text, "text/html": html}, raw=True)
+    display({"text/plain": text, "text/html": html(box)}, raw=True)
 
 
 def fingerprint(work):
