@@ -14,8 +14,9 @@ packages and the course's (PRELOAD) while Pyodide starts, all at once, instead o
 them one after the other with piplite; a set-up cell's piplite.install then finds them there.
 npm's Pyodide and PyPI's wheels hold source only, which the browser's Python would compile at every
 kernel start (about 730 modules, most of the wait for an idle kernel): the build compiles them with
-that Pyodide under Node and ships the bytecode beside the source (to_bytecode), except agentlib's,
-which its tracebacks show as they are.
+that Pyodide under Node and ships the bytecode in place of the source (to_bytecode): each module once, so
+the archives stay as small as the source was and the kernel unpacks half the files. agentlib keeps its
+source beside its bytecode, for its tracebacks and the code it shows; so does anyio (WITH_SOURCE).
 
 Deliberately left out: Pyodide's compiled packages (pandas and numpy have no WebAssembly wheels
 on PyPI; the token table does without them), the tiny local model (a laptop feature).
