@@ -423,8 +423,8 @@ RAISES_IN_AGENTLIB = "from agentlib import ScriptedModel\nScriptedModel([])([], 
 
 
 def test_a_traceback_into_agentlib_shows_agentlibs_source_line(student):
-    """The site ships bytecode for the standard library and the other packages, but agentlib as source: an error
-    raised inside agentlib shows the line that raised it, as in JupyterLab."""
+    """The site ships the standard library and the other packages as bytecode alone, but agentlib with its source
+    beside its bytecode: an error raised inside agentlib shows the line that raised it, as in JupyterLab."""
     try:
         exec(RAISES_IN_AGENTLIB, {})
     except IndexError as error:

@@ -12,6 +12,7 @@ import json
 import py_compile
 import socket
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -187,24 +188,47 @@ def test_lite_serve_on_a_port_that_cannot_exist_says_which_ports_do(tmp_path, po
         serve.main(["--port", port, "--dir", str(tmp_path)])
 
 
-def test_bytecode_joins_the_source_in_the_archive_and_its_record_and_compiles_to_the_same_bytes(tmp_path):
+@pytest.mark.parametrize("keep_source", [False, True])
+def test_bytecode_takes_the_sources_place_or_joins_it_in_the_archive_and_its_record_and_compiles_to_the_same_bytes(
+    tmp_path, keep_source
+):
     archive = tmp_path / "pkg-1.0-py3-none-any.whl"
     with zipfile.ZipFile(archive, "w") as new:
         new.writestr("pkg/__init__.py", "ANSWER = 42\n")
-        new.writestr("pkg-1.0.dist-info/RECORD", "pkg/__init__.py,,\n")
+        new.writestr("pkg/broken.py", "def (:\n")  # does not compile: stays as it is
+        new.writestr("pkg-1.0.dist-info/RECORD", "pkg/__init__.py,,\npkg/broken.py,,\n")
     compiled = tmp_path / "compiled"  # what the site's Pyodide leaves; this Python stands in for it
     with zipfile.ZipFile(archive) as unpack:
         unpack.extractall(compiled)
-    py_compile.compile(compiled / "pkg/__init__.py", invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    py_compile.compile(
+        compiled / "pkg/__init__.py",
+        cfile=None if keep_source else compiled / "pkg/__init__.pyc",
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
     (pyc,) = [p.relative_to(compiled).as_posix() for p in compiled.rglob("*.pyc")]
-    build.with_bytecode(archive, compiled, tmp_path / "once.whl")
-    build.with_bytecode(archive, compiled, tmp_path / "again.whl")
+    build.with_bytecode(archive, compiled, tmp_path / "once.whl", keep_source)
+    build.with_bytecode(archive, compiled, tmp_path / "again.whl", keep_source)
     assert (tmp_path / "once.whl").read_bytes() == (tmp_path / "again.whl").read_bytes()
     with zipfile.ZipFile(tmp_path / "once.whl") as shipped:
-        assert shipped.namelist() == ["pkg/__init__.py", "pkg-1.0.dist-info/RECORD", pyc]
-        assert shipped.read("pkg/__init__.py") == b"ANSWER = 42\n"  # the source stays, for tracebacks
+        source = ["pkg/__init__.py"] if keep_source else []
+        assert sorted(shipped.namelist()) == sorted([*source, "pkg/broken.py", "pkg-1.0.dist-info/RECORD", pyc])
+        assert shipped.read("pkg/broken.py") == b"def (:\n"
         record = shipped.read("pkg-1.0.dist-info/RECORD").decode().splitlines()
-        assert record[-1] == build.record_line(pyc, shipped.read(pyc)).strip()
+        assert record == [
+            *(line + ",," for line in source),
+            "pkg/broken.py,,",
+            build.record_line(pyc, shipped.read(pyc)).strip(),
+        ]
+    with zipfile.ZipFile(tmp_path / "once.whl") as shipped:
+        shipped.extractall(tmp_path / "site-packages")
+    found = subprocess.run(
+        [sys.executable, "-c", "import pkg; print(pkg.ANSWER, pkg.__file__)"],
+        cwd=tmp_path / "site-packages",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert found[0] == "42" and found[1].endswith("__init__.py" if keep_source else "__init__.pyc")
 
 
 def test_piplites_index_gets_the_digest_of_the_wheel_as_shipped(tmp_path):

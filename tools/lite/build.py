@@ -14,8 +14,9 @@ packages and the course's (PRELOAD) while Pyodide starts, all at once, instead o
 them one after the other with piplite; a set-up cell's piplite.install then finds them there.
 npm's Pyodide and PyPI's wheels hold source only, which the browser's Python would compile at every
 kernel start (about 730 modules, most of the wait for an idle kernel): the build compiles them with
-that Pyodide under Node and ships the bytecode beside the source (to_bytecode), except agentlib's,
-which its tracebacks show as they are.
+that Pyodide under Node and ships the bytecode in place of the source (to_bytecode): each module once, so
+the archives stay as small as the source was and the kernel unpacks half the files. agentlib keeps its
+source beside its bytecode, for its tracebacks and the code it shows; so does anyio (WITH_SOURCE).
 
 Deliberately left out: Pyodide's compiled packages (pandas and numpy have no WebAssembly wheels
 on PyPI; the token table does without them), the tiny local model (a laptop feature).
@@ -52,7 +53,10 @@ EXTENSION_WHEELS = "extensions/@jupyterlite/pyodide-kernel-extension/static/pypi
 # install, openai too. Measured against installing them all with piplite (three runs of six, two busy
 # cores): the wait for an idle kernel stayed the same within the noise (starting Pyodide and importing
 # IPython are most of it), and notebook 05's set-up cell went from 1.4-2.0 s to 0.5-0.7 s.
-COURSE = "agentloop-course"  # agentlib's wheel: shipped as source, so its tracebacks show their lines
+COURSE = "agentloop-course"  # agentlib's wheel
+# Wheels whose source ships beside their bytecode: the course's, for its tracebacks and the source it shows; anyio's,
+# whose lazy importer parses its own source (inspect.getsource) at import. check_imports finds any other.
+WITH_SOURCE = [COURSE, "anyio"]
 PRELOAD = [
     "micropip",
     "piplite",
@@ -65,19 +69,20 @@ PRELOAD = [
     "ipywidgets",
     "openai",
 ]
-# Run in that Pyodide by to_bytecode, with the unpacked archives in /work: bytecode for each .py file, where the
-# browser's Python looks for it. The standard library is imported from its zip, where zipimport finds x.pyc
-# beside x.py; a wheel is unpacked into site-packages, where x.py's bytecode is __pycache__/x.cpython-314.pyc.
-# Unchecked hashes: nothing changes a file of the kernel's, so its Python need not read and hash the source.
+# Run in that Pyodide by to_bytecode, with the unpacked archives in /work: bytecode for each .py file. Where the source
+# goes (the standard library, every wheel but the course's), x.pyc takes x.py's place: the browser's Python imports a
+# module from its bytecode alone (zipimport in the standard library's zip, the sourceless loader in site-packages),
+# and the archive holds each module once. Unchecked hashes: nothing changes those files. The course keeps its source,
+# for tracebacks, with its bytecode in __pycache__/x.cpython-314.pyc; checked hashes, so an edited copy recompiles.
 BYTECODE = """
 import compileall, sys
 from pathlib import Path
-from py_compile import PycInvalidationMode
+from py_compile import PycInvalidationMode as Mode
 stdlib, site_packages = (next(p for p in sys.path if p.endswith(end)) for end in (".zip", "site-packages"))
 for folder in sorted(Path("/work").iterdir()):
-    in_zip = folder.name.endswith(".zip")
-    compileall.compile_dir(folder, ddir=stdlib if in_zip else site_packages, legacy=in_zip, quiet=1,
-                           invalidation_mode=PycInvalidationMode.UNCHECKED_HASH)
+    course = folder.name.endswith(".with-source")
+    compileall.compile_dir(folder, ddir=stdlib if folder.name.endswith(".zip") else site_packages, legacy=not course,
+                           quiet=1, invalidation_mode=Mode.CHECKED_HASH if course else Mode.UNCHECKED_HASH)
 """
 
 
@@ -122,6 +127,7 @@ def main(argv):
     configure(out / "jupyter-lite.json")
     ask_to_persist(out / "lab" / "index.html")
     check(out, shipped)
+    check_imports(out, shipped)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"built {out} in {time.monotonic() - started:.0f} s: {size / 2**20:.1f} MiB")
 
@@ -328,54 +334,81 @@ def record_line(name, content):
 
 
 def compiled(out):
-    """What to_bytecode compiles in the site `out`: the standard library's zip and every wheel but the course's."""
+    """What to_bytecode compiles in the site `out`: the standard library's zip and every wheel."""
     wheels = [
         *(out / "static" / "pyodide").glob("*.whl"),
         *(out / "pypi").glob("*.whl"),
         *(out / EXTENSION_WHEELS).glob("*.whl"),
     ]
-    return [out / "static" / "pyodide" / "python_stdlib.zip", *sorted(w for w in wheels if wheel_name(w) != COURSE)]
+    return [out / "static" / "pyodide" / "python_stdlib.zip", *sorted(wheels)]
 
 
 def to_bytecode(archives, pyodide_package, cache):
-    """Add to each of `archives` (zips: the standard library, wheels) the bytecode of every .py file in it, written
-    by npm's Pyodide in `pyodide_package` under Node, so the browser's Python imports them without compiling.
-    The source stays beside it for tracebacks. Compiled archives are kept in `cache` under the SHA-256 of the
-    archive they came from: a build compiles only what changed."""
-    done = {a: cache / pyodide_package.name / hashlib.sha256(a.read_bytes()).hexdigest() / a.name for a in archives}
+    """Compile each of `archives` (zips: the standard library, wheels) to bytecode with npm's Pyodide in
+    `pyodide_package` under Node, so the browser's Python imports them without compiling: bytecode in place of the
+    source, but beside it in the course's wheel (BYTECODE). Compiled archives are kept in `cache` under the SHA-256
+    of the archive they came from and of BYTECODE: a build compiles only what changed."""
+    key = hashlib.sha256(BYTECODE.encode())
+    done = {}
+    for archive in archives:
+        digest = key.copy()
+        digest.update(archive.read_bytes())
+        done[archive] = cache / pyodide_package.name / digest.hexdigest() / archive.name
     if todo := [archive for archive in archives if not done[archive].is_file()]:
         with tempfile.TemporaryDirectory() as scratch:
-            folders = [Path(scratch) / f"{index:03}-{archive.name}" for index, archive in enumerate(todo)]
-            for archive, folder in zip(todo, folders):
+            folders = {
+                archive: Path(scratch) / f"{index:03}-{archive.name}{'.with-source' if with_source(archive) else ''}"
+                for index, archive in enumerate(todo)
+            }
+            for archive, folder in folders.items():
                 with zipfile.ZipFile(archive) as unpack:
                     unpack.extractall(folder)
             run("node", HERE / "in_pyodide.mjs", pyodide_package, scratch, BYTECODE)
-            for archive, folder in zip(todo, folders):
-                with_bytecode(archive, folder, done[archive])
+            for archive, folder in folders.items():
+                with_bytecode(archive, folder, done[archive], keep_source=with_source(archive))
     for archive in archives:
         shutil.copy(done[archive], archive)
 
 
-def with_bytecode(archive, folder, target):
-    """Write `archive` to `target` with the .pyc files that `folder`, its compiled copy, holds besides (in a
-    wheel's RECORD too). Entries keep their order and dates, new ones get the zip format's first date:
-    the same archive compiles to the same bytes."""
+def with_source(archive):
+    return archive.suffix == ".whl" and wheel_name(archive) in WITH_SOURCE
+
+
+def with_bytecode(archive, folder, target, keep_source=False):
+    """Write `archive` to `target` with the bytecode that `folder`, its compiled copy, holds: each x.pyc in place of
+    its x.py, or, with `keep_source`, every .pyc added after the source; in a wheel's RECORD too. A .py file that
+    did not compile stays. Entries keep their order and dates, added ones get the zip format's first date: the
+    same archive compiles to the same bytes."""
     with zipfile.ZipFile(archive) as old:
         names = old.namelist()
-        added = sorted({p.relative_to(folder).as_posix() for p in folder.rglob("*.pyc")} - set(names))
-        record = "".join(record_line(name, (folder / name).read_bytes()) for name in added)
+        pycs = {p.relative_to(folder).as_posix() for p in folder.rglob("*.pyc")} - set(names)
+        replaced = set() if keep_source else {name for name in names if name + "c" in pycs}
+        added = sorted(pycs - {name + "c" for name in replaced}) if keep_source else []
         part = target.with_name(target.name + ".part")
         part.parent.mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as new:
             for info in old.infolist():
-                content = old.read(info)
-                in_record = info.filename.endswith(".dist-info/RECORD")
-                new.writestr(info, content + record.encode() if in_record else content)
+                if info.filename in replaced:
+                    pyc = zipfile.ZipInfo(info.filename + "c", info.date_time)
+                    pyc.external_attr = info.external_attr
+                    new.writestr(pyc, (folder / pyc.filename).read_bytes(), zipfile.ZIP_DEFLATED)
+                elif info.filename.endswith(".dist-info/RECORD"):
+                    new.writestr(info, record(old.read(info).decode(), replaced, added, folder).encode())
+                else:
+                    new.writestr(info, old.read(info))
             for name in added:
                 info = zipfile.ZipInfo(name)
                 info.external_attr = 0o644 << 16
                 new.writestr(info, (folder / name).read_bytes(), zipfile.ZIP_DEFLATED)
     part.replace(target)
+
+
+def record(lines, replaced, added, folder):
+    """A wheel's RECORD `lines` with each of `replaced` (.py files) naming its bytecode instead, and `added`
+    (bytecode beside the source) at the end; the bytecode files are in `folder`."""
+    kept = [line for line in lines.splitlines(keepends=True) if line.rsplit(",", 2)[0] not in replaced]
+    pycs = sorted(name + "c" for name in replaced) + added
+    return "".join(kept) + "".join(record_line(name, (folder / name).read_bytes()) for name in pycs)
 
 
 def redigest(index):
@@ -498,6 +531,32 @@ def check(out, shipped):
     ]
     if problems:
         raise SystemExit("the site is broken:\n  " + "\n  ".join(problems))
+
+
+def check_imports(out, shipped):
+    """Refuse a site whose preloaded packages do not import: load them in its own Pyodide under Node, as the kernel
+    does, and import each one's top-level modules. A package that reads its own source at import fails here without
+    it, and belongs in WITH_SOURCE."""
+    packages = {normal(name): entry for name, entry in shipped.items()}
+    loaded, todo = set(), [normal(name) for name in PRELOAD]
+    while todo:
+        if (name := normal(todo.pop())) not in loaded:
+            loaded.add(name)
+            todo += packages[name]["depends"]
+    modules = sorted({m for name in loaded for m in packages[name]["imports"] if m.isidentifier()})  # not a name: a
+    # lock entry of Pyodide's names its package there (matplotlib-inline)
+    code = f"""
+import importlib, pyodide_js
+from pyodide.ffi import to_js
+await pyodide_js.loadPackage(to_js({sorted(loaded)!r}))
+for module in {modules!r}:
+    importlib.import_module(module)
+"""
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            run("node", HERE / "in_pyodide.mjs", out / "static" / "pyodide", scratch, code)
+        except subprocess.CalledProcessError:
+            raise SystemExit("the site's preloaded packages do not import in its Pyodide (the error is above)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 //     node tools/lite/in_pyodide.mjs PYODIDE_FOLDER FOLDER CODE      (tools/lite/build.py does this)
 //
 // PYODIDE_FOLDER is npm's pyodide package unpacked. build.py compiles the site's Python to bytecode
-// with it: bytecode is read only by the Python that wrote it, so it must be this Pyodide's.
+// with it: bytecode is read only by the Python that wrote it, so it must be this Pyodide's. It also imports
+// the built site's preloaded packages in the site's own Pyodide, to refuse a site where one fails.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -13,4 +14,9 @@ const { loadPyodide } = await import(pathToFileURL(`${pyodideFolder}/pyodide.mjs
 const pyodide = await loadPyodide({ indexURL: `${pyodideFolder}/` });
 pyodide.FS.mkdir("/work");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, "/work");
-pyodide.runPython(code);
+try {
+  await pyodide.runPythonAsync(code);
+} catch (error) {
+  console.error(error.message); // Python's traceback, without Node's print of the minified line that threw
+  process.exit(1);
+}
