@@ -20,7 +20,6 @@ the tables say what happened, the notebook says what it means.
 import ast
 import asyncio
 import concurrent.futures
-import contextlib
 import inspect
 import json
 import textwrap
@@ -190,20 +189,27 @@ def stoppable(coroutine, seconds=LONGEST):
     if not LOOP:
         LOOP.append(asyncio.new_event_loop())
         threading.Thread(target=LOOP[0].run_forever, daemon=True).start()
-    future = asyncio.run_coroutine_threadsafe(coroutine, LOOP[0])
+    ended = threading.Event()  # set when the run itself has unwound, its finally blocks included
+
+    async def run():
+        try:
+            return await coroutine
+        finally:
+            ended.set()
+
+    future = asyncio.run_coroutine_threadsafe(run(), LOOP[0])
     try:
         return future.result(seconds)
     except concurrent.futures.TimeoutError:
         raise TimeoutError(f"no result within {seconds:g} seconds") from None
     finally:
         if not future.done():  # stopped, or out of time
-            future.cancel()
-            for _ in range(50):  # a server started meanwhile is stopped too, until the run has given up
-                for server in list(OPEN):
-                    server.stop()
-                with contextlib.suppress(BaseException):
-                    future.exception(0.2)
-                    break
+            future.cancel()  # the run's task is cancelled on its own loop, a moment later
+        for _ in range(50):  # a server started meanwhile is stopped too, until the run has unwound
+            for server in list(OPEN):
+                server.stop()
+            if ended.wait(0.2):
+                break
 
 
 LOOP = []  # the event loop stoppable() runs on, made at its first use
