@@ -22,8 +22,15 @@ def pytest_addoption(parser):
     )
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """A key in .env must not make `make test` spend money: paid tests run only with --paid."""
+    """A key in .env must not make `make test` spend money: paid tests run only with --paid.
+
+    And the files that start a browser, notebook kernels or the local model go first (a stable sort, after
+    pytest-randomly's shuffle): with `--dist loadfile --no-loadscope-reorder` a worker takes one file at a
+    time in this order, so the many short files fill the end instead of one long file drawn last keeping
+    one worker busy for minutes while the others wait."""
+    items.sort(key=lambda item: not (item.get_closest_marker("browser") or item.get_closest_marker("heavy")))
     if config.getoption("--paid"):
         return
     for item in items:

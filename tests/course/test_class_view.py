@@ -16,8 +16,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
+import kernels
 from agentlib.course.class_view import STYLE, grid, minutes_chart, stuck_list
 from agentlib.course.progress_report import read_class
 
@@ -187,9 +187,7 @@ def test_the_instructor_notebook_shows_the_same_figures(tmp_path, language):
     assert 'CLASS = "/home"' in setup.source
     setup.source = setup.source.replace('CLASS = "/home"', f"CLASS = {str(folder)!r}")
     env = {name: value for name, value in os.environ.items() if not name.startswith("LLM_")}
-    NotebookClient(
-        notebook, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(tmp_path)}}
-    ).execute(env=env)
+    kernels.client(notebook, tmp_path, 120).execute(env=env)
     shown = {
         cell.id: [output["data"]["text/html"] for output in cell.outputs if "text/html" in output.get("data", {})]
         for cell in notebook.cells
@@ -254,12 +252,7 @@ def test_a_student_with_three_different_wrong_scripted_models_is_stuck_and_re_ru
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LLM_", "AGENTLOOP_"))}
     env |= {"HOME": str(tmp_path), "LLM_ENV_FILE": str(tmp_path / "none.env")}
-    run = lambda: NotebookClient(
-        notebook,
-        kernel_name="python3",
-        timeout=120,  # noqa: E731
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute(env=env)
+    run = lambda: kernels.client(notebook, tmp_path, 120).execute(env=env)
     run()
     students, _ = read_class([tmp_path])
     assert stuck(students) == [], students  # two different wrong versions: not stuck yet

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
+import kernels
 from agentlib import QUESTION
 from agentlib.course import agent_file
 from agentlib.course.replay import RECORDINGS, lesson_run
@@ -116,9 +116,7 @@ def run_notebook_06(language, env, loop=None):
         if loop:
             (here / agent_file.FILE).write_text(agent_file.render({"loop": loop}, language), encoding="utf-8")
         notebook = nbformat.read(next(here.glob("06_*.ipynb")), as_version=4)
-        NotebookClient(
-            notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(here)}}
-        ).execute(env=env)
+        kernels.client(notebook, here, 180).execute(env=env)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return {

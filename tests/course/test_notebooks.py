@@ -26,12 +26,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+import kernels
 from agentlib.course.trace_text import labels
 
 from .notebook_solutions import CORRECT, WRONG
+
+pytestmark = pytest.mark.heavy  # every notebook runs in a kernel of its own, several times
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -133,9 +135,7 @@ def environment():
 
 
 def client_for(notebook, copy):
-    return NotebookClient(
-        notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(copy.parent)}}
-    )
+    return kernels.client(notebook, copy.parent, 180)
 
 
 @functools.cache

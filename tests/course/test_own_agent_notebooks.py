@@ -17,11 +17,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
+import kernels
 from provider_rules import completion, serve
 
 from .notebook_solutions import CORRECT
+
+pytestmark = pytest.mark.heavy  # notebooks 02-07 run in order, twice, and the local model
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "MARKER-FROM-THE-STUDENTS-LOOP"
@@ -61,9 +63,7 @@ def run(path, folder, solutions=True, extra=None, env=None):
             look.id = f"look-{cell.id}"
             cells.append(look)
     notebook.cells = cells
-    NotebookClient(notebook, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(folder)}}).execute(
-        env=env or environment()
-    )
+    kernels.client(notebook, folder, 300).execute(env=env or environment())
     return notebook
 
 
@@ -152,7 +152,7 @@ def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
         pytest.skip(str(problem))
     here, _ = student("de")
     done = subprocess.run(
-        [sys.executable, "agent_loop.py", "--local", "--max-steps", "3"],
+        [sys.executable, "agent_loop.py", "--local", "--max-steps", "1"],
         cwd=here,
         capture_output=True,
         text=True,

@@ -22,7 +22,10 @@ from bench.corpus import BIG_FILE, FREQUENT, MISSING, write_corpus
 from bench.overhead import exponent
 
 # bpe-openai 0.1.4 reads its data files with a deprecated importlib call when it is imported
-pytestmark = pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:open_binary is deprecated:DeprecationWarning"),
+    pytest.mark.heavy,  # the bench runs its sections
+]
 
 TINY = [
     "--files",

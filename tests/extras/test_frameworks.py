@@ -22,9 +22,12 @@ from pathlib import Path
 
 import pytest
 
+import kernels
 from agentlib import QUESTION, TOOLS, lesson_script
 from agentlib.extras import frameworks
 from agentlib.extras import side_by_side as sbs
+
+pytestmark = pytest.mark.heavy  # notebook 09 runs in kernels with both frameworks
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAMEWORKS = ("openai-agents", "pydantic-ai")
@@ -262,16 +265,13 @@ sys.meta_path.insert(0, Hidden())
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_without_the_frameworks_notebook_09_runs_to_the_end_and_says_how_to_get_them(language, tmp_path):
     import nbformat
-    from nbclient import NotebookClient
 
     (tmp_path / "sitecustomize.py").write_text(HIDE_FRAMEWORKS)
     path = next((ROOT / "notebooks" / language).glob("09_*.ipynb"))
     notebook = nbformat.read(path, as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-    NotebookClient(
-        notebook, kernel_name="python3", timeout=180, resources={"metadata": {"path": str(path.parent)}}
-    ).execute(env=env)
+    kernels.client(notebook, path.parent, 180).execute(env=env)
     said = {
         c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
         for c in notebook.cells
@@ -395,7 +395,6 @@ def test_the_students_loop_is_measured_with_its_own_registry_lent_the_careless_t
 def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_did(language, tmp_path):
     """The loop in agent_loop.py, as notebook 04 keeps a passed one, is the loop that runs and is named."""
     import nbformat
-    from nbclient import NotebookClient
 
     from agentlib.course import agent_file
 
@@ -407,9 +406,7 @@ def test_notebook_09_runs_the_students_passed_loop_and_credits_it_with_what_it_d
     (tmp_path / ".env").write_text("", encoding="utf-8")  # no key of the checkout's reaches it
     notebook = nbformat.read(next(here.glob("09_*.ipynb")), as_version=4)
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    NotebookClient(notebook, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(here)}}).execute(
-        env=env
-    )
+    kernels.client(notebook, here, 300).execute(env=env)
     said = {
         c.id: "".join(o.get("text", "") + o.get("data", {}).get("text/html", "") for o in c.outputs)
         for c in notebook.cells
@@ -497,7 +494,6 @@ def test_the_stop_button_ends_a_comparison_whose_provider_never_answers(installe
 def test_notebook_09_against_a_provider_that_quotes_everything_saves_no_key(installed, where, tmp_path):
     """The cells that ask the provider, executed in a kernel with the key in each of the five places it can sit."""
     import nbformat
-    from nbclient import NotebookClient
 
     from agentlib.course.loopback import Loopback
 
@@ -518,9 +514,7 @@ def test_notebook_09_against_a_provider_that_quotes_everything_saves_no_key(inst
         env["LLM_ENV_FILE"] = str(tmp_path / ".env")
         if where == ".env":
             del env["LLM_API_KEY"]
-        NotebookClient(
-            notebook, kernel_name="python3", timeout=240, resources={"metadata": {"path": str(tmp_path)}}
-        ).execute(env=env)
+        kernels.client(notebook, tmp_path, 240).execute(env=env)
         asked = len(provider.requests)
     saved = nbformat.writes(notebook)
     assert "Rejected" in saved or where == "LLM_MODEL"  # the provider's quotes reached the notebook (but no key)

@@ -28,6 +28,8 @@ from agentlib.messages import Call
 from agentlib.provider.errors import ModelError
 from provider_rules import completion, error, serve
 
+pytestmark = pytest.mark.heavy  # the local model's server starts and answers
+
 SCHEMAS = [
     {
         "type": "function",
