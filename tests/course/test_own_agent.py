@@ -237,6 +237,19 @@ def test_a_key_in_dot_env_reaches_a_real_model_that_reads_os_environ(folder, mon
     assert "OTHER" not in os.environ
 
 
+def test_a_dot_env_with_an_unbalanced_quote_is_one_printed_sentence_in_the_set_up_cell(monkeypatch, tmp_path, capsys):
+    env = tmp_path / ".env"
+    env.write_text('LLM_MODEL=fine\nLLM_API_KEY="sk-live-4f9a8b7c6d5e\n', encoding="utf-8")
+    monkeypatch.setattr(config, "ENV_FILE", env)
+    monkeypatch.delenv("LLM_MODEL", raising=False)
+    own_run.use_dotenv()  # notebook 06's set-up cell: raises nothing, so the cell shows no traceback
+    printed = capsys.readouterr().out
+    assert printed.count("\n") == 1 and "line 2" in printed and str(env) in printed and "4f9a8b7c" not in printed
+    import os
+
+    assert "LLM_MODEL" not in os.environ  # a .env that cannot be read copies nothing, not half of it
+
+
 def test_a_piece_that_cannot_run_outside_its_notebook_is_not_kept(folder, capsys):
     text = solution("scripted_model").replace(
         "class ScriptedModel:\n", "class ScriptedModel:\n    steps = name_only_the_notebook_knows\n"

@@ -41,17 +41,18 @@ def measure(max_steps, lesson_steps=3):
     allows), then the question set (greedy); written to RESULTS after every run, so a stopped measurement
     still states what it measured, and how much of it."""
     settings, started = local.local_server(timeout=300), time.monotonic()
-    lesson, rows, traces = [], [], []
+    lesson, rows, traces, loads = [], [], [], []
 
     def write():
         done = rows
+        loads.append(round(os.getloadavg()[0], 1))  # sampled after every run: others' work comes and goes
         figures = {
             "model": local.NAME,
             "server": f"xllamacpp {version('xllamacpp')}",
             "machine": {
                 "cores": os.cpu_count(),
                 "threads": local.THREADS,
-                "load": round(os.getloadavg()[0], 1),
+                "load": [min(loads), max(loads)],
                 "minutes": round((time.monotonic() - started) / 60),
             },
             "lesson_question": {
@@ -150,12 +151,14 @@ if __name__ == "__main__":
 # How docs/real-model.md (en) and notebook 08 (de, en) state the figures; tests/extras/test_local_model.py
 # checks that each states them as RESULTS holds them.
 STATEMENT = {
-    "en": "Measured on {cores} cores shared with other work (load {load}): the lesson's question over {seeds} seeds, "
-    "sampled, {lesson_steps} steps at most, was answered {lesson_answered} times; of {asked} of the {of} "
+    "en": "Measured on {cores} cores shared with other work (load {low} to {high}): "
+    "the lesson's question over {seeds} seeds, sampled, {lesson_steps} steps at most, "
+    "was answered {lesson_answered} times; of {asked} of the {of} "
     "questions of the evaluation set ({max_steps} steps at most), it answered {answered}, {correct} of them "
     "correctly with file and lines cited, in {steps} steps of a median {seconds} s.",
-    "de": "Gemessen auf {cores} Kernen, die sich andere Arbeit teilten (Last {load}): Die Frage der Lektion mit "
-    "{seeds} Startwerten, gesampelt, höchstens {lesson_steps} Schritte, beantwortete es {lesson_answered}-mal; "
+    "de": "Gemessen auf {cores} Kernen, die sich andere Arbeit teilten (Last {low} bis {high}): "
+    "Die Frage der Lektion mit {seeds} Startwerten, gesampelt, höchstens {lesson_steps} Schritte, "
+    "beantwortete es {lesson_answered}-mal; "
     "von {asked} der {of} Testfragen (höchstens {max_steps} Schritte) beantwortete es {answered}, davon "
     "{correct} richtig mit Datei und Zeilen, in {steps} Schritten von im Median {seconds} s.",
 }
@@ -167,7 +170,8 @@ def statement(figures, language):
     number = (lambda x: str(x).replace(".", ",")) if language == "de" else str
     return STATEMENT[language].format(
         cores=figures["machine"]["cores"],
-        load=number(figures["machine"]["load"]),
+        low=number(figures["machine"]["load"][0]),
+        high=number(figures["machine"]["load"][1]),
         seeds=lesson["seeds"],
         lesson_steps=lesson["max_steps"],
         lesson_answered=lesson["answered"],

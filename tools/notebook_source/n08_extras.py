@@ -138,7 +138,7 @@ CELLS = [
         - **Der Systemprompt** muss sagen, wie man vorgeht und wann Schluss ist.
         - **Die Modellgröße** entscheidet über die Qualität der Entscheidungen, nicht die Schleife: Dieselbe Schleife fand im Lauf der Lektion mit `deepseek-flash` die Antwort in drei Schritten.
 
-        Gemessen auf 2 Kernen, die sich andere Arbeit teilten (Last 18,1): Die Frage der Lektion mit 10 Startwerten, gesampelt, höchstens 3 Schritte, beantwortete es 0-mal; von 22 der 48 Testfragen (höchstens 8 Schritte) beantwortete es 1, davon 0 richtig mit Datei und Zeilen, in 169 Schritten von im Median 12,8 s. (`data/local-model.json`, geschrieben von `tools/hub/measure_local_model.py eval`)
+        Gemessen auf 2 Kernen, die sich andere Arbeit teilten (Last 0,2 bis 4,0): Die Frage der Lektion mit 10 Startwerten, gesampelt, höchstens 3 Schritte, beantwortete es 0-mal; von 48 der 48 Testfragen (höchstens 8 Schritte) beantwortete es 3, davon 0 richtig mit Datei und Zeilen, in 363 Schritten von im Median 1,7 s. (`data/local-model.json`, geschrieben von `tools/hub/measure_local_model.py eval`)
 
         Ein Lauf dauert hier ein paar Sekunden pro Schritt (auf einem ausgelasteten Rechner länger) und kostet nichts. Probier damit Übung 2 aus Notebook 5 und Übung 4 aus Notebook 7 ganz real aus: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
         """,
@@ -150,7 +150,7 @@ CELLS = [
         - **The system prompt** has to say how to proceed and when to stop.
         - **Model size** decides how good the decisions are, not the loop: in the lesson's run, the same loop found the answer in three steps with `deepseek-flash`.
 
-        Measured on 2 cores shared with other work (load 18.1): the lesson's question over 10 seeds, sampled, 3 steps at most, was answered 0 times; of 22 of the 48 questions of the evaluation set (8 steps at most), it answered 1, 0 of them correctly with file and lines cited, in 169 steps of a median 12.8 s. (`data/local-model.json`, written by `tools/hub/measure_local_model.py eval`)
+        Measured on 2 cores shared with other work (load 0.2 to 4.0): the lesson's question over 10 seeds, sampled, 3 steps at most, was answered 0 times; of 48 of the 48 questions of the evaluation set (8 steps at most), it answered 3, 0 of them correctly with file and lines cited, in 363 steps of a median 1.7 s. (`data/local-model.json`, written by `tools/hub/measure_local_model.py eval`)
 
         A run here takes a few seconds per step (longer on a busy machine) and costs nothing. Use it to try exercise 2 of notebook 5 and exercise 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
         """,
