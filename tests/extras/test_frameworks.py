@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -483,10 +484,18 @@ def test_the_stop_button_ends_a_comparison_whose_provider_never_answers(installe
 
     with Loopback(lambda request: Hang(120), secret="", lifetime=130) as provider:
         upstream = settings(api_key="x" * 8, base_url=provider.base_url, model="test-model")
+        handler, started = signal.getsignal(signal.SIGINT), time.monotonic()
         press = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
         press.start()
-        with pytest.raises(KeyboardInterrupt):
-            sbs.stoppable(sbs.compare(QUESTION["en"], upstream=upstream))
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                runs = sbs.stoppable(sbs.compare(QUESTION["en"], upstream=upstream))
+                pytest.fail(  # what the comparison returned says why the stop button did not end it
+                    f"the comparison ended by itself after {time.monotonic() - started:.1f} s, SIGINT's handler "
+                    f"{handler!r}: " + "; ".join(f"{name}: {run.error or run.answer!r}" for name, run in runs.items())
+                )
+        finally:
+            press.cancel()  # a stop that came too late must not end the next test
     assert sbs.OPEN == set()
 
 
