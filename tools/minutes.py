@@ -324,9 +324,9 @@ def problems():
 
 def language_part(text, cell_id, language):
     """(start, end) of one language's markdown of cell `cell_id` in a notebook source's text."""
-    start = text.index(f'md("{cell_id}", de="""')
-    middle = text.index('""", en="""', start)
-    return (start, middle) if language == "de" else (middle, text.index('"""', middle + 11))
+    head = re.search(rf'md\(\s*"{re.escape(cell_id)}",\s*de="""', text)  # as ruff formats it, or on one line
+    middle = re.compile(r'""",\s*en="""').search(text, head.end())
+    return (head.start(), middle.start()) if language == "de" else (middle.start(), text.index('"""', middle.end()))
 
 
 def write():
@@ -379,7 +379,11 @@ def shown_words(output):
 
 
 def measure():
-    """Run every notebook as handed out, without a key and offline, and store the words each cell's outputs show."""
+    """Run every notebook as handed out, without a key and offline, and store the words each cell's outputs show.
+
+    The tiny local model stays on, as it is for a student without a key: what it prints is part of the reading.
+    Run it where `make frameworks` has run, as it has for a student who opens notebook 09.
+    """
     import os
     import shutil
     import tempfile
@@ -388,7 +392,7 @@ def measure():
     from nbclient import NotebookClient
 
     env = {name: value for name, value in os.environ.items() if not name.startswith("LLM_")}
-    env |= {"AGENTLOOP_LOCAL_MODEL": "off", "AGENTLOOP_PROGRESS": "off", "LLM_ENV_FILE": os.devnull}
+    env |= {"AGENTLOOP_PROGRESS": "off", "LLM_ENV_FILE": os.devnull}
     measured = {}
     with tempfile.TemporaryDirectory() as folder:
         shutil.copytree(ROOT / "notebooks", Path(folder) / "notebooks")

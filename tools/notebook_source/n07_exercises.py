@@ -12,14 +12,14 @@ CELLS = [
 
         **Worum es geht:** Die fünf Teile laufen zusammen als ein Agent – von dir jeder, der seine Prüfung bestanden hat, sonst der von `agentlib`. Er beantwortet live die Frage der Lektion, und im Selbsttest prüfst du, was hängen geblieben ist.
 
-        ⏱ etwa 4 Minuten, dazu optional 16 Minuten
+        ⏱ etwa 4 Minuten, dazu optional 18 Minuten
         """,
         en="""
         # 7 · All pieces together, exercises and self-test
 
         **What this is about:** the five pieces run together as one agent – each of yours that passed its check, otherwise `agentlib`'s. It answers the lesson's question live, and the self-test checks what stuck.
 
-        ⏱ about 4 minutes, plus 16 optional minutes
+        ⏱ about 4 minutes, plus 18 optional minutes
         """,
     ),
     code(
@@ -55,8 +55,6 @@ CELLS = [
     code(
         "own-agent-run",
         """
-        from IPython.display import display
-
         from agentlib import QUESTION
         from agentlib.course import lesson_run
         from agentlib.extras.local import local_server
@@ -68,10 +66,37 @@ CELLS = [
             model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
         if model is not None:
             answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
-            display(TraceViewer(stats, language=LANGUAGE))
         print(yours(LANGUAGE))
         print(terminal(LANGUAGE))
         """,
+    ),
+    md(
+        "own-agent-trace-intro",
+        de="""
+        ## Der Lauf im Trace-Viewer *(optional)*
+
+        Dieselben Schritte zum Durchblättern, mit allem, was das Modell bei jedem Aufruf bekam: Wo hat es falsch entschieden?
+        """,
+        en="""
+        ## The run in the trace viewer *(optional)*
+
+        The same steps to page through, with everything the model was given at each call: where did it decide wrong?
+        """,
+        tags=["optional"],
+    ),
+    code(
+        "own-agent-trace",
+        """
+        # ⟨braucht `model` und `stats` aus dem Lauf oben: führe zuerst die Zelle darüber aus|needs `model` and `stats` from the run above: run the cell above first⟩
+        from IPython.display import display
+
+        if model is None:
+            print("⟨Oben lief kein Modell, also gibt es keinen Trace.|No model ran above, so there is no trace.⟩")
+        else:
+            display(TraceViewer(stats, language=LANGUAGE))
+        """,
+        tags=["widget", "optional"],
+        needs="own-agent-run",
     ),
     md(
         "self-test",

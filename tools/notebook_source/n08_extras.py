@@ -19,7 +19,7 @@ CELLS = [
         4. Agent oder RAG?
         5. Eine Sammlung von Testfragen: entscheidet ein Modell gut?
 
-        ⏱ etwa 13 Minuten, alles optional
+        ⏱ etwa 12 Minuten, alles optional
         """,
         en="""
         # 8 · Extras *(optional)*
@@ -140,7 +140,7 @@ CELLS = [
 
         Gemessen auf 2 Kernen, die sich andere Arbeit teilten (Last 0,2 bis 4,0): Die Frage der Lektion mit 10 Startwerten, gesampelt, höchstens 3 Schritte, beantwortete es 0-mal; von 48 der 48 Testfragen (höchstens 8 Schritte) beantwortete es 3, davon 0 richtig mit Datei und Zeilen, in 363 Schritten von im Median 1,7 s. (`data/local-model.json`, geschrieben von `tools/hub/measure_local_model.py eval`)
 
-        Ein Lauf dauert hier ein paar Sekunden pro Schritt (auf einem ausgelasteten Rechner länger) und kostet nichts. Probier damit Übung 2 aus Notebook 5 und Übung 4 aus Notebook 7 ganz real aus: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
+        Ein Lauf dauert hier ein paar Sekunden pro Schritt (auf einem ausgelasteten Rechner länger) und kostet nichts. Probier damit Übung 2 aus Notebook 6 und Übung 4 aus Notebook 7 ganz real aus: `max_steps=2`, und eine Frage, die die Doku nicht beantwortet.
         """,
         en="""
         **If the tiny model answered**, you probably see: the loop works – the model calls tools, every call gets its result, every failure comes back as readable text. But it chooses badly: it calls the same tool twice in a row, searches for a word that no document contains, or asks for a file that does not exist – and tries again right away, although the error message suggests the right name. It goes on like this until the step limit ends the run. **If the scripted model stood in**, you saw the lesson's script instead, flawless as ever – then this paragraph tells you what the tiny model does.
@@ -152,7 +152,7 @@ CELLS = [
 
         Measured on 2 cores shared with other work (load 0.2 to 4.0): the lesson's question over 10 seeds, sampled, 3 steps at most, was answered 0 times; of 48 of the 48 questions of the evaluation set (8 steps at most), it answered 3, 0 of them correctly with file and lines cited, in 363 steps of a median 1.7 s. (`data/local-model.json`, written by `tools/hub/measure_local_model.py eval`)
 
-        A run here takes a few seconds per step (longer on a busy machine) and costs nothing. Use it to try exercise 2 of notebook 5 and exercise 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
+        A run here takes a few seconds per step (longer on a busy machine) and costs nothing. Use it to try exercise 2 of notebook 6 and exercise 4 of notebook 7 for real: `max_steps=2`, and a question the docs do not answer.
         """,
     ),
     md(
@@ -185,14 +185,14 @@ CELLS = [
         de="""
         ## 4 · Agent oder RAG?
 
-        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf: Die Suche passiert vorher, ohne Modell. Die Lektion nennt dafür etwa 1.000 Prompt-Tokens; über unsere httpx-Doku gemessen (`bench/rag.py`, fünf Abschnitte zu 20 Zeilen) sind es gut 1.500, und mit denen rechnet die Zelle. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – die wachsende Nachrichtenliste aus der Token-Tabelle in Notebook 5.
+        Das RAG aus Modul 04 macht pro Frage **einen** Modellaufruf: Die Suche passiert vorher, ohne Modell. Die Lektion nennt dafür etwa 1.000 Prompt-Tokens; über unsere httpx-Doku gemessen (`bench/rag.py`, fünf Abschnitte zu 20 Zeilen) sind es gut 1.500, und mit denen rechnet die Zelle. Der Lauf aus der Lektion brauchte **drei** Aufrufe und 3.742 Prompt-Tokens – die wachsende Nachrichtenliste aus der Token-Tabelle in Notebook 6.
 
         Für die Completion-Tokens hat Modul 04 keine Zahl. Wir rechnen für RAG mit denselben 666, denn beide schreiben am Ende eine ähnlich lange Antwort; die Zwischenschritte des Agenten sind nur kurze Werkzeugaufrufe. Das ist wichtig für den Vergleich: Ein Completion-Token kostet ein Mehrfaches eines Prompt-Tokens, bei `deepseek-flash` das Vierfache. Der teure Teil ist also bei beiden gleich, und die Kosten wachsen deshalb langsamer als die Prompt-Tokens:
         """,
         en="""
         ## 4 · Agent or RAG?
 
-        The RAG of module 04 makes **one** model call per question: the search happens beforehand, without the model. The lesson puts it at about 1,000 prompt tokens; measured over our httpx docs (`bench/rag.py`, five passages of 20 lines) it is just over 1,500, and that is what the cell computes with. The lesson's run needed **three** calls and 3,742 prompt tokens – the growing message list from the token table in notebook 5.
+        The RAG of module 04 makes **one** model call per question: the search happens beforehand, without the model. The lesson puts it at about 1,000 prompt tokens; measured over our httpx docs (`bench/rag.py`, five passages of 20 lines) it is just over 1,500, and that is what the cell computes with. The lesson's run needed **three** calls and 3,742 prompt tokens – the growing message list from the token table in notebook 6.
 
         Module 04 gives no figure for completion tokens. We assume the same 666 for RAG, since both end by writing an answer of about the same length; the agent's steps in between are only short tool calls. That matters for the comparison: a completion token costs several times as much as a prompt token, four times as much with `deepseek-flash`. So the expensive part is the same for both, and the cost grows more slowly than the prompt tokens:
         """,

@@ -22,7 +22,7 @@ CELLS = [
 
         Alles läuft offline: Die Frameworks sprechen mit einem kleinen Server auf 127.0.0.1, der das Skript der Lektion abspielt und jede Anfrage mitschreibt. Sind die Frameworks nicht installiert, sagen die Zellen, wie du sie holst, und überspringen den Rest.
 
-        ⏱ etwa 15 Minuten, alles optional
+        ⏱ etwa 20 Minuten, alles optional
         """,
         en="""
         # 9 · The same loop in two frameworks (optional)
@@ -38,7 +38,7 @@ CELLS = [
 
         Everything runs offline: the frameworks talk to a small server on 127.0.0.1 that plays the lesson's script and records every request. If the frameworks are not installed, the cells say how to get them and skip the rest.
 
-        ⏱ about 15 minutes, all optional
+        ⏱ about 20 minutes, all optional
         """,
     ),
     code(
