@@ -181,3 +181,11 @@ def test_the_core_total_sums_exact_minutes_before_rounding(monkeypatch):
     monkeypatch.setattr(minutes, "modules", lambda: [short, short, short])
     assert [minutes.half_up(c["core"]["exact"]) for _, c in minutes.counts("en")] == [1, 1, 1]
     assert minutes.core_exact("en") == pytest.approx(4.2) and minutes.core_total("en") == 4
+
+
+def test_write_finds_each_languages_road_map_in_the_source_as_ruff_formats_it():
+    """--write failed with "substring not found" once the notebook sources were formatted over several lines."""
+    text = Path(minutes.modules()[0].__file__).read_text(encoding="utf-8")
+    parts = {language: text[slice(*minutes.language_part(text, "road-map", language))] for language in ("de", "en")}
+    assert minutes.TOTAL["de"].search(parts["de"]) and not minutes.TOTAL["en"].search(parts["de"])
+    assert minutes.TOTAL["en"].search(parts["en"]) and not minutes.TOTAL["de"].search(parts["en"])
