@@ -137,13 +137,13 @@ CELLS = [
 
         | Notebook | du … | Minuten |
         |---|---|---|
-        | 1 · Überblick | siehst einen ganzen Lauf | 5 |
-        | 2 · Werkzeuge per Dekorator | schreibst die Regel des Schemas in `tool` | 7 |
+        | 1 · Überblick | siehst einen Lauf | 5 |
+        | 2 · Werkzeuge per Dekorator | schreibst die Schema-Regel von `tool` | 7 |
         | 3 · Doku-Werkzeuge | schreibst die Pfadprüfung von `read_doc` | 7 |
-        | 4 · Die Schleife | gehst einen Schritt von Hand und schreibst dann `run_agent` | 24 |
-        | 5 · Skriptmodell | liest `ScriptedModel` und spielst ein Skript mit Pannen ab | 3 |
-        | 6 · Echtes Modell | liest den Trace des nachgestellten Laufs der Lektion und verschiebst `max_steps` | 10 |
-        | 7 · Dein Agent, Übungen und Selbsttest | lässt deinen Agenten laufen und prüfst dich selbst | 4 |
+        | 4 · Die Schleife | gehst einen Schritt von Hand, schreibst `run_agent` | 24 |
+        | 5 · Skriptmodell | liest und startest `ScriptedModel` | 3 |
+        | 6 · Echtes Modell | liest den nachgestellten Lauf, verschiebst `max_steps` | 10 |
+        | 7 · Dein Agent, Übungen und Selbsttest | startest deinen Agenten, prüfst dich selbst | 4 |
 
         Der Kern dauert etwa 60 Minuten (40 bis 90, je nach Tempo). Gezählt wird nach der Regel der README, was du tust: lesen, schreiben samt zweitem Anlauf, Ausgaben und Widgets ansehen. Abschnitte mit *(optional)*, **8 · Vertiefung** und **9 · Frameworks** kannst du überspringen.
         """,
@@ -152,13 +152,13 @@ CELLS = [
 
         | Notebook | you … | Minutes |
         |---|---|---|
-        | 1 · Overview | watch a whole run | 5 |
-        | 2 · Tools by decorator | write the schema's rule in `tool` | 7 |
+        | 1 · Overview | watch a run | 5 |
+        | 2 · Tools by decorator | write `tool`'s schema rule | 7 |
         | 3 · Doc tools | write `read_doc`'s path check | 7 |
-        | 4 · The loop | take one step by hand, then write `run_agent` | 24 |
-        | 5 · Scripted model | read `ScriptedModel` and play a script with mishaps | 3 |
-        | 6 · Real model | read the trace of the lesson's reconstructed run and move `max_steps` | 11 |
-        | 7 · Your agent, exercises and self-test | run your agent and test yourself | 4 |
+        | 4 · The loop | take a step by hand, write `run_agent` | 24 |
+        | 5 · Scripted model | read and run `ScriptedModel` | 3 |
+        | 6 · Real model | read the reconstructed run, move `max_steps` | 11 |
+        | 7 · Your agent, exercises and self-test | run your agent, test yourself | 4 |
 
         The core takes about 60 minutes (40 to 90, depending on pace). The README's rule counts what you do: reading, writing with a second attempt, looking at outputs and widgets. You can skip sections marked *(optional)*, **8 · Extras** and **9 · Frameworks**.
         """,

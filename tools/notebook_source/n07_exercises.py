@@ -30,10 +30,11 @@ CELLS = [
             %pip install agentloop-course ipywidgets openai
 
         LANGUAGE = "⟨de|en⟩"
-        from agentlib import set_language; set_language(LANGUAGE)  # ⟨agentlibs Schleife schreibt ihre Zeilen auf Deutsch|agentlib's loop prints its lines in English⟩
+        from agentlib import QUESTION, set_language; set_language(LANGUAGE)  # ⟨agentlibs Schleife schreibt ihre Zeilen auf Deutsch|agentlib's loop prints its lines in English⟩
         from agentlib.course import note_start; note_start("07", LANGUAGE)  # ⟨notiert für die Kursleitung den Start in ~/.agentloop/progress.jsonl (abschalten mit AGENTLOOP_PROGRESS=off in .env)|notes the start for your instructor in ~/.agentloop/progress.jsonl (switch it off with AGENTLOOP_PROGRESS=off in .env)⟩
 
-        from agentlib.course import TraceViewer, exercise, has_key, load, real_model, terminal, yours
+        from agentlib.course import TraceViewer, exercise, has_key, lesson_run, load, real_model, terminal, yours
+        from agentlib.extras.local import local_server
 
         agent = load(LANGUAGE)  # ⟨deine bestandenen Teile aus den Notebooks 2 bis 6, sonst agentlibs|your passed pieces from notebooks 2 to 6, else agentlib's⟩
         tool, run_agent, ScriptedModel, RealModel = agent.tool, agent.run_agent, agent.ScriptedModel, agent.RealModel
@@ -44,28 +45,26 @@ CELLS = [
         de="""
         ## Der ganze Agent mit einem echten Modell
 
-        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: Es greift zum falschen Werkzeug oder ruft eins bis zum Schrittlimit auf. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser spielt der Agent den Lauf der Lektion ab.
+        Die Teile stehen jetzt in `agent_loop.py` neben diesem Notebook. Die nächste Zelle stellt dem Agenten die Frage der Lektion, live: mit deinem Schlüssel dem echten Modell, sonst SmolLM2 auf deinem Rechner (135 Millionen Parameter, ohne Netz und Kosten). Jeder Schritt dauert Sekunden, auf einem ausgelasteten Rechner bis zu einer halben Minute. Rechne damit, dass das winzige Modell scheitert: Es greift zum falschen Werkzeug oder ruft eins bis zum Schrittlimit auf. Die Schleife hält, die Entscheidungen trifft das Modell. Im Browser, oder wo das winzige Modell fehlt, spielt der Agent den Lauf der Lektion ab.
         """,
         en="""
         ## The whole agent with a real model
 
-        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: it picks the wrong tool or calls one until the step limit. The loop holds; the decisions are the model's. In the browser the agent plays the lesson's run.
+        The pieces are now in `agent_loop.py` next to this notebook. The next cell puts the lesson's question to the agent, live: to the real model with your key, otherwise to SmolLM2 on your machine (135 million parameters, no network, no cost). Each step takes seconds, up to half a minute on a busy machine. Expect the tiny model to fail: it picks the wrong tool or calls one until the step limit. The loop holds; the decisions are the model's. In the browser, or where the tiny model is missing, the agent plays the lesson's run.
         """,
     ),
     code(
         "own-agent-run",
         """
-        from agentlib import QUESTION
-        from agentlib.course import lesson_run
-        from agentlib.extras.local import local_server
-
         if sys.platform == "emscripten" and not has_key():
-            print("⟨Im Browser läuft kein lokales Modell: Der Agent spielt den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|No local model runs in the browser: the agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
-            model = lesson_run(LANGUAGE)
+            print("⟨Im Browser läuft kein lokales Modell.|No local model runs in the browser.⟩")
+            model = None
         else:
             model = real_model(RealModel, LANGUAGE, local_server)  # ⟨mit deinem Schlüssel, sonst das winzige Modell auf diesem Rechner|with your key, else the tiny model on this machine⟩
-        if model is not None:
-            answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
+        if model is None:
+            print("⟨Der Agent spielt stattdessen den Lauf der Lektion ab, nachgebaut aus ihren Entscheidungen, die Werkzeuge echt.|Instead, the agent plays the lesson's run, rebuilt from its decisions, the tools real.⟩")
+            model = lesson_run(LANGUAGE)
+        answer, stats = run_agent(model, QUESTION[LANGUAGE], max_steps=3)
         print(yours(LANGUAGE))
         print(terminal(LANGUAGE))
         """,
@@ -75,25 +74,20 @@ CELLS = [
         de="""
         ## Der Lauf im Trace-Viewer *(optional)*
 
-        Dieselben Schritte zum Durchblättern, mit allem, was das Modell bei jedem Aufruf bekam: Wo hat es falsch entschieden?
+        Dieselben Schritte zum Durchblättern, mit allem, was das Modell bei jedem Aufruf bekam: Was lag ihm vor, als es entschied?
         """,
         en="""
         ## The run in the trace viewer *(optional)*
 
-        The same steps to page through, with everything the model was given at each call: where did it decide wrong?
+        The same steps to page through, with everything the model was given at each call: what did it have before it when it decided?
         """,
         tags=["optional"],
     ),
     code(
         "own-agent-trace",
         """
-        # ⟨braucht `model` und `stats` aus dem Lauf oben: führe zuerst die Zelle darüber aus|needs `model` and `stats` from the run above: run the cell above first⟩
-        from IPython.display import display
-
-        if model is None:
-            print("⟨Oben lief kein Modell, also gibt es keinen Trace.|No model ran above, so there is no trace.⟩")
-        else:
-            display(TraceViewer(stats, language=LANGUAGE))
+        # ⟨braucht `stats` aus dem Lauf oben: führe zuerst die Zelle answer, stats = run_agent(...) aus|needs `stats` from the run above: run the cell answer, stats = run_agent(...) first⟩
+        TraceViewer(stats, language=LANGUAGE)
         """,
         tags=["widget", "optional"],
         needs="own-agent-run",
