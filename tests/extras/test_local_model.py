@@ -26,6 +26,7 @@ from agentlib.extras import local
 from agentlib.loop import SYSTEM_PROMPT
 from agentlib.messages import Call
 from agentlib.provider.errors import ModelError
+from local_support import require_local_model
 from provider_rules import completion, error, serve
 
 pytestmark = pytest.mark.heavy  # the local model's server starts and answers
@@ -149,22 +150,10 @@ def test_the_docs_and_notebook_08_state_the_local_models_figures_as_measured():
 # ---- the real server --------------------------------------------------------------------------
 
 
-def installed():
-    try:
-        local.model_file("en")
-    except ModelError as problem:
-        return str(problem)
-    return None
-
-
 @pytest.fixture(scope="module")
 def server():
     """RealModel's settings for the real local server; it stops when this module's tests are done."""
-    problem = installed()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so the local model must run: {problem}")
-        pytest.skip(problem)
+    require_local_model()
     started = time.perf_counter()
     settings = local.local_server(timeout=180)
     print(f"\nlocal model server answering after {time.perf_counter() - started:.1f} s")
